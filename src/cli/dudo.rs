@@ -1,0 +1,247 @@
+//! `tahur dudo …`
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use super::{emit, run_job, OutputArgs, SimArgs};
+use crate::error::{Error, Result};
+use crate::games::dudo::exact::{DICE_PER_PLAYER, MAX_DICE};
+use crate::games::dudo::face::parse_dice;
+use crate::games::dudo::prob::{self, ProbQuery};
+use crate::games::dudo::table::{self, TableQuery};
+use crate::games::dudo::{advise, sheets, AceRound, Bid, RuleSet, Rules, Situation};
+use crate::jobs::Job;
+
+/// Dudo commands.
+#[derive(Subcommand, Debug)]
+pub enum DudoCommand {
+    /// How likely a bid is: exact, and by simulation with --samples.
+    #[command(after_help = "Examples:
+  tahur dudo prob 15 cuadras --dice 30
+  tahur dudo prob 15 cuadras --dice 30 --hand 1,4,4,2,6
+  tahur dudo prob 15x4 --players 6 --hand 14426 --samples 1e7 --seed 7
+  tahur dudo prob quince quinas --dice 30 --shown 5,5 --rules caleuchano --format json
+  tahur dudo prob 9 millas --dice 25 --rules caleuchano --obligado")]
+    Prob(ProbArgs),
+    /// Cheat sheet: P(true) for every quantity and face, and the highest safe bids.
+    #[command(after_help = "Examples:
+  tahur dudo table --players 6
+  tahur dudo table --dice 30 --hand 1,4,4,2,6 --levels 0.75,0.5,0.25
+  tahur dudo table --players 4 --rules caleuchano --format csv --output sheet.csv --chart sheet.svg")]
+    Table(TableCmd),
+    /// Doubt or raise? The incoming bid's odds and every legal raise, ranked.
+    #[command(after_help = "Examples:
+  tahur dudo advise 15 cuadras --dice 30 --hand 1,4,4,2,6
+  tahur dudo advise 8 ases --players 4 --hand 1,1,3,5,6 --rules caleuchano --top 5")]
+    Advise(AdviseArgs),
+    /// Cheat sheet by what you hold: P(true) when k of your five dice already count.
+    #[command(after_help = "Examples:
+  tahur dudo holding --players 6
+  tahur dudo holding --players 5 --rules caleuchano --format markdown")]
+    Holding(HoldingArgs),
+    /// Regenerate the cheat sheets in data/dudo (2 to 8 players, both rule sets).
+    #[command(after_help = "Example:
+  cargo run --release -- dudo sheets --out data/dudo")]
+    Sheets(SheetsArgs),
+}
+
+/// The table as the asker sees it.
+#[derive(Args, Debug, Clone)]
+pub struct TableArgs {
+    /// Dice on the whole table (5 per player still in).
+    #[arg(long, value_name = "N", value_parser = parse_dice_count, required_unless_present = "players", conflicts_with = "players")]
+    pub dice: Option<u32>,
+    /// Players still in (the table holds 5 dice each); instead of --dice.
+    #[arg(long, value_name = "P", value_parser = parse_players)]
+    pub players: Option<u32>,
+    /// Your own dice, e.g. 1,4,4,2,6 (or 14426).
+    #[arg(long, value_name = "DICE")]
+    pub hand: Option<String>,
+    /// Dice others have shown face up (mandada reforzada), e.g. 3,3.
+    #[arg(long, value_name = "DICE")]
+    pub shown: Option<String>,
+    /// Rule set.
+    #[arg(long, value_enum, default_value = "chimbo9")]
+    pub rules: RuleSet,
+    /// Obligado round (Caleuchano): no wild aces, no millas bonus.
+    #[arg(long)]
+    pub obligado: bool,
+    /// Aces count for a face only if a natural die of that face is on the table.
+    #[arg(long)]
+    pub aces_need_natural: bool,
+    /// Chimbo 9: round "la mitad más uno" down (floor, default) or up (ceil) for odd quantities.
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub ace_round: Option<AceRound>,
+}
+
+impl TableArgs {
+    /// The situation these arguments describe.
+    pub fn situation(&self) -> Result<Situation> {
+        let dice = match (self.dice, self.players) {
+            (Some(d), _) => d,
+            (None, Some(p)) => p * DICE_PER_PLAYER,
+            (None, None) => return Err(Error::usage("give --dice N or --players P")),
+        };
+        let hand = parse_dice(self.hand.as_deref().unwrap_or(""), "--hand")?;
+        let shown = parse_dice(self.shown.as_deref().unwrap_or(""), "--shown")?;
+        if self.ace_round.is_some() && self.rules != RuleSet::Chimbo9 {
+            return Err(Error::usage(
+                "--ace-round is a Chimbo 9 rule (Caleuchano converts by half or more): drop it or use --rules chimbo9",
+            ));
+        }
+        let rules = Rules {
+            set: self.rules,
+            ace_round: self.ace_round.unwrap_or_default(),
+            aces_need_natural: self.aces_need_natural,
+        };
+        Situation::new(dice, hand, shown, rules, self.obligado)
+    }
+}
+
+fn parse_dice_count(s: &str) -> std::result::Result<u32, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if (1..=MAX_DICE as u64).contains(&n) => Ok(n as u32),
+        _ => Err(format!("the table holds 1 to {MAX_DICE} dice (5 per player)")),
+    }
+}
+
+fn parse_players(s: &str) -> std::result::Result<u32, String> {
+    let max = MAX_DICE / DICE_PER_PLAYER;
+    match s.trim().parse::<u64>() {
+        Ok(n) if (1..=max as u64).contains(&n) => Ok(n as u32),
+        _ => Err(format!("expected 1 to {max} players")),
+    }
+}
+
+/// `tahur dudo prob`.
+#[derive(Args, Debug)]
+pub struct ProbArgs {
+    /// The bid as players say it: 15 cuadras, 15x4, 15 4, quince cuadras.
+    #[arg(required = true, num_args = 1.., value_name = "BID", allow_negative_numbers = true)]
+    pub bid: Vec<String>,
+    #[command(flatten)]
+    pub table: TableArgs,
+    #[command(flatten)]
+    pub sim: SimArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// `tahur dudo table`.
+#[derive(Args, Debug)]
+pub struct TableCmd {
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// Levels for "the highest bid still at least this likely", e.g. 0.75,0.5,0.25.
+    #[arg(long, value_delimiter = ',', default_value = "0.5", value_name = "P,...")]
+    pub levels: Vec<f64>,
+    /// Show every quantity, also those where every face is below 0.005 %.
+    #[arg(long)]
+    pub all: bool,
+    /// Also draw P(true) against quantity, one line per face, as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// `tahur dudo advise`.
+#[derive(Args, Debug)]
+pub struct AdviseArgs {
+    /// The bid you received: 15 cuadras, 15x4, 15 4.
+    #[arg(required = true, num_args = 1.., value_name = "BID", allow_negative_numbers = true)]
+    pub bid: Vec<String>,
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// How many raises to list.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub top: usize,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// `tahur dudo holding`.
+#[derive(Args, Debug)]
+pub struct HoldingArgs {
+    /// Dice on the whole table.
+    #[arg(long, value_name = "N", value_parser = parse_dice_count, required_unless_present = "players", conflicts_with = "players")]
+    pub dice: Option<u32>,
+    /// Players still in; instead of --dice.
+    #[arg(long, value_name = "P", value_parser = parse_players)]
+    pub players: Option<u32>,
+    /// Rule set.
+    #[arg(long, value_enum, default_value = "chimbo9")]
+    pub rules: RuleSet,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// `tahur dudo sheets`.
+#[derive(Args, Debug)]
+pub struct SheetsArgs {
+    /// Folder to write the sheets into.
+    #[arg(long, default_value = "data/dudo", value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+fn parse_bid(words: &[String]) -> Result<Bid> {
+    Bid::parse(&words.join(" "))
+}
+
+/// Runs a Dudo command.
+pub fn execute(cmd: DudoCommand) -> Result<i32> {
+    match cmd {
+        DudoCommand::Prob(a) => {
+            let bid = parse_bid(&a.bid)?;
+            let situation = a.table.situation()?;
+            let query = ProbQuery { situation, bid };
+            if a.sim.samples.is_none() {
+                if a.sim.shard.is_some() {
+                    return Err(Error::usage("--shard splits a simulation: add --samples N"));
+                }
+                emit(&prob::report(&query, None), &a.out)?;
+                return Ok(0);
+            }
+            run_job(Job::DudoProb(query), &a.sim, &a.out)
+        }
+        DudoCommand::Table(a) => {
+            table::check_levels(&a.levels)?;
+            let q = TableQuery {
+                situation: a.table.situation()?,
+                levels: a.levels.clone(),
+                all_rows: a.all,
+            };
+            emit(&table::report(&q), &a.out)?;
+            if let Some(path) = &a.chart {
+                table::chart(&q).write(path)?;
+            }
+            Ok(0)
+        }
+        DudoCommand::Advise(a) => {
+            let bid = parse_bid(&a.bid)?;
+            let situation = a.table.situation()?;
+            emit(&advise::report(&situation, bid, a.top), &a.out)?;
+            Ok(0)
+        }
+        DudoCommand::Holding(a) => {
+            let dice = a.dice.or(a.players.map(|p| p * DICE_PER_PLAYER)).unwrap_or(0);
+            emit(&sheets::holding_report(dice, a.rules)?, &a.out)?;
+            Ok(0)
+        }
+        DudoCommand::Sheets(a) => {
+            let files = sheets::generate()?;
+            for (rel, content) in &files {
+                let path = a.out.join(rel);
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir).map_err(|e| {
+                        Error::usage(format!("cannot create '{}': {e}", dir.display()))
+                    })?;
+                }
+                crate::report::write_atomic(&path, content.as_bytes())?;
+            }
+            eprintln!("wrote {} files under {}", files.len(), a.out.display());
+            Ok(0)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! The command line: parses arguments, calls the library, prints. No game logic lives here.
+
+mod args;
+mod dudo;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::Parser;
+
+use crate::error::Result;
+use crate::jobs::Job;
+use crate::report::{self, Report};
+use crate::runner::{RunControl, RunSummary};
+use crate::shards::{self, Partial};
+
+pub use args::{parse_count, Cli, Command, OutputArgs, SimArgs};
+
+/// Exit code of a run stopped by Ctrl-C (after printing what it has).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// Runs the command line of this process and returns the exit code.
+pub fn main() -> i32 {
+    std::panic::set_hook(Box::new(|info| {
+        // A panic is a bug: say so in one line, without a backtrace.
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!("tahur: internal error: {msg}{at} (please report it)");
+    }));
+    run_args(std::env::args_os())
+}
+
+/// Runs the command line given by `args` (program name first) and returns the exit code.
+pub fn run_args<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            return match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    let _ = e.print();
+                    0
+                }
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let _ = e.print();
+                    2
+                }
+                _ => {
+                    // clap's message is several lines; the first one names the value.
+                    let rendered = e.render().to_string();
+                    let first = rendered.lines().next().unwrap_or("error").trim_start_matches("error: ");
+                    eprintln!("tahur: error: {first} (see --help)");
+                    2
+                }
+            };
+        }
+    };
+    match execute(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("tahur: error: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+fn execute(cli: Cli) -> Result<i32> {
+    match cli.command {
+        Command::Dudo(cmd) => dudo::execute(cmd),
+        Command::Merge(m) => merge(m),
+    }
+}
+
+/// Prints (or writes) a report in the chosen format.
+pub(crate) fn emit(report: &Report, out: &OutputArgs) -> Result<()> {
+    let text = report::render(report, out.format)?;
+    report::write_output(out.output.as_deref(), &text)
+}
+
+/// Whether to draw a progress bar: only when stderr is a terminal.
+fn show_progress() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+/// Runs a simulation job as the sim arguments say: the whole run (report printed), or one shard
+/// (partial file written). Returns the exit code.
+pub(crate) fn run_job(job: Job, sim: &SimArgs, out: &OutputArgs) -> Result<i32> {
+    let samples = sim.samples.expect("callers check that samples were asked for");
+    let spec = job.spec(samples, sim.seed);
+    let control = RunControl {
+        threads: sim.threads,
+        progress: show_progress(),
+    };
+    crate::runner::install_interrupt_handler();
+    let shard = sim.shard.as_deref().map(crate::runner::Shard::parse).transpose()?;
+    let result = job.run(&spec, shard, &control)?;
+    let code = if result.interrupted { EXIT_INTERRUPTED } else { 0 };
+    if result.interrupted {
+        eprintln!(
+            "tahur: interrupted: {} of {} samples ran",
+            crate::humanize::thousands(result.samples_done),
+            crate::humanize::thousands(match shard {
+                Some(s) => spec.samples_in(&crate::runner::ChunkSet::from_range(s.chunks(spec.total_chunks()))),
+                None => spec.samples,
+            })
+        );
+    }
+    match shard {
+        Some(s) => {
+            let partial = Partial::new(job, spec, s, result);
+            report::write_output(out.output.as_deref(), &partial.to_json()?)?;
+        }
+        None => {
+            let summary = RunSummary {
+                spec,
+                samples_done: result.samples_done,
+                interrupted: result.interrupted,
+                missing: None,
+            };
+            let rep = job.render(&result.tally, &summary)?;
+            emit(&rep, out)?;
+        }
+    }
+    Ok(code)
+}
+
+/// `tahur merge`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 1/2 --output part1.json
+  tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 2/2 --output part2.json
+  tahur merge part1.json part2.json          # exactly the unsharded run's output
+  tahur merge part*.json --partial --format json")]
+pub struct MergeArgs {
+    /// Shard files written with --shard K/N.
+    #[arg(required = true, value_name = "FILES")]
+    pub files: Vec<PathBuf>,
+    /// Merge even if shards are missing; the report says what is missing.
+    #[arg(long)]
+    pub partial: bool,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+fn merge(m: MergeArgs) -> Result<i32> {
+    let mut files = Vec::new();
+    for f in &m.files {
+        files.push((f.display().to_string(), Partial::read(f)?));
+    }
+    let merged = shards::merge(&files, m.partial)?;
+    let rep = merged.job.render(&merged.tally, &merged.summary)?;
+    emit(&rep, &m.out)?;
+    Ok(0)
+}

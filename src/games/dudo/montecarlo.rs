@@ -1,0 +1,123 @@
+//! Monte Carlo of one bid: roll every unknown die, count by the rules, tally the count.
+//!
+//! This deliberately shares nothing with [`super::exact`] but the counting rule itself
+//! ([`Counting::count`]): dice are real unbiased draws ([`DiceRoller`]), so agreement with the
+//! exact figures checks the exact path.
+
+use serde::{Deserialize, Serialize};
+
+use super::exact::Situation;
+use super::face::Face;
+use super::rules::Counting;
+use crate::rng::{DiceRoller, Stream};
+use crate::runner::{Simulation, Tally};
+use crate::stats::Proportion;
+
+/// Samples per chunk of a bid simulation (part of a run's definition: changing it changes results).
+pub const BID_CHUNK: u64 = 1 << 16;
+
+/// Simulates the count of one face on a table where some dice are known.
+#[derive(Clone, Debug)]
+pub struct BidSimulation {
+    counting: Counting,
+    known_naturals: u32,
+    known_aces: u32,
+    unknown: u32,
+    max_count: u32,
+}
+
+impl BidSimulation {
+    /// The simulation of the count for a bid on `face` in `situation`.
+    pub fn new(situation: &Situation, face: Face) -> Self {
+        let counting = situation.counting(face);
+        let (known_naturals, known_aces) = situation.known_for(face);
+        let unknown = situation.unknown();
+        Self {
+            counting,
+            known_naturals,
+            known_aces,
+            unknown,
+            max_count: known_naturals + known_aces + unknown + counting.bonus,
+        }
+    }
+}
+
+/// How often each count came up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CountHistogram {
+    /// `counts[k]`: samples whose count was k.
+    pub counts: Vec<u64>,
+}
+
+impl CountHistogram {
+    /// Total samples.
+    pub fn samples(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Samples whose count was at least `q`: the bid was true.
+    pub fn at_least(&self, q: u32) -> Proportion {
+        let hits = self.counts.iter().skip(q as usize).sum();
+        Proportion::new(hits, self.samples())
+    }
+
+    /// Samples whose count was exactly `q`.
+    pub fn exactly(&self, q: u32) -> Proportion {
+        Proportion::new(self.counts.get(q as usize).copied().unwrap_or(0), self.samples())
+    }
+
+    /// Sum of the counts and of their squares (for the mean count).
+    pub fn sums(&self) -> (i128, u128) {
+        self.counts.iter().enumerate().fold((0, 0), |(s, q), (k, &n)| {
+            (s + k as i128 * n as i128, q + (k * k) as u128 * n as u128)
+        })
+    }
+}
+
+impl Tally for CountHistogram {
+    fn absorb(&mut self, other: &Self) {
+        if self.counts.len() < other.counts.len() {
+            self.counts.resize(other.counts.len(), 0);
+        }
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            *a += b;
+        }
+    }
+}
+
+impl Simulation for BidSimulation {
+    type Tally = CountHistogram;
+
+    fn chunk_size(&self) -> u64 {
+        BID_CHUNK
+    }
+
+    fn empty_tally(&self) -> CountHistogram {
+        CountHistogram {
+            counts: vec![0; self.max_count as usize + 1],
+        }
+    }
+
+    fn run_chunk(&self, stream: &mut Stream, samples: u64, tally: &mut CountHistogram) {
+        let mut dice = DiceRoller::new(stream.clone());
+        let face = self.counting.face.index();
+        let counts = &mut tally.counts[..];
+        if self.unknown <= 255 {
+            // The common case: one packed word holds every face count of the unknown dice.
+            for _ in 0..samples {
+                let lanes = dice.roll_lanes(self.unknown);
+                let naturals = ((lanes >> (8 * face)) & 0xFF) as u32 + self.known_naturals;
+                let aces = (lanes & 0xFF) as u32 + self.known_aces;
+                counts[self.counting.count(naturals, aces) as usize] += 1;
+            }
+        } else {
+            for _ in 0..samples {
+                let faces = dice.roll_faces(self.unknown);
+                let naturals = faces[face] + self.known_naturals;
+                let aces = faces[0] + self.known_aces;
+                counts[self.counting.count(naturals, aces) as usize] += 1;
+            }
+        }
+        *stream = dice.into_inner();
+    }
+}

@@ -1,0 +1,118 @@
+//! Numbers in plain language: "4.35 %, about 1 in 23".
+
+/// A probability as a percentage with sensible precision: `4.35 %`, `0.0312 %`, `1.2e-7 %`.
+pub fn percent(p: f64) -> String {
+    let pct = p * 100.0;
+    if p == 0.0 {
+        "0 %".to_string()
+    } else if p == 1.0 {
+        "100 %".to_string()
+    } else if pct >= 99.0 {
+        // Show enough decimals that a possible failure never rounds to "100 %".
+        let gap = 100.0 - pct;
+        let decimals = ((-gap.log10()).ceil() as usize + 1).clamp(2, 15);
+        format!("{pct:.decimals$} %")
+    } else if pct >= 1.0 {
+        format!("{pct:.2} %")
+    } else if pct >= 0.01 {
+        format!("{} %", significant(pct, 3))
+    } else {
+        format!("{pct:.2e} %")
+    }
+}
+
+/// `x` with `digits` significant digits in plain decimal notation.
+pub fn significant(x: f64, digits: i32) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).max(0) as usize;
+    format!("{x:.decimals$}")
+}
+
+/// An integer with thousands separators: `1,000,000`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// "about 1 in 23", "about 7 in 10", "almost certain: fails about 1 in 400".
+pub fn odds(p: f64) -> String {
+    if p.is_nan() {
+        return "unknown".into();
+    }
+    if p <= 0.0 {
+        return "impossible".into();
+    }
+    if p >= 1.0 {
+        return "certain".into();
+    }
+    if p < 0.5 {
+        format!("about 1 in {}", one_in(1.0 / p))
+    } else if p < 0.995 {
+        let tenths = (p * 10.0).round() as u32;
+        if tenths >= 10 {
+            format!("about 99 in 100; fails about 1 in {}", one_in(1.0 / (1.0 - p)))
+        } else {
+            format!("about {tenths} in 10")
+        }
+    } else {
+        format!("almost certain: fails about 1 in {}", one_in(1.0 / (1.0 - p)))
+    }
+}
+
+/// The N of "1 in N", rounded for reading.
+fn one_in(n: f64) -> String {
+    if n < 10.0 {
+        let r = (n * 10.0).round() / 10.0;
+        if r.fract() == 0.0 {
+            format!("{}", r as u64)
+        } else {
+            format!("{r:.1}")
+        }
+    } else if n < 1e6 {
+        thousands(n.round() as u64)
+    } else if n < 1e9 {
+        format!("{} million", significant(n / 1e6, 2))
+    } else if n < 1e12 {
+        format!("{} billion", significant(n / 1e9, 2))
+    } else {
+        format!("10^{:.0}", n.log10())
+    }
+}
+
+/// The whole plain-language summary: "4.35 %, about 1 in 23".
+pub fn chance(p: f64) -> String {
+    format!("{}, {}", percent(p), odds(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples_read_as_players_say_them() {
+        assert_eq!(chance(0.0435), "4.35 %, about 1 in 23");
+        assert_eq!(odds(0.5), "about 5 in 10");
+        assert_eq!(odds(0.72), "about 7 in 10");
+        assert_eq!(odds(0.9975), "almost certain: fails about 1 in 400");
+        assert_eq!(odds(0.3), "about 1 in 3.3");
+        assert_eq!(odds(1e-7), "about 1 in 10 million");
+        assert_eq!(odds(0.0), "impossible");
+        assert_eq!(odds(1.0), "certain");
+        assert_eq!(percent(0.000312), "0.0312 %");
+        assert_eq!(percent(0.99999999), "99.9999990 %");
+        assert_eq!(percent(0.9975), "99.75 %");
+        assert_eq!(percent(1.5e-9), "1.50e-7 %");
+        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(thousands(999), "999");
+    }
+}

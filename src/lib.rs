@@ -1,0 +1,26 @@
+//! # tahur
+//!
+//! Exact odds and reproducible parallel Monte Carlo for Latin American and Russian parlor games.
+//!
+//! The library holds everything; the `tahur` binary only parses arguments and prints.
+//!
+//! - [`games`]: one folder per game (rules as parameters, engine, exact analysis, reports).
+//! - [`runner`]: the one simulation runner (chunked, seeded, parallel, shardable, interruptible).
+//! - [`rng`]: xoshiro256++ streams and exactly unbiased dice.
+//! - [`stats`]: estimates, intervals and comparisons.
+//! - [`report`]: text, CSV, JSON and Markdown exporters, SVG charts, atomic output.
+//! - [`shards`]: partial results of sharded runs and their merge.
+
+pub mod cli;
+pub mod error;
+pub mod games;
+pub mod humanize;
+pub mod jobs;
+pub mod math;
+pub mod report;
+pub mod rng;
+pub mod runner;
+pub mod shards;
+pub mod stats;
+
+pub use error::{Error, Result};

@@ -1,0 +1,323 @@
+//! Reports: one data model, one exporter per output format.
+//!
+//! A command builds a [`Report`] (key figures, tables, plain-language notes); an [`Exporter`]
+//! turns it into text, CSV, JSON or Markdown. [`write_output`] writes the result to stdout or,
+//! atomically, to a file. Charts are in [`chart`].
+
+pub mod chart;
+mod csv;
+mod json;
+mod markdown;
+mod text;
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::humanize;
+
+pub use self::csv::CsvExporter;
+pub use self::json::JsonExporter;
+pub use self::markdown::MarkdownExporter;
+pub use self::text::TextExporter;
+
+/// One value in a report.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// A count.
+    Int(i64),
+    /// A plain number, shown with `decimals` decimals in text.
+    Num(f64, usize),
+    /// A probability (shown as a percentage in text).
+    Prob(f64),
+    /// An interval of probabilities.
+    ProbInterval(f64, f64),
+    /// An interval of plain numbers, shown with `decimals` decimals in text.
+    NumInterval(f64, f64, usize),
+    /// Text.
+    Text(String),
+    /// Nothing (e.g. "no such bid").
+    Empty,
+}
+
+impl Value {
+    /// The value as a human reads it (text and Markdown).
+    pub fn display(&self) -> String {
+        match self {
+            Value::Int(i) => {
+                if *i < 0 {
+                    format!("-{}", humanize::thousands(i.unsigned_abs()))
+                } else {
+                    humanize::thousands(*i as u64)
+                }
+            }
+            Value::Num(x, d) => format!("{x:.d$}"),
+            Value::Prob(p) => humanize::percent(*p),
+            Value::ProbInterval(a, b) => {
+                format!("[{}, {}]", humanize::percent(*a), humanize::percent(*b))
+            }
+            Value::NumInterval(a, b, d) => format!("[{a:.d$}, {b:.d$}]"),
+            Value::Text(s) => s.clone(),
+            Value::Empty => "—".into(),
+        }
+    }
+
+    /// The value as a machine reads it (CSV): full precision, no units.
+    pub fn raw(&self) -> String {
+        match self {
+            Value::Int(i) => i.to_string(),
+            Value::Num(x, _) | Value::Prob(x) => x.to_string(),
+            Value::ProbInterval(a, b) | Value::NumInterval(a, b, _) => format!("{a};{b}"),
+            Value::Text(s) => s.clone(),
+            Value::Empty => String::new(),
+        }
+    }
+
+    /// The value as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        use serde_json::json;
+        match self {
+            Value::Int(i) => json!(i),
+            Value::Num(x, _) | Value::Prob(x) => json!(x),
+            Value::ProbInterval(a, b) | Value::NumInterval(a, b, _) => json!([a, b]),
+            Value::Text(s) => json!(s),
+            Value::Empty => serde_json::Value::Null,
+        }
+    }
+}
+
+/// A named key figure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// Machine name (JSON key, CSV column).
+    pub key: String,
+    /// Human label.
+    pub label: String,
+    /// The value.
+    pub value: Value,
+    /// An optional plain-language reading of the value.
+    pub plain: Option<String>,
+}
+
+/// A table with named columns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// Machine name (JSON key).
+    pub key: String,
+    /// Human title.
+    pub title: String,
+    /// Column machine names.
+    pub columns: Vec<String>,
+    /// Column human labels.
+    pub labels: Vec<String>,
+    /// Rows, each as long as `columns`.
+    pub rows: Vec<Vec<Value>>,
+}
+
+impl Table {
+    /// An empty table; columns are given as `(key, label)` pairs.
+    pub fn new(key: &str, title: &str, columns: &[(&str, &str)]) -> Self {
+        Self {
+            key: key.into(),
+            title: title.into(),
+            columns: columns.iter().map(|c| c.0.to_string()).collect(),
+            labels: columns.iter().map(|c| c.1.to_string()).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Appends a row.
+    pub fn push(&mut self, row: Vec<Value>) {
+        debug_assert_eq!(row.len(), self.columns.len());
+        self.rows.push(row);
+    }
+}
+
+/// Everything a command has to say.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// One-line title.
+    pub title: String,
+    /// Key figures in display order.
+    pub fields: Vec<Field>,
+    /// Tables in display order; CSV output holds the first one.
+    pub tables: Vec<Table>,
+    /// Plain-language remarks shown under the figures in text and Markdown.
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    /// A report with a title.
+    pub fn new(title: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            ..Default::default()
+        }
+    }
+
+    /// Adds a key figure.
+    pub fn field(&mut self, key: &str, label: &str, value: Value) -> &mut Self {
+        self.fields.push(Field {
+            key: key.into(),
+            label: label.into(),
+            value,
+            plain: None,
+        });
+        self
+    }
+
+    /// Adds a key figure with its plain-language reading.
+    pub fn field_plain(&mut self, key: &str, label: &str, value: Value, plain: String) -> &mut Self {
+        self.fields.push(Field {
+            key: key.into(),
+            label: label.into(),
+            value,
+            plain: Some(plain),
+        });
+        self
+    }
+
+    /// Adds a note.
+    pub fn note(&mut self, note: impl Into<String>) -> &mut Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// The value of a field, if present.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.fields.iter().find(|f| f.key == key).map(|f| &f.value)
+    }
+}
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+pub enum Format {
+    /// Aligned text for the terminal, with plain-language readings.
+    Text,
+    /// Comma-separated values (the main table).
+    Csv,
+    /// One JSON object.
+    Json,
+    /// GitHub-flavoured Markdown.
+    Markdown,
+}
+
+/// Turns a report into the bytes of one format.
+pub trait Exporter {
+    /// Renders the report.
+    fn render(&self, report: &Report) -> Result<String>;
+}
+
+/// The exporter for a format.
+pub fn exporter(format: Format) -> Box<dyn Exporter> {
+    match format {
+        Format::Text => Box::new(TextExporter),
+        Format::Csv => Box::new(CsvExporter),
+        Format::Json => Box::new(JsonExporter),
+        Format::Markdown => Box::new(MarkdownExporter),
+    }
+}
+
+/// Renders `report` in `format`.
+pub fn render(report: &Report, format: Format) -> Result<String> {
+    exporter(format).render(report)
+}
+
+/// Writes `content` to `path` atomically: a temporary file in the same folder, then a rename.
+/// A reader never sees a half-written file, and an existing file is replaced only on success.
+pub fn write_atomic(path: &Path, content: &[u8]) -> Result<()> {
+    let shown = path.display();
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if path.is_dir() {
+        return Err(Error::usage(format!(
+            "cannot write '{shown}': it is a directory; give a file path"
+        )));
+    }
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tahur-")
+        .tempfile_in(dir)
+        .map_err(|e| {
+            Error::usage(format!(
+                "cannot write '{shown}': {e}; give a path in an existing, writable folder"
+            ))
+        })?;
+    tmp.write_all(content)
+        .and_then(|_| tmp.as_file().sync_all())
+        .map_err(|e| Error::usage(format!("cannot write '{shown}': {e}")))?;
+    tmp.persist(path)
+        .map_err(|e| Error::usage(format!("cannot write '{shown}': {}", e.error)))?;
+    Ok(())
+}
+
+/// Writes `content` to `path` (atomically) or to stdout when `path` is `None`.
+pub fn write_output(path: Option<&Path>, content: &str) -> Result<()> {
+    match path {
+        Some(p) => write_atomic(p, content.as_bytes()),
+        None => {
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (e.g. `| head`) is not an error worth a message.
+            let _ = out.write_all(content.as_bytes()).and_then(|_| out.flush());
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn sample() -> Report {
+        let mut r = Report::new("Sample");
+        r.field_plain("p", "P(true)", Value::Prob(0.0435), "about 1 in 23".into());
+        r.field("n", "samples", Value::Int(1_000_000));
+        r.field("ci95", "95 % interval", Value::ProbInterval(0.04, 0.05));
+        let mut t = Table::new("grid", "Grid", &[("q", "quantity"), ("p", "P(true)")]);
+        t.push(vec![Value::Int(1), Value::Prob(0.5)]);
+        t.push(vec![Value::Int(2), Value::Prob(0.25)]);
+        r.tables.push(t);
+        r.note("a note, with a comma");
+        r
+    }
+
+    #[test]
+    fn every_format_renders_the_figures() {
+        let r = sample();
+        let text = render(&r, Format::Text).unwrap();
+        assert!(text.contains("4.35 %") && text.contains("about 1 in 23") && text.contains("1,000,000"));
+        let md = render(&r, Format::Markdown).unwrap();
+        assert!(md.contains("| quantity | P(true) |") && md.contains("| 2 | 25.00 % |"), "{md}");
+        let csv = render(&r, Format::Csv).unwrap();
+        assert_eq!(csv, "q,p\n1,0.5\n2,0.25\n");
+        let json: serde_json::Value = serde_json::from_str(&render(&r, Format::Json).unwrap()).unwrap();
+        assert_eq!(json["p"], 0.0435);
+        assert_eq!(json["ci95"], serde_json::json!([0.04, 0.05]));
+        assert_eq!(json["tables"]["grid"][1]["p"], 0.25);
+    }
+
+    #[test]
+    fn csv_without_tables_is_one_row_of_fields() {
+        let mut r = sample();
+        r.tables.clear();
+        let csv = render(&r, Format::Csv).unwrap();
+        assert_eq!(csv, "p,n,ci95_low,ci95_high\n0.0435,1000000,0.04,0.05\n");
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_reports_bad_paths() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.txt");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "two");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+        let e = write_atomic(&dir.path().join("missing/out.txt"), b"x").unwrap_err();
+        assert!(e.to_string().contains("missing/out.txt"), "{e}");
+        let e = write_atomic(dir.path(), b"x").unwrap_err();
+        assert!(e.to_string().contains("directory"), "{e}");
+    }
+}

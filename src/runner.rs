@@ -1,0 +1,490 @@
+//! The one simulation runner every game uses.
+//!
+//! A run is defined by its seed and its sample count. The samples are cut into chunks of a fixed
+//! size (a constant of each simulation, not of the machine); chunk `i` draws from its own
+//! xoshiro256++ stream (the seed's stream jumped `i` times, see [`crate::rng::ChunkStreams`]) and
+//! fills its own integer tally. Chunks run in parallel on rayon in batches and their tallies are
+//! added up in chunk order, so the result is the same whatever the number of threads, and a run
+//! split into shards (`--shard K/N`, each a contiguous block of chunks) adds up to exactly the
+//! unsharded result.
+//!
+//! Ctrl-C (see [`install_interrupt_handler`]) stops the run between chunks; the result then
+//! covers only the chunks that finished, and says how many samples that is.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::rng::{ChunkStreams, Stream};
+
+/// Set when the user presses Ctrl-C; runs stop starting new chunks once it is set.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler: the first press asks running simulations to stop and report
+/// what they have; a second press exits at once with code 130.
+pub fn install_interrupt_handler() {
+    // Installing twice fails harmlessly (e.g. in tests calling the CLI in-process).
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+}
+
+/// A tally of simulation results. Tallies hold integers so that adding them is exact.
+pub trait Tally: Clone + Send + Serialize + DeserializeOwned {
+    /// Adds another tally of the same simulation into this one.
+    fn absorb(&mut self, other: &Self);
+}
+
+/// Something the runner can simulate: a chunk of samples from one stream into one tally.
+pub trait Simulation: Sync {
+    /// The tally this simulation fills.
+    type Tally: Tally;
+    /// Samples per chunk: part of the definition of a run, so never derived from the machine.
+    fn chunk_size(&self) -> u64;
+    /// An empty tally.
+    fn empty_tally(&self) -> Self::Tally;
+    /// Simulates `samples` samples drawing from `stream` into `tally`.
+    fn run_chunk(&self, stream: &mut Stream, samples: u64, tally: &mut Self::Tally);
+}
+
+/// One shard of a run: `index` (1-based) of `count` contiguous blocks of chunks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which shard, 1..=count.
+    pub index: u32,
+    /// How many shards the run is split into.
+    pub count: u32,
+}
+
+impl Shard {
+    /// Parses `K/N` with 1 ≤ K ≤ N.
+    pub fn parse(s: &str) -> Result<Self> {
+        let bad = || {
+            Error::usage(format!(
+                "invalid --shard '{s}': expected K/N with 1 ≤ K ≤ N (e.g. 3/8)"
+            ))
+        };
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: u32 = k.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The chunks this shard runs out of `total` chunks.
+    pub fn chunks(&self, total: u64) -> Range<u64> {
+        let k = (self.index - 1) as u128;
+        let n = self.count as u128;
+        let t = total as u128;
+        ((k * t / n) as u64)..(((k + 1) * t / n) as u64)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// What defines a run's random numbers: sample count, seed and chunk size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunSpec {
+    /// Samples in the whole run (all shards).
+    pub samples: u64,
+    /// The user's seed.
+    pub seed: u64,
+    /// Samples per chunk.
+    pub chunk_size: u64,
+}
+
+impl RunSpec {
+    /// Number of chunks of the whole run.
+    pub fn total_chunks(&self) -> u64 {
+        self.samples.div_ceil(self.chunk_size)
+    }
+
+    /// Samples in chunk `i` (the last chunk may be short).
+    pub fn chunk_samples(&self, i: u64) -> u64 {
+        let start = i * self.chunk_size;
+        self.chunk_size.min(self.samples - start)
+    }
+
+    /// Samples in a set of chunks.
+    pub fn samples_in(&self, chunks: &ChunkSet) -> u64 {
+        chunks
+            .ranges
+            .iter()
+            .map(|r| {
+                if r.is_empty() {
+                    0
+                } else {
+                    let full = (r.end - r.start - 1) * self.chunk_size;
+                    full + self.chunk_samples(r.end - 1)
+                }
+            })
+            .sum()
+    }
+}
+
+/// A set of chunk indices kept as sorted, disjoint, non-adjacent half-open ranges.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChunkSet {
+    /// The ranges `[start, end)`.
+    pub ranges: Vec<Range<u64>>,
+}
+
+impl ChunkSet {
+    /// The set `range`.
+    pub fn from_range(range: Range<u64>) -> Self {
+        let mut s = Self::default();
+        s.insert(range);
+        s
+    }
+
+    /// Adds a range of chunks.
+    pub fn insert(&mut self, range: Range<u64>) {
+        if range.is_empty() {
+            return;
+        }
+        self.ranges.push(range);
+        self.ranges.sort_by_key(|r| r.start);
+        let mut merged: Vec<Range<u64>> = Vec::with_capacity(self.ranges.len());
+        for r in self.ranges.drain(..) {
+            match merged.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => merged.push(r),
+            }
+        }
+        self.ranges = merged;
+    }
+
+    /// Adds every range of another set.
+    pub fn insert_all(&mut self, other: &ChunkSet) {
+        for r in &other.ranges {
+            self.insert(r.clone());
+        }
+    }
+
+    /// Whether every chunk of the set lies in `range`.
+    pub fn is_within(&self, range: Range<u64>) -> bool {
+        self.ranges
+            .iter()
+            .all(|r| r.start >= range.start && r.end <= range.end)
+    }
+
+    /// Number of chunks in the set.
+    pub fn len(&self) -> u64 {
+        self.ranges.iter().map(|r| r.end - r.start).sum()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether any chunk is in both sets.
+    pub fn overlaps(&self, other: &ChunkSet) -> bool {
+        self.ranges.iter().any(|a| {
+            other
+                .ranges
+                .iter()
+                .any(|b| a.start < b.end && b.start < a.end)
+        })
+    }
+
+    /// The chunks of `within` that are not in this set.
+    pub fn missing_from(&self, within: Range<u64>) -> ChunkSet {
+        let mut out = ChunkSet::default();
+        let mut cursor = within.start;
+        for r in &self.ranges {
+            if r.start > cursor {
+                out.insert(cursor..r.start.min(within.end));
+            }
+            cursor = cursor.max(r.end);
+            if cursor >= within.end {
+                break;
+            }
+        }
+        if cursor < within.end {
+            out.insert(cursor..within.end);
+        }
+        out
+    }
+}
+
+/// How to run: threads and progress display. None of it changes the result.
+#[derive(Clone, Debug, Default)]
+pub struct RunControl {
+    /// Worker threads; `None` uses every core.
+    pub threads: Option<usize>,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// The outcome of a run (or of one shard of it).
+#[derive(Clone, Debug)]
+pub struct RunResult<T> {
+    /// The tally of every chunk that ran.
+    pub tally: T,
+    /// The chunks that ran.
+    pub chunks: ChunkSet,
+    /// Samples that ran (the true sample count, also after Ctrl-C).
+    pub samples_done: u64,
+    /// Whether Ctrl-C stopped the run early.
+    pub interrupted: bool,
+}
+
+/// What a report needs to know about a run besides its tally.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunSummary {
+    /// The run's definition.
+    pub spec: RunSpec,
+    /// Samples that ran.
+    pub samples_done: u64,
+    /// Whether Ctrl-C stopped it.
+    pub interrupted: bool,
+    /// For a merge of some shards only (`--partial`): what is missing.
+    pub missing: Option<String>,
+}
+
+impl RunSummary {
+    /// The summary of a finished (or interrupted) run.
+    pub fn of<T>(spec: RunSpec, result: &RunResult<T>) -> Self {
+        Self {
+            spec,
+            samples_done: result.samples_done,
+            interrupted: result.interrupted,
+            missing: None,
+        }
+    }
+
+    /// Whether every requested sample ran.
+    pub fn is_complete(&self) -> bool {
+        self.samples_done == self.spec.samples
+    }
+
+    /// Plain-language remarks on an incomplete run, for the report's notes.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.interrupted {
+            notes.push(format!(
+                "Interrupted (Ctrl-C): only {} of the {} requested samples ran; the figures above use exactly those.",
+                crate::humanize::thousands(self.samples_done),
+                crate::humanize::thousands(self.spec.samples)
+            ));
+        }
+        if let Some(m) = &self.missing {
+            notes.push(format!(
+                "Partial merge: {m}; the figures above use the {} samples present.",
+                crate::humanize::thousands(self.samples_done)
+            ));
+        }
+        notes
+    }
+}
+
+/// Chunks started together; a batch is the unit between progress and interrupt checks.
+const BATCH_CHUNKS: usize = 64;
+
+/// Runs `sim` for `spec` (only `shard`'s chunks if given).
+pub fn run<S: Simulation>(
+    sim: &S,
+    spec: &RunSpec,
+    shard: Option<Shard>,
+    control: &RunControl,
+) -> Result<RunResult<S::Tally>> {
+    debug_assert_eq!(spec.chunk_size, sim.chunk_size());
+    let total = spec.total_chunks();
+    let range = shard.map_or(0..total, |s| s.chunks(total));
+    let shard_samples = spec.samples_in(&ChunkSet::from_range(range.clone()));
+
+    let progress = if control.progress {
+        let bar = ProgressBar::with_draw_target(Some(shard_samples), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} {elapsed_precise} [{wide_bar}] {percent}% {human_pos}/{human_len} samples, {per_sec}, ETA {eta}",
+            )
+            .map_err(|e| Error::Internal(e.to_string()))?,
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+
+    let work = || run_chunks(sim, spec, range.clone(), &progress);
+    let result = match control.threads {
+        None => work(),
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::Internal(format!("cannot start {threads} threads: {e}")))?
+            .install(work),
+    };
+    progress.finish_and_clear();
+    Ok(result)
+}
+
+fn run_chunks<S: Simulation>(
+    sim: &S,
+    spec: &RunSpec,
+    range: Range<u64>,
+    progress: &ProgressBar,
+) -> RunResult<S::Tally> {
+    let mut streams = ChunkStreams::new(spec.seed);
+    // Walk the streams of the chunks before this shard's first one.
+    for _ in 0..range.start {
+        streams.next();
+    }
+    let mut tally = sim.empty_tally();
+    let mut chunks = ChunkSet::default();
+    let mut interrupted = false;
+    let mut next = range.start;
+    let mut batch: Vec<(u64, Stream)> = Vec::with_capacity(BATCH_CHUNKS);
+    while next < range.end && !interrupted {
+        batch.clear();
+        while batch.len() < BATCH_CHUNKS && next < range.end {
+            batch.push((next, streams.next().expect("streams never end")));
+            next += 1;
+        }
+        let results: Vec<Option<S::Tally>> = batch
+            .par_iter_mut()
+            .map(|(i, stream)| {
+                if INTERRUPTED.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let samples = spec.chunk_samples(*i);
+                let mut t = sim.empty_tally();
+                sim.run_chunk(stream, samples, &mut t);
+                progress.inc(samples);
+                Some(t)
+            })
+            .collect();
+        // Fold in chunk order: the result never depends on which thread finished first.
+        for ((i, _), r) in batch.iter().zip(&results) {
+            match r {
+                Some(t) => {
+                    tally.absorb(t);
+                    chunks.insert(*i..*i + 1);
+                }
+                None => interrupted = true,
+            }
+        }
+        interrupted |= INTERRUPTED.load(Ordering::Relaxed) && next < range.end;
+    }
+    let samples_done = spec.samples_in(&chunks);
+    RunResult {
+        tally,
+        chunks,
+        samples_done,
+        interrupted,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    #[test]
+    fn shards_partition_the_chunks() {
+        for total in [0u64, 1, 7, 64, 1000] {
+            for n in 1..=9u32 {
+                let mut covered = ChunkSet::default();
+                let mut sum = 0;
+                for k in 1..=n {
+                    let r = Shard { index: k, count: n }.chunks(total);
+                    assert!(!covered.overlaps(&ChunkSet::from_range(r.clone())));
+                    sum += r.end - r.start;
+                    covered.insert(r);
+                }
+                assert_eq!(sum, total);
+                assert!(covered.missing_from(0..total).is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn shard_parsing() {
+        assert_eq!(Shard::parse("3/8").unwrap(), Shard { index: 3, count: 8 });
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0", "", "-1/2"] {
+            let e = Shard::parse(bad).unwrap_err();
+            assert!(e.to_string().contains(bad), "{e}");
+        }
+    }
+
+    #[test]
+    fn chunk_set_bookkeeping() {
+        let mut s = ChunkSet::default();
+        s.insert(5..6);
+        s.insert(0..2);
+        s.insert(2..3);
+        assert_eq!(s.ranges, vec![0..3, 5..6]);
+        assert_eq!(s.missing_from(0..8).ranges, vec![3..5, 6..8]);
+        let spec = RunSpec {
+            samples: 25,
+            seed: 0,
+            chunk_size: 4,
+        };
+        // chunks 0..3 are full, chunk 6 is the short last one (1 sample)
+        assert_eq!(spec.samples_in(&ChunkSet::from_range(0..7)), 25);
+        assert_eq!(spec.samples_in(&s), 16);
+    }
+
+    /// Sums raw 64-bit draws: any change in stream assignment changes the result.
+    struct SumDraws;
+    #[derive(Clone, Serialize, Deserialize, PartialEq, Debug)]
+    struct Sum(u128, u64);
+    impl Tally for Sum {
+        fn absorb(&mut self, o: &Self) {
+            self.0 += o.0;
+            self.1 += o.1;
+        }
+    }
+    impl Simulation for SumDraws {
+        type Tally = Sum;
+        fn chunk_size(&self) -> u64 {
+            10
+        }
+        fn empty_tally(&self) -> Sum {
+            Sum(0, 0)
+        }
+        fn run_chunk(&self, stream: &mut Stream, samples: u64, t: &mut Sum) {
+            for _ in 0..samples {
+                t.0 += stream.next_u64() as u128;
+                t.1 += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn same_result_for_any_threads_and_shards() {
+        let spec = RunSpec {
+            samples: 1234,
+            seed: 99,
+            chunk_size: 10,
+        };
+        let one = run(&SumDraws, &spec, None, &RunControl { threads: Some(1), progress: false }).unwrap();
+        let two = run(&SumDraws, &spec, None, &RunControl { threads: Some(2), progress: false }).unwrap();
+        assert_eq!(one.tally, two.tally);
+        assert_eq!(one.samples_done, 1234);
+        assert_eq!(one.tally.1, 1234);
+        let mut merged = Sum(0, 0);
+        for k in 1..=5 {
+            let part = run(&SumDraws, &spec, Some(Shard { index: k, count: 5 }), &RunControl::default()).unwrap();
+            merged.absorb(&part.tally);
+        }
+        assert_eq!(merged, one.tally);
+        // A different seed gives a different sum.
+        let other = run(&SumDraws, &RunSpec { seed: 100, ..spec }, None, &RunControl::default()).unwrap();
+        assert_ne!(other.tally, one.tally);
+    }
+}

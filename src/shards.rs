@@ -1,0 +1,186 @@
+//! Partial results of sharded runs (`--shard K/N`) and their merge (`tahur merge`).
+//!
+//! A shard file is JSON: the job, the run definition (samples, seed, chunk size), which shard it
+//! is, which chunks ran and their tally. Merging checks that every file belongs to the same run,
+//! that no shard appears twice and that none is missing (unless `--partial`), then adds the
+//! tallies: the result is exactly the unsharded run's.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::humanize::thousands;
+use crate::jobs::{Job, JobRun};
+use crate::runner::{ChunkSet, RunSpec, RunSummary, Shard};
+
+/// The shard file format version.
+pub const FORMAT: u32 = 1;
+
+/// One shard's partial result, as written to its file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Partial {
+    /// File format version (see [`FORMAT`]).
+    pub tahur_partial: u32,
+    /// The tahur version that wrote it (simulations may change between versions).
+    pub tahur_version: String,
+    /// The question.
+    pub job: Job,
+    /// The run definition.
+    pub run: RunSpec,
+    /// Which shard this is.
+    pub shard: Shard,
+    /// Chunks that ran.
+    pub chunks: ChunkSet,
+    /// Samples that ran.
+    pub samples_done: u64,
+    /// Whether Ctrl-C stopped the shard.
+    pub interrupted: bool,
+    /// The tally.
+    pub tally: serde_json::Value,
+}
+
+impl Partial {
+    /// Wraps a shard's run.
+    pub fn new(job: Job, run: RunSpec, shard: Shard, result: JobRun) -> Self {
+        Self {
+            tahur_partial: FORMAT,
+            tahur_version: env!("CARGO_PKG_VERSION").into(),
+            job,
+            run,
+            shard,
+            chunks: result.chunks,
+            samples_done: result.samples_done,
+            interrupted: result.interrupted,
+            tally: result.tally,
+        }
+    }
+
+    /// The file's JSON.
+    pub fn to_json(&self) -> Result<String> {
+        let mut s = serde_json::to_string(self).map_err(|e| Error::Internal(e.to_string()))?;
+        s.push('\n');
+        Ok(s)
+    }
+
+    /// Reads a shard file.
+    pub fn read(path: &Path) -> Result<Self> {
+        let shown = path.display();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::usage(format!("cannot read '{shown}': {e}")))?;
+        let p: Partial = serde_json::from_str(&text).map_err(|e| {
+            Error::usage(format!(
+                "'{shown}' is not a tahur shard file ({e}); give files written with --shard K/N"
+            ))
+        })?;
+        if p.tahur_partial != FORMAT {
+            return Err(Error::usage(format!(
+                "'{shown}' has shard format {} but this tahur reads format {FORMAT}",
+                p.tahur_partial
+            )));
+        }
+        Ok(p)
+    }
+}
+
+/// The merge of shard files: the job, the added tally and the run summary.
+#[derive(Clone, Debug)]
+pub struct Merged {
+    /// The question.
+    pub job: Job,
+    /// The added tally.
+    pub tally: serde_json::Value,
+    /// The run, with what is missing if `--partial` allowed gaps.
+    pub summary: RunSummary,
+}
+
+/// Merges shard files (each given with the name to use in messages).
+pub fn merge(files: &[(String, Partial)], allow_partial: bool) -> Result<Merged> {
+    let (first_name, first) = files
+        .first()
+        .ok_or_else(|| Error::usage("merge needs at least one shard file"))?;
+    let mut seen: Vec<Option<&str>> = vec![None; first.shard.count as usize];
+    let mut covered = ChunkSet::default();
+    let total = first.run.total_chunks();
+    for (name, p) in files {
+        if p.tahur_version != first.tahur_version {
+            return Err(Error::usage(format!(
+                "'{name}' was written by tahur {} but '{first_name}' by tahur {}: shards must come from the same version",
+                p.tahur_version, first.tahur_version
+            )));
+        }
+        if p.job != first.job {
+            return Err(Error::usage(format!(
+                "'{name}' and '{first_name}' answer different questions: merge only shards of the same command"
+            )));
+        }
+        if p.run != first.run {
+            return Err(Error::usage(format!(
+                "'{name}' (seed {}, {} samples) and '{first_name}' (seed {}, {} samples) are different runs: shards must share --seed and --samples",
+                p.run.seed, p.run.samples, first.run.seed, first.run.samples
+            )));
+        }
+        if p.shard.count != first.shard.count {
+            return Err(Error::usage(format!(
+                "'{name}' is shard {} but '{first_name}' is shard {}: all shards must split the run the same way",
+                p.shard, first.shard
+            )));
+        }
+        let slot = &mut seen[(p.shard.index - 1) as usize];
+        if let Some(other) = slot {
+            return Err(Error::usage(format!(
+                "shard {} appears twice: '{other}' and '{name}'; give each shard once",
+                p.shard
+            )));
+        }
+        *slot = Some(name);
+        if !p.chunks.is_within(p.shard.chunks(total)) || p.samples_done != p.run.samples_in(&p.chunks) {
+            return Err(Error::usage(format!("'{name}' is damaged: it holds chunks outside shard {}", p.shard)));
+        }
+        covered.insert_all(&p.chunks);
+    }
+    let missing_chunks = covered.missing_from(0..total);
+    let missing = if missing_chunks.is_empty() {
+        None
+    } else {
+        let absent: Vec<String> = seen
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.is_none())
+            .map(|(k, _)| format!("{}/{}", k + 1, first.shard.count))
+            .collect();
+        let lacking = first.run.samples_in(&missing_chunks);
+        let what = if absent.is_empty() {
+            format!("{} samples of interrupted shards are missing", thousands(lacking))
+        } else {
+            format!(
+                "shard{} {} missing ({} samples)",
+                if absent.len() > 1 { "s" } else { "" },
+                absent.join(", "),
+                thousands(lacking)
+            )
+        };
+        if !allow_partial {
+            return Err(Error::usage(format!(
+                "{what}: give every shard, or --partial to merge what is here"
+            )));
+        }
+        Some(what)
+    };
+    // Add tallies in shard order so that the merge never depends on the order of the files.
+    let mut ordered: Vec<&Partial> = files.iter().map(|(_, p)| p).collect();
+    ordered.sort_by_key(|p| p.shard.index);
+    let tallies: Vec<serde_json::Value> = ordered.iter().map(|p| p.tally.clone()).collect();
+    let tally = first.job.merge_tallies(&tallies)?;
+    let samples_done = ordered.iter().map(|p| p.samples_done).sum();
+    Ok(Merged {
+        job: first.job.clone(),
+        tally,
+        summary: RunSummary {
+            spec: first.run,
+            samples_done,
+            interrupted: false,
+            missing,
+        },
+    })
+}
