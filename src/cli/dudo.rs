@@ -212,10 +212,11 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 levels: a.levels.clone(),
                 all_rows: a.all,
             };
-            emit(&table::report(&q), &a.out)?;
+            // The chart first: if its path is unusable, nothing is printed either.
             if let Some(path) = &a.chart {
                 table::chart(&q).write(path)?;
             }
+            emit(&table::report(&q), &a.out)?;
             Ok(0)
         }
         DudoCommand::Advise(a) => {

@@ -55,9 +55,16 @@ where
                     2
                 }
                 _ => {
-                    // clap's message is several lines; the first one names the value.
+                    // clap's message spans several lines (the missing argument may be on the
+                    // second); keep the message part, joined into one line.
                     let rendered = e.render().to_string();
-                    let first = rendered.lines().next().unwrap_or("error").trim_start_matches("error: ");
+                    let message: Vec<&str> = rendered
+                        .lines()
+                        .take_while(|l| !l.trim().is_empty() && !l.starts_with("Usage:"))
+                        .map(str::trim)
+                        .collect();
+                    let first = message.join(" ");
+                    let first = first.trim_start_matches("error: ");
                     eprintln!("tahur: error: {first} (see --help)");
                     2
                 }

@@ -6,7 +6,7 @@
 //! unknown die counts with probability 1/3, otherwise 1/6, so the count is the known part plus a
 //! binomial. Under `--aces-need-natural` with no natural F among the known dice, the outcomes in
 //! which no unknown die shows F either have their aces removed from the count: their probability
-//! is (5/6)^U · P(Binomial(U, 1/5) = a), which is subtracted exactly.
+//! is (5/6)^U · P(Binomial(U, 1/5) = a), which is moved to the bonus-only count.
 
 use serde::{Deserialize, Serialize};
 
@@ -109,20 +109,22 @@ impl Situation {
             }
         } else {
             let base = (naturals + aces) as usize + offset;
-            for (k, p) in binomial_pmf(u, 1.0 / 3.0).into_iter().enumerate() {
-                pmf[base + k] += p;
-            }
+            let wild = binomial_pmf(u, 1.0 / 3.0);
             if counting.need_natural && naturals == 0 {
-                // Outcomes with no natural die of the face anywhere: their aces do not count.
+                // No natural die of the face is known. The outcomes where no unknown die shows it
+                // either (probability (5/6)^U) count only the bonus. Among outcomes with k ≥ 1
+                // counting unknown dice, those with no natural have probability
+                // (5/6)^U · P(Binomial(U, 1/5) = k), at most half of the total: subtracting them
+                // loses no accuracy. k = 0 is handled exactly by the line after the loop.
                 let none = (u as f64 * (5.0f64 / 6.0).ln()).exp();
-                for (a, p) in binomial_pmf(u, 1.0 / 5.0).into_iter().enumerate() {
-                    let moved = none * p;
-                    pmf[aces as usize + a + offset] -= moved;
-                    pmf[offset] += moved;
+                let fifths = binomial_pmf(u, 1.0 / 5.0);
+                for k in 1..wild.len() {
+                    pmf[base + k] += (wild[k] - none * fifths[k]).max(0.0);
                 }
-                for p in pmf.iter_mut() {
-                    // Clamp rounding residue of the exact subtraction.
-                    *p = p.max(0.0);
+                pmf[offset] += none;
+            } else {
+                for (k, p) in wild.into_iter().enumerate() {
+                    pmf[base + k] += p;
                 }
             }
         }

@@ -1,0 +1,277 @@
+//! The command line as a user meets it.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn tahur() -> Command {
+    Command::cargo_bin("tahur").unwrap()
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = tahur().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(args)).unwrap()
+}
+
+#[test]
+fn the_fifteen_cuadras_question() {
+    let text = stdout(&["dudo", "prob", "15", "cuadras", "--dice", "30"]);
+    assert!(text.contains("4.35 %") && text.contains("about 1 in 23"), "{text}");
+    let with_hand = stdout(&["dudo", "prob", "15", "cuadras", "--dice", "30", "--hand", "1,4,4,2,6"]);
+    // 3 of your dice count; 12 more needed among 25 unknown: P(Bin(25, 1/3) ≥ 12) = 9.18 %
+    assert!(with_hand.contains("9.18 %"), "{with_hand}");
+}
+
+#[test]
+fn spoken_forms_give_the_same_answer() {
+    let reference = json(&["dudo", "prob", "15", "cuadras", "--dice", "30", "--format", "json"])["exact"].clone();
+    for bid in [&["15x4"][..], &["15", "4"], &["quince", "cuadras"], &["15", "Cuarterolas"], &["15", "cuadra"]] {
+        let mut args = vec!["dudo", "prob"];
+        args.extend_from_slice(bid);
+        args.extend_from_slice(&["--players", "6", "--format", "json"]);
+        assert_eq!(json(&args)["exact"], reference, "{bid:?}");
+    }
+}
+
+#[test]
+fn json_has_the_documented_numbers() {
+    let v = json(&["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "200000", "--seed", "9", "--format", "json"]);
+    let exact = v["exact"].as_f64().unwrap();
+    let est = v["estimate"].as_f64().unwrap();
+    let ci = v["ci95"].as_array().unwrap();
+    assert_eq!(v["samples"], 200000);
+    assert_eq!(v["seed"], 9);
+    assert!(ci[0].as_f64().unwrap() <= est && est <= ci[1].as_f64().unwrap());
+    let se = v["standard_error"].as_f64().unwrap();
+    assert!((est - exact).abs() < 4.5 * se, "{est} vs {exact}");
+}
+
+#[test]
+fn same_seed_same_numbers_whatever_the_threads() {
+    let base = ["dudo", "prob", "9", "trenes", "--dice", "20", "--hand", "3,3,1,5,6", "--samples", "300000", "--seed", "77"];
+    let one = stdout(&[&base[..], &["--threads", "1"]].concat());
+    let two = stdout(&[&base[..], &["--threads", "2"]].concat());
+    let three = stdout(&[&base[..], &["--threads", "3"]].concat());
+    assert_eq!(one, two);
+    assert_eq!(one, three);
+    let other: Vec<&str> = base.iter().map(|&a| if a == "77" { "78" } else { a }).collect();
+    let other_seed = stdout(&other);
+    assert_ne!(one, other_seed, "the seed matters");
+}
+
+fn shard_files(dir: &Path, base: &[&str], n: u32) -> Vec<String> {
+    (1..=n)
+        .map(|k| {
+            let path = dir.join(format!("part{k}.json")).display().to_string();
+            let shard = format!("{k}/{n}");
+            let mut args = base.to_vec();
+            args.extend_from_slice(&["--shard", &shard, "--output", &path]);
+            stdout(&args);
+            path
+        })
+        .collect()
+}
+
+const SHARDED: &[&str] = &["dudo", "prob", "12", "quinas", "--dice", "25", "--rules", "caleuchano", "--samples", "500000", "--seed", "3"];
+
+#[test]
+fn merged_shards_equal_the_unsharded_run() {
+    let dir = tempfile::tempdir().unwrap();
+    for format in ["text", "json", "csv", "markdown"] {
+        let whole = stdout(&[SHARDED, &["--format", format]].concat());
+        for n in [2u32, 3] {
+            let files = shard_files(dir.path(), SHARDED, n);
+            let mut args = vec!["merge"];
+            // any order of the files
+            args.extend(files.iter().rev().map(String::as_str));
+            args.extend_from_slice(&["--format", format]);
+            assert_eq!(stdout(&args), whole, "{format}, {n} shards");
+        }
+    }
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = tahur().args(args).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?} should fail with 2; stderr: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line expected, got {err}");
+    assert!(!err.contains("panicked") && !err.contains("backtrace"), "{err}");
+    assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    err
+}
+
+#[test]
+fn merge_refuses_what_does_not_belong_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), SHARDED, 3);
+    let e = fails(&["merge", &files[0], &files[0], &files[1], &files[2]]);
+    assert!(e.contains("shard 1/3 appears twice"), "{e}");
+    let e = fails(&["merge", &files[0], &files[2]]);
+    assert!(e.contains("shard 2/3 missing") && e.contains("--partial"), "{e}");
+    // --partial merges and says what is missing.
+    let out = stdout(&["merge", &files[0], &files[2], "--partial"]);
+    assert!(out.contains("Partial merge: shard 2/3 missing"), "{out}");
+    let v = json(&["merge", &files[0], &files[2], "--partial", "--format", "json"]);
+    let done = v["samples"].as_u64().unwrap();
+    assert!(done < 500_000 && done > 0 && v["samples_requested"] == 500_000, "{v}");
+
+    let other_seed: Vec<&str> = SHARDED.iter().map(|&a| if a == "3" { "4" } else { a }).collect();
+    let sub = tempfile::tempdir().unwrap();
+    let other = shard_files(sub.path(), &other_seed, 3);
+    let e = fails(&["merge", &files[0], &other[1], &files[2]]);
+    assert!(e.contains("different runs") && e.contains("seed"), "{e}");
+
+    let other_q: Vec<&str> = SHARDED.iter().map(|&a| if a == "quinas" { "senas" } else { a }).collect();
+    let sub2 = tempfile::tempdir().unwrap();
+    let other = shard_files(sub2.path(), &other_q, 3);
+    let e = fails(&["merge", &files[0], &other[1], &files[2]]);
+    assert!(e.contains("different questions"), "{e}");
+
+    let split4 = tempfile::tempdir().unwrap();
+    let four = shard_files(split4.path(), SHARDED, 4);
+    let e = fails(&["merge", &files[0], &four[1]]);
+    assert!(e.contains("split the run the same way"), "{e}");
+
+    let junk = dir.path().join("junk.json");
+    std::fs::write(&junk, "{\"hello\": 1}").unwrap();
+    let e = fails(&["merge", junk.to_str().unwrap()]);
+    assert!(e.contains("not a tahur shard file") && e.contains("junk.json"), "{e}");
+    let e = fails(&["merge", "/nonexistent/part.json"]);
+    assert!(e.contains("cannot read '/nonexistent/part.json'"), "{e}");
+}
+
+#[test]
+fn every_user_mistake_gets_one_line_and_exit_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["dudo", "prob", "0", "cuadras", "--dice", "30"], "at least 1"),
+        (&["dudo", "prob", "15", "cuadrillas", "--dice", "30"], "cuadrillas"),
+        (&["dudo", "prob", "15x7", "--dice", "30"], "face 7"),
+        (&["dudo", "prob", "15", "7", "--dice", "30"], "face 7"),
+        (&["dudo", "prob", "-3", "cuadras", "--dice", "30"], "-3"),
+        (&["dudo", "prob", "cuadras", "--dice", "30"], "expected a quantity"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "0"], "'0'"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "-5"], "-5"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "1000000"], "1000000"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "thirty"], "thirty"),
+        (&["dudo", "prob", "15", "cuadras"], "--dice"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--players", "6"], "--players"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "4", "--hand", "1,4,4,2,6"], "--dice 4"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "8", "--hand", "1,2", "--shown", "3,3,3,3,3,3,3"], "9 known dice"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--hand", "1,4,9"], "'9'"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--hand", "1,4,4,2,6,6"], "at most 5"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--shown", "0"], "'0'"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--rules", "perudo"], "perudo"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "0"], "at least 1 sample"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "lots"], "lots"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "1e30"], "1e30"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--threads", "0"], "'0'"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--seed", "-1"], "-1"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "100", "--shard", "4/3"], "4/3"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "100", "--shard", "x"], "'x'"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--shard", "1/2"], "--samples"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--format", "xml"], "xml"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--output", "/nonexistent/dir/out.txt"], "/nonexistent/dir/out.txt"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--obligado"], "caleuchano"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--rules", "caleuchano", "--ace-round", "ceil"], "--ace-round"),
+        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--ace-round", "up"], "'up'"),
+        (&["dudo", "table", "--dice", "30", "--levels", "1.5"], "1.5"),
+        (&["dudo", "table", "--dice", "30", "--levels", "abc"], "abc"),
+        (&["dudo", "table", "--dice", "30", "--chart", "/nonexistent/c.svg"], "/nonexistent/c.svg"),
+        (&["dudo", "advise", "99", "senas", "--dice", "30", "--hand", "1,2,3,4,5", "--top", "-1"], "-1"),
+        (&["dudo", "holding", "--dice", "3"], "--dice 3"),
+        (&["dudo", "frobnicate"], "frobnicate"),
+        (&["merge"], "FILES"),
+    ];
+    for (args, needle) in cases {
+        let e = fails(args);
+        assert!(e.contains(needle), "{args:?}: message should name {needle}: {e}");
+    }
+}
+
+#[test]
+fn output_is_written_atomically_to_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("odds.csv");
+    let p = path.to_str().unwrap();
+    let printed = stdout(&["dudo", "prob", "15", "cuadras", "--dice", "30", "--format", "csv", "--output", p]);
+    assert!(printed.is_empty());
+    let csv = std::fs::read_to_string(&path).unwrap();
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().starts_with("bid,dice,hand,shown,unknown,known_count,exact,exactly,expected"));
+    assert!(lines.next().unwrap().contains("0.04348227572791"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary files left behind");
+}
+
+#[test]
+fn table_advise_and_holding() {
+    let dir = tempfile::tempdir().unwrap();
+    let chart = dir.path().join("odds.svg");
+    let v = json(&["dudo", "table", "--players", "6", "--levels", "0.5,0.25", "--format", "json", "--chart", chart.to_str().unwrap()]);
+    let rows = v["tables"]["probabilities"].as_array().unwrap();
+    assert_eq!(rows[14]["quantity"], 15);
+    assert!((rows[14]["face_4"].as_f64().unwrap() - 0.043482275727919).abs() < 1e-14);
+    // highest cuadras bid still at least 50 % likely with 30 unknown dice: P(Bin(30,1/3) ≥ 10) = 58.4 %, ≥ 11: 41.6 %
+    let th = v["tables"]["thresholds"].as_array().unwrap();
+    assert_eq!(th[3]["at_50"], "10 cuadras");
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("cuadras"));
+
+    let a = json(&["dudo", "advise", "15", "cuadras", "--dice", "30", "--hand", "1,4,4,2,6", "--format", "json"]);
+    assert!((a["incoming_true"].as_f64().unwrap() - 0.0918).abs() < 0.0005, "{a}");
+    assert_eq!(a["recommendation"], "doubt («dudo»)");
+    let raises = a["tables"]["raises"].as_array().unwrap();
+    assert_eq!(raises.len(), 10);
+    let ps: Vec<f64> = raises.iter().map(|r| r["p_true"].as_f64().unwrap()).collect();
+    assert!(ps.windows(2).all(|w| w[0] >= w[1]), "ranked by probability");
+
+    let low = json(&["dudo", "advise", "3", "cuadras", "--dice", "30", "--hand", "1,4,4,2,6", "--format", "json"]);
+    // 3 cenas and 4 cuadras both need one more counting die among 25: equally likely, and the
+    // lower bid is listed first.
+    assert_eq!(low["recommendation"], "raise to 3 cenas", "{low}");
+    assert_eq!(low["tables"]["raises"][1]["bid"], "4 cuadras");
+
+    let h = stdout(&["dudo", "holding", "--players", "6", "--format", "csv"]);
+    assert!(h.starts_with("quantity,face_hold_0"), "{h}");
+}
+
+#[test]
+fn help_has_examples() {
+    for args in [&["--help"][..], &["dudo", "prob", "--help"], &["dudo", "table", "--help"], &["merge", "--help"]] {
+        let out = tahur().args(args).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("Examples") || text.contains("Example:"), "{args:?}: {text}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_prints_what_was_computed_with_its_true_sample_count() {
+    use std::process::{Command as Std, Stdio};
+    use std::time::Duration;
+    let bin = assert_cmd::cargo::cargo_bin("tahur");
+    let child = Std::new(bin)
+        .args(["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "1e13", "--format", "json", "--threads", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let status = Std::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let done = v["samples"].as_u64().unwrap();
+    assert!(done > 0 && done < 10_000_000_000_000, "{done}");
+    assert_eq!(done % (1 << 16), 0, "whole chunks only");
+    assert_eq!(v["samples_requested"], 10_000_000_000_000u64);
+    let exact = v["exact"].as_f64().unwrap();
+    let est = v["estimate"].as_f64().unwrap();
+    assert!((est - exact).abs() < 4.5 * v["standard_error"].as_f64().unwrap());
+    assert!(v["notes"][0].as_str().unwrap().starts_with("Interrupted"));
+}
