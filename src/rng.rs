@@ -5,12 +5,11 @@
 //! `i` calls to [`Xoshiro256PlusPlus::jump`] (2^128 draws apart, so streams never overlap).
 //! [`ChunkStreams`] walks those states in order.
 //!
-//! Dice come from [`DiceRoller`]: each accepted 64-bit word is turned into 24 *exactly* uniform
-//! and independent dice (the word is rejected unless it falls below 3·6^24, then read as 24
-//! base-6 digits). Dice are handed out three at a time as a base-216 digit, and
-//! [`DiceRoller::roll_faces`] adds up the faces of many dice with one table lookup per three dice
-//! (each table entry holds the face counts of its three dice in six byte lanes). Every die is a
-//! real draw; only the bookkeeping is batched.
+//! Dice come from [`DiceRoller`] as *exactly* uniform and independent six-dice digits: each
+//! 64-bit word is cut into four 16-bit candidates and a candidate is kept when it is below 6^6
+//! (then it is uniform on the 6^6 outcomes of six dice). [`DiceRoller::roll_lanes`] adds up the faces of many dice
+//! with one table lookup per six dice (each table entry holds the face counts of its six dice in
+//! six byte lanes). Every die is a real draw; only the bookkeeping is batched.
 
 pub use rand_core::{Rng, SeedableRng};
 pub use rand_xoshiro::Xoshiro256PlusPlus;
@@ -47,41 +46,57 @@ impl Iterator for ChunkStreams {
     }
 }
 
-/// 6^24, the number of outcomes of 24 dice.
-const SIX_POW_24: u64 = 4_738_381_338_321_616_896;
-/// Words at or above this are rejected so that the accepted ones are uniform modulo 6^24.
-const ACCEPT_BELOW: u64 = 3 * SIX_POW_24;
-const SIX_POW_12: u64 = 2_176_782_336;
-const SIX_POW_6: u32 = 46_656;
+/// Outcomes of six dice: a "digit" in `0..SIX_POW_6` is six dice.
+pub const SIX_POW_6: usize = 46_656;
 
 /// Number of face counts packed into one lane word: one byte per face, faces 1..=6.
 pub const LANES: usize = 6;
 
-/// Face counts of the first `r` dice (r = 0..=3) of every base-216 digit, packed one byte per
-/// face (lane `f - 1` holds the count of face `f`). Digit `d` is the three dice
-/// `d % 6 + 1`, `d / 6 % 6 + 1`, `d / 36 + 1`.
-static TRIPLE_COUNTS: [[u64; 216]; 4] = build_triple_counts();
-
-const fn build_triple_counts() -> [[u64; 216]; 4] {
-    let mut table = [[0u64; 216]; 4];
-    let mut r = 0;
-    while r <= 3 {
-        let mut d = 0;
-        while d < 216 {
-            let dice = [d % 6, d / 6 % 6, d / 36];
-            let mut packed = 0u64;
-            let mut i = 0;
-            while i < r {
-                packed += 1u64 << (8 * dice[i]);
-                i += 1;
-            }
-            table[r][d] = packed;
-            d += 1;
-        }
-        r += 1;
-    }
-    table
+/// Lookup tables from six-dice digits to packed face counts and to individual dice.
+struct Tables {
+    /// `counts6[d]`: face counts of the six dice of digit `d`, one byte lane per face.
+    counts6: Vec<u64>,
+    /// `counts_first[r][d % 6^r]`: face counts of the first `r` dice (r = 0..=5).
+    counts_first: [Vec<u64>; 6],
+    /// `dice6[d]`: the six dice of digit `d` as bytes 1..=6 (two spare bytes).
+    dice6: Vec<[u8; 8]>,
 }
+
+/// The six dice of a digit: die `i` (0..6) of digit `d` is `d / 6^i % 6 + 1`.
+pub fn digit_dice(d: usize) -> [u8; 6] {
+    let mut out = [0u8; 6];
+    let mut x = d;
+    for die in out.iter_mut() {
+        *die = (x % 6) as u8 + 1;
+        x /= 6;
+    }
+    out
+}
+
+fn pack(dice: &[u8]) -> u64 {
+    dice.iter().map(|&f| 1u64 << (8 * (f - 1))).sum()
+}
+
+static TABLES: std::sync::LazyLock<Tables> = std::sync::LazyLock::new(|| {
+    let counts6 = (0..SIX_POW_6).map(|d| pack(&digit_dice(d))).collect();
+    let counts_first = std::array::from_fn(|r| {
+        (0..6usize.pow(r as u32))
+            .map(|d| pack(&digit_dice(d)[..r]))
+            .collect()
+    });
+    let dice6 = (0..SIX_POW_6)
+        .map(|d| {
+            let mut b = [0u8; 8];
+            b[..6].copy_from_slice(&digit_dice(d));
+            b
+        })
+        .collect();
+    Tables {
+        counts6,
+        counts_first,
+        dice6,
+    }
+});
 
 /// Unpacks one lane word into counts per face (index 0 = aces … 5 = sixes).
 #[inline]
@@ -93,13 +108,29 @@ pub fn unpack_lanes(word: u64) -> [u32; LANES] {
     out
 }
 
+/// Six-dice digits made per refill of the buffer.
+const DIGITS_PER_REFILL: usize = 256;
+
 /// Exactly unbiased dice from a random stream.
-#[derive(Clone, Debug)]
+///
+/// Internally the dice come as six-dice digits (uniform in `0..6^6`), buffered
+/// [`DIGITS_PER_REFILL`] at a time by a branch-free rejection loop.
+#[derive(Clone)]
 pub struct DiceRoller<R: Rng = Stream> {
     rng: R,
-    /// Base-216 digits (three dice each) not yet handed out; `digits[pos..]` are fresh.
-    digits: [u8; 8],
+    tables: &'static Tables,
+    digits: [u16; DIGITS_PER_REFILL + 4],
     pos: usize,
+    len: usize,
+}
+
+impl<R: Rng + std::fmt::Debug> std::fmt::Debug for DiceRoller<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DiceRoller")
+            .field("rng", &self.rng)
+            .field("buffered_digits", &(self.len - self.pos))
+            .finish()
+    }
 }
 
 impl<R: Rng> DiceRoller<R> {
@@ -107,44 +138,41 @@ impl<R: Rng> DiceRoller<R> {
     pub fn new(rng: R) -> Self {
         Self {
             rng,
-            digits: [0; 8],
-            pos: 8,
+            tables: &TABLES,
+            digits: [0; DIGITS_PER_REFILL + 4],
+            pos: 0,
+            len: 0,
         }
     }
 
-    /// Gives back the underlying stream.
+    /// Gives back the underlying stream (buffered dice are dropped).
     pub fn into_inner(self) -> R {
         self.rng
     }
 
-    /// One accepted word as 24 base-6 digits: `(hi, lo)`, each below 6^12.
-    #[inline]
-    fn next_word(&mut self) -> (u32, u32) {
-        let x = loop {
-            let x = self.rng.next_u64();
-            if x < ACCEPT_BELOW {
-                break x;
-            }
-        };
-        let y = x % SIX_POW_24;
-        ((y / SIX_POW_12) as u32, (y % SIX_POW_12) as u32)
-    }
-
-    #[inline]
+    /// Refills the digit buffer. Each 64-bit word gives four 16-bit candidates; a candidate
+    /// below 6^6 is a uniform six-dice digit, the others are dropped. The write position only
+    /// advances past accepted candidates, so rejection costs no branch.
+    #[inline(never)]
     fn refill(&mut self) {
-        let (hi, lo) = self.next_word();
-        let parts = [hi / SIX_POW_6, hi % SIX_POW_6, lo / SIX_POW_6, lo % SIX_POW_6];
-        for (k, p) in parts.iter().enumerate() {
-            self.digits[2 * k] = (p / 216) as u8;
-            self.digits[2 * k + 1] = (p % 216) as u8;
+        let mut len = 0;
+        while len < DIGITS_PER_REFILL {
+            let x = self.rng.next_u64();
+            for k in 0..4 {
+                let c = (x >> (16 * k)) as u16;
+                self.digits[len] = c;
+                len += (c < SIX_POW_6 as u16) as usize;
+            }
         }
+        self.len = len;
         self.pos = 0;
     }
 
-    /// Three fresh dice as a base-216 digit.
+    /// Six fresh dice as a digit in `0..6^6` (die `i` is `digit / 6^i % 6 + 1`, see
+    /// [`digit_dice`]).
     #[inline]
-    fn next_triple(&mut self) -> usize {
-        if self.pos == 8 {
+    pub fn next_digit(&mut self) -> usize {
+        if self.pos == self.len {
             self.refill();
         }
         let d = self.digits[self.pos];
@@ -155,7 +183,7 @@ impl<R: Rng> DiceRoller<R> {
     /// One die, 1..=6.
     #[inline]
     pub fn roll(&mut self) -> u8 {
-        (self.next_triple() % 6) as u8 + 1
+        (self.next_digit() % 6) as u8 + 1
     }
 
     /// Rolls `n ≤ 255` dice and returns their face counts packed one byte per face
@@ -163,22 +191,34 @@ impl<R: Rng> DiceRoller<R> {
     #[inline]
     pub fn roll_lanes(&mut self, n: u32) -> u64 {
         debug_assert!(n <= 255, "a lane holds at most 255 dice");
+        let t = self.tables;
         let mut acc = 0u64;
-        for _ in 0..n / 3 {
-            acc += TRIPLE_COUNTS[3][self.next_triple()];
+        for _ in 0..n / 6 {
+            acc += t.counts6[self.next_digit()];
         }
-        let rest = (n % 3) as usize;
-        if rest > 0 {
-            acc += TRIPLE_COUNTS[rest][self.next_triple()];
+        acc + self.roll_few(n % 6)
+    }
+
+    /// Face counts of `r < 6` dice, from the first dice of one digit.
+    #[inline]
+    fn roll_few(&mut self, r: u32) -> u64 {
+        let t = &self.tables.counts_first;
+        // Constant moduli per arm: no division instruction.
+        match r {
+            0 => 0,
+            1 => t[1][self.next_digit() % 6],
+            2 => t[2][self.next_digit() % 36],
+            3 => t[3][self.next_digit() % 216],
+            4 => t[4][self.next_digit() % 1296],
+            _ => t[5][self.next_digit() % 7776],
         }
-        acc
     }
 
     /// Rolls `n` dice (any number) and returns how many show each face (index 0 = aces).
     pub fn roll_faces(&mut self, mut n: u32) -> [u32; LANES] {
         let mut counts = [0u32; LANES];
         while n > 0 {
-            let take = n.min(255);
+            let take = n.min(252);
             let lanes = unpack_lanes(self.roll_lanes(take));
             for (c, l) in counts.iter_mut().zip(lanes) {
                 *c += l;
@@ -188,17 +228,12 @@ impl<R: Rng> DiceRoller<R> {
         counts
     }
 
-    /// Fills `out` with individual dice (1..=6), 24 per accepted word.
+    /// Fills `out` with individual dice (1..=6).
     pub fn fill(&mut self, out: &mut [u8]) {
-        let mut blocks = out.chunks_exact_mut(24);
+        let dice6 = &self.tables.dice6;
+        let mut blocks = out.chunks_exact_mut(6);
         for block in &mut blocks {
-            let (mut hi, mut lo) = self.next_word();
-            for k in 0..12 {
-                block[k] = (hi % 6) as u8 + 1;
-                hi /= 6;
-                block[12 + k] = (lo % 6) as u8 + 1;
-                lo /= 6;
-            }
+            block.copy_from_slice(&dice6[self.next_digit()][..6]);
         }
         for die in blocks.into_remainder() {
             *die = self.roll();
@@ -211,27 +246,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn constants_are_powers_of_six() {
-        assert_eq!(SIX_POW_24, 6u64.pow(24));
-        assert_eq!(SIX_POW_12, 6u64.pow(12));
-        assert_eq!(SIX_POW_6, 6u32.pow(6));
-        assert!(ACCEPT_BELOW > SIX_POW_24 * 2 && ACCEPT_BELOW.checked_add(SIX_POW_24).is_none());
+    fn six_dice_fit_a_16_bit_candidate() {
+        assert_eq!(SIX_POW_6, 6usize.pow(6));
+        assert!(SIX_POW_6 <= 1 << 16);
     }
 
     #[test]
-    fn triple_table_counts_every_outcome_once() {
-        // Over all 216 digits each die position shows every face exactly 36 times.
-        for r in 0..=3usize {
+    fn tables_count_every_outcome_once() {
+        let t = &*TABLES;
+        let mut totals = [0u32; LANES];
+        for d in 0..SIX_POW_6 {
+            let lanes = unpack_lanes(t.counts6[d]);
+            assert_eq!(lanes.iter().sum::<u32>(), 6);
+            for (tot, l) in totals.iter_mut().zip(lanes) {
+                *tot += l;
+            }
+            assert_eq!(pack(&t.dice6[d][..6]), t.counts6[d]);
+        }
+        // Each of the six positions shows each face 6^5 times.
+        assert_eq!(totals, [6 * 7776; LANES]);
+        for r in 0..6 {
             let mut totals = [0u32; LANES];
-            for d in 0..216 {
-                let lanes = unpack_lanes(TRIPLE_COUNTS[r][d]);
-                assert_eq!(lanes.iter().sum::<u32>(), r as u32);
-                for (t, l) in totals.iter_mut().zip(lanes) {
-                    *t += l;
+            for &w in &t.counts_first[r] {
+                for (tot, l) in totals.iter_mut().zip(unpack_lanes(w)) {
+                    *tot += l;
                 }
             }
-            assert_eq!(totals, [36 * r as u32; LANES]);
+            let per_face = (r * 6usize.pow(r as u32) / 6) as u32;
+            assert_eq!(totals, [per_face; LANES], "first {r} dice");
         }
+    }
+
+    #[test]
+    fn refill_keeps_only_valid_digits() {
+        let mut roller = DiceRoller::new(base_stream(3));
+        roller.refill();
+        assert!(roller.len >= DIGITS_PER_REFILL && roller.len <= DIGITS_PER_REFILL + 3);
+        assert!(roller.digits[..roller.len].iter().all(|&d| (d as usize) < SIX_POW_6));
     }
 
     #[test]

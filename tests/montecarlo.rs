@@ -104,7 +104,7 @@ fn dice_faces_are_uniform() {
     }
     let (stat, p) = chi_square(&pairs, &[1.0 / 36.0; 36]);
     assert!(p > P_FLOOR, "pairs: χ² = {stat}, p = {p}");
-    // Position within the 24-dice word does not matter.
+    // Position within the 24-dice cycle (four six-dice digits) does not matter.
     let mut by_pos = vec![[0u64; 6]; 24];
     for (i, &d) in buf.iter().enumerate() {
         by_pos[i % 24][(d - 1) as usize] += 1;

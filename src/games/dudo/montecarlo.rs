@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::exact::Situation;
 use super::face::Face;
 use super::rules::Counting;
-use crate::rng::{DiceRoller, Stream};
+use crate::rng::{digit_dice, DiceRoller, Stream, SIX_POW_6};
 use crate::runner::{Simulation, Tally};
 use crate::stats::Proportion;
 
@@ -24,6 +24,18 @@ pub struct BidSimulation {
     known_aces: u32,
     unknown: u32,
     max_count: u32,
+    /// For every six-dice digit: how many of its dice show the face bid (low byte) and how
+    /// many show an ace (high byte). 91 KiB, so lookups stay in the fast caches.
+    six: Vec<u16>,
+    /// The same for the first `unknown % 6` dice of a digit, indexed by `digit % 6^r`.
+    rest: Vec<u16>,
+}
+
+/// Face-bid and ace counts of some dice, packed as (face) | (aces << 8).
+fn pack_bid(dice: &[u8], face: u8) -> u16 {
+    let naturals = dice.iter().filter(|&&d| d == face).count() as u16;
+    let aces = dice.iter().filter(|&&d| d == 1).count() as u16;
+    naturals | aces << 8
 }
 
 impl BidSimulation {
@@ -32,12 +44,20 @@ impl BidSimulation {
         let counting = situation.counting(face);
         let (known_naturals, known_aces) = situation.known_for(face);
         let unknown = situation.unknown();
+        let f = face.value();
+        let six = (0..SIX_POW_6).map(|d| pack_bid(&digit_dice(d), f)).collect();
+        let r = (unknown % 6) as usize;
+        let rest = (0..6usize.pow(r as u32))
+            .map(|d| pack_bid(&digit_dice(d)[..r], f))
+            .collect();
         Self {
             counting,
             known_naturals,
             known_aces,
             unknown,
             max_count: known_naturals + known_aces + unknown + counting.bonus,
+            six,
+            rest,
         }
     }
 }
@@ -85,6 +105,19 @@ impl Tally for CountHistogram {
     }
 }
 
+/// `digit % 6^r`: the index of the first `r` dice of a digit (constant divisors, no division
+/// instruction).
+#[inline]
+fn first_dice_index(digit: usize, r: u32) -> usize {
+    match r {
+        1 => digit % 6,
+        2 => digit % 36,
+        3 => digit % 216,
+        4 => digit % 1296,
+        _ => digit % 7776,
+    }
+}
+
 impl Simulation for BidSimulation {
     type Tally = CountHistogram;
 
@@ -100,17 +133,26 @@ impl Simulation for BidSimulation {
 
     fn run_chunk(&self, stream: &mut Stream, samples: u64, tally: &mut CountHistogram) {
         let mut dice = DiceRoller::new(stream.clone());
-        let face = self.counting.face.index();
         let counts = &mut tally.counts[..];
         if self.unknown <= 255 {
-            // The common case: one packed word holds every face count of the unknown dice.
+            // The common case: one lookup per six dice; the byte lanes cannot overflow.
+            let (six, rest) = (&self.six[..], &self.rest[..]);
+            let full = self.unknown / 6;
+            let r = self.unknown % 6;
             for _ in 0..samples {
-                let lanes = dice.roll_lanes(self.unknown);
-                let naturals = ((lanes >> (8 * face)) & 0xFF) as u32 + self.known_naturals;
-                let aces = (lanes & 0xFF) as u32 + self.known_aces;
+                let mut acc = 0u32;
+                for _ in 0..full {
+                    acc += six[dice.next_digit()] as u32;
+                }
+                if r > 0 {
+                    acc += rest[first_dice_index(dice.next_digit(), r)] as u32;
+                }
+                let naturals = (acc & 0xFF) + self.known_naturals;
+                let aces = (acc >> 8) + self.known_aces;
                 counts[self.counting.count(naturals, aces) as usize] += 1;
             }
         } else {
+            let face = self.counting.face.index();
             for _ in 0..samples {
                 let faces = dice.roll_faces(self.unknown);
                 let naturals = faces[face] + self.known_naturals;
