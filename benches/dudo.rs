@@ -64,7 +64,7 @@ fn situation30() -> Situation {
 
 fn monte_carlo(c: &mut Criterion) {
     let mut g = c.benchmark_group("dudo_bid_monte_carlo_30_dice");
-    let samples = 32 * BID_CHUNK;
+    let samples = 128 * BID_CHUNK;
     g.throughput(Throughput::Elements(samples * 30));
     g.sample_size(20);
     let s = situation30();

@@ -155,6 +155,13 @@ impl ChunkSet {
         if range.is_empty() {
             return;
         }
+        // Fast path: chunks usually arrive in order.
+        if let Some(last) = self.ranges.last_mut() {
+            if last.end == range.start {
+                last.end = range.end;
+                return;
+            }
+        }
         self.ranges.push(range);
         self.ranges.sort_by_key(|r| r.start);
         let mut merged: Vec<Range<u64>> = Vec::with_capacity(self.ranges.len());
@@ -292,8 +299,11 @@ impl RunSummary {
     }
 }
 
-/// Chunks started together; a batch is the unit between progress and interrupt checks.
-const BATCH_CHUNKS: usize = 64;
+/// Chunks handed to the thread pool at once. Large, so that the pool rarely waits for its
+/// slowest thread at a batch's end; tallies are folded in groups so memory stays small.
+const BATCH_CHUNKS: usize = 1024;
+/// Consecutive chunks folded into one tally inside a batch (in chunk order).
+const GROUP_CHUNKS: usize = 16;
 
 /// Runs `sim` for `spec` (only `shard`'s chunks if given).
 pub fn run<S: Simulation>(
@@ -355,28 +365,33 @@ fn run_chunks<S: Simulation>(
             batch.push((next, streams.next().expect("streams never end")));
             next += 1;
         }
-        let results: Vec<Option<S::Tally>> = batch
-            .par_iter_mut()
-            .map(|(i, stream)| {
-                if INTERRUPTED.load(Ordering::Relaxed) {
-                    return None;
-                }
-                let samples = spec.chunk_samples(*i);
+        // Each group of consecutive chunks folds into one tally, in chunk order; the groups are
+        // then added in order, so the result never depends on which thread finished first.
+        let groups: Vec<(S::Tally, Vec<u64>, bool)> = batch
+            .par_chunks_mut(GROUP_CHUNKS)
+            .map(|group| {
                 let mut t = sim.empty_tally();
-                sim.run_chunk(stream, samples, &mut t);
-                progress.inc(samples);
-                Some(t)
+                let mut done = Vec::with_capacity(group.len());
+                let mut stopped = false;
+                for (i, stream) in group.iter_mut() {
+                    if INTERRUPTED.load(Ordering::Relaxed) {
+                        stopped = true;
+                        break;
+                    }
+                    let samples = spec.chunk_samples(*i);
+                    sim.run_chunk(stream, samples, &mut t);
+                    progress.inc(samples);
+                    done.push(*i);
+                }
+                (t, done, stopped)
             })
             .collect();
-        // Fold in chunk order: the result never depends on which thread finished first.
-        for ((i, _), r) in batch.iter().zip(&results) {
-            match r {
-                Some(t) => {
-                    tally.absorb(t);
-                    chunks.insert(*i..*i + 1);
-                }
-                None => interrupted = true,
+        for (t, done, stopped) in &groups {
+            tally.absorb(t);
+            for &i in done {
+                chunks.insert(i..i + 1);
             }
+            interrupted |= *stopped;
         }
         interrupted |= INTERRUPTED.load(Ordering::Relaxed) && next < range.end;
     }
