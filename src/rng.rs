@@ -109,7 +109,7 @@ pub fn unpack_lanes(word: u64) -> [u32; LANES] {
 }
 
 /// Six-dice digits made per refill of the buffer.
-const DIGITS_PER_REFILL: usize = 256;
+const DIGITS_PER_REFILL: usize = 1024;
 
 /// Exactly unbiased dice from a random stream.
 ///
@@ -178,6 +178,20 @@ impl<R: Rng> DiceRoller<R> {
         let d = self.digits[self.pos];
         self.pos += 1;
         d as usize
+    }
+
+    /// The next `n` six-dice digits (`n` at most 1024), as a slice of the buffer. Digits left
+    /// over when the buffer runs short are dropped, which keeps the draw exact: what is dropped
+    /// never depends on the values.
+    #[inline]
+    pub fn take_digits(&mut self, n: usize) -> &[u16] {
+        debug_assert!(n <= DIGITS_PER_REFILL);
+        if self.len - self.pos < n {
+            self.refill();
+        }
+        let start = self.pos;
+        self.pos += n;
+        &self.digits[start..start + n]
     }
 
     /// One die, 1..=6.

@@ -302,8 +302,9 @@ impl RunSummary {
 /// Chunks handed to the thread pool at once. Large, so that the pool rarely waits for its
 /// slowest thread at a batch's end; tallies are folded in groups so memory stays small.
 const BATCH_CHUNKS: usize = 1024;
-/// Consecutive chunks folded into one tally inside a batch (in chunk order).
-const GROUP_CHUNKS: usize = 16;
+/// At most this many consecutive chunks are folded into one tally inside a batch (in chunk
+/// order); fewer when the batch is small, so that every thread gets many groups to balance.
+const MAX_GROUP_CHUNKS: usize = 16;
 
 /// Runs `sim` for `spec` (only `shard`'s chunks if given).
 pub fn run<S: Simulation>(
@@ -367,8 +368,9 @@ fn run_chunks<S: Simulation>(
         }
         // Each group of consecutive chunks folds into one tally, in chunk order; the groups are
         // then added in order, so the result never depends on which thread finished first.
+        let group = (batch.len() / (rayon::current_num_threads() * 32)).clamp(1, MAX_GROUP_CHUNKS);
         let groups: Vec<(S::Tally, Vec<u64>, bool)> = batch
-            .par_chunks_mut(GROUP_CHUNKS)
+            .par_chunks_mut(group)
             .map(|group| {
                 let mut t = sim.empty_tally();
                 let mut done = Vec::with_capacity(group.len());

@@ -137,15 +137,17 @@ impl Simulation for BidSimulation {
         if self.unknown <= 255 {
             // The common case: one lookup per six dice; the byte lanes cannot overflow.
             let (six, rest) = (&self.six[..], &self.rest[..]);
-            let full = self.unknown / 6;
+            let full = (self.unknown / 6) as usize;
             let r = self.unknown % 6;
+            let need = full + usize::from(r > 0);
             for _ in 0..samples {
+                let digits = dice.take_digits(need);
                 let mut acc = 0u32;
-                for _ in 0..full {
-                    acc += six[dice.next_digit()] as u32;
+                for &d in &digits[..full] {
+                    acc += six[d as usize] as u32;
                 }
                 if r > 0 {
-                    acc += rest[first_dice_index(dice.next_digit(), r)] as u32;
+                    acc += rest[first_dice_index(digits[full] as usize, r)] as u32;
                 }
                 let naturals = (acc & 0xFF) + self.known_naturals;
                 let aces = (acc >> 8) + self.known_aces;
