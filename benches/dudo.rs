@@ -47,7 +47,7 @@ fn raw_dice(c: &mut Criterion) {
             black_box(&buf);
         })
     });
-    g.bench_function("base6_24_dice_per_draw", |b| {
+    g.bench_function("tahur_fill_individual_dice", |b| {
         let mut dice = DiceRoller::new(base_stream(1));
         let mut buf = vec![0u8; BUF];
         b.iter(|| {
