@@ -71,8 +71,15 @@ fn monte_carlo(c: &mut Criterion) {
     let sim = BidSimulation::new(&s, Face::new(4).unwrap());
     for threads in [1usize, 2] {
         g.bench_with_input(BenchmarkId::new("threads", threads), &threads, |b, &t| {
-            let control = RunControl { threads: Some(t), progress: false };
-            let pool_warm = RunSpec { samples, seed: 1, chunk_size: BID_CHUNK };
+            let control = RunControl {
+                threads: Some(t),
+                progress: false,
+            };
+            let pool_warm = RunSpec {
+                samples,
+                seed: 1,
+                chunk_size: BID_CHUNK,
+            };
             b.iter(|| black_box(run(&sim, &pool_warm, None, &control).unwrap().tally.counts[15]))
         });
     }
@@ -82,11 +89,24 @@ fn monte_carlo(c: &mut Criterion) {
 fn exact(c: &mut Criterion) {
     let mut g = c.benchmark_group("dudo_exact");
     let bid = Bid::parse("15 cuadras").unwrap();
-    let s30 = Situation::new(30, vec![Face::ACE, Face::new(4).unwrap()], vec![], Rules::new(RuleSet::Chimbo9), false).unwrap();
+    let s30 = Situation::new(
+        30,
+        vec![Face::ACE, Face::new(4).unwrap()],
+        vec![],
+        Rules::new(RuleSet::Chimbo9),
+        false,
+    )
+    .unwrap();
     g.bench_function("prob_30_dice", |b| b.iter(|| black_box(s30.odds(bid))));
     let s1000 = Situation::new(1000, vec![], vec![], Rules::new(RuleSet::Chimbo9), false).unwrap();
-    g.bench_function("prob_1000_dice", |b| b.iter(|| black_box(s1000.odds(Bid::parse("340 cuadras").unwrap()))));
-    let q = TableQuery { situation: situation30(), levels: vec![0.5], all_rows: false };
+    g.bench_function("prob_1000_dice", |b| {
+        b.iter(|| black_box(s1000.odds(Bid::parse("340 cuadras").unwrap())))
+    });
+    let q = TableQuery {
+        situation: situation30(),
+        levels: vec![0.5],
+        all_rows: false,
+    };
     g.bench_function("table_30_dice", |b| b.iter(|| black_box(table::report(&q))));
     g.finish();
 }

@@ -60,12 +60,18 @@ pub fn odds(p: f64) -> String {
     } else if p < 0.995 {
         let tenths = (p * 10.0).round() as u32;
         if tenths >= 10 {
-            format!("about 99 in 100; fails about 1 in {}", one_in(1.0 / (1.0 - p)))
+            format!(
+                "about 99 in 100; fails about 1 in {}",
+                one_in(1.0 / (1.0 - p))
+            )
         } else {
             format!("about {tenths} in 10")
         }
     } else {
-        format!("almost certain: fails about 1 in {}", one_in(1.0 / (1.0 - p)))
+        format!(
+            "almost certain: fails about 1 in {}",
+            one_in(1.0 / (1.0 - p))
+        )
     }
 }
 

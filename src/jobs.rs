@@ -57,7 +57,10 @@ fn typed<T: DeserializeOwned>(v: &serde_json::Value) -> Result<T> {
 
 fn merge_typed<T: Tally>(tallies: &[serde_json::Value]) -> Result<serde_json::Value> {
     let mut iter = tallies.iter();
-    let mut total: T = typed(iter.next().ok_or_else(|| Error::Internal("no tallies".into()))?)?;
+    let mut total: T = typed(
+        iter.next()
+            .ok_or_else(|| Error::Internal("no tallies".into()))?,
+    )?;
     for t in iter {
         total.absorb(&typed::<T>(t)?);
     }
@@ -82,11 +85,19 @@ impl Job {
     }
 
     /// Runs the job's simulation (only `shard`'s chunks if given).
-    pub fn run(&self, spec: &RunSpec, shard: Option<Shard>, control: &RunControl) -> Result<JobRun> {
+    pub fn run(
+        &self,
+        spec: &RunSpec,
+        shard: Option<Shard>,
+        control: &RunControl,
+    ) -> Result<JobRun> {
         match self {
-            Job::DudoProb(q) => {
-                run_typed(&BidSimulation::new(&q.situation, q.bid.face), spec, shard, control)
-            }
+            Job::DudoProb(q) => run_typed(
+                &BidSimulation::new(&q.situation, q.bid.face),
+                spec,
+                shard,
+                control,
+            ),
         }
     }
 

@@ -48,6 +48,10 @@ impl Iterator for ChunkStreams {
 
 /// Outcomes of six dice: a "digit" in `0..SIX_POW_6` is six dice.
 pub const SIX_POW_6: usize = 46_656;
+const _: () = assert!(
+    SIX_POW_6 <= 1 << 16,
+    "a 16-bit candidate must cover six dice"
+);
 
 /// Number of face counts packed into one lane word: one byte per face, faces 1..=6.
 pub const LANES: usize = 6;
@@ -262,7 +266,6 @@ mod tests {
     #[test]
     fn six_dice_fit_a_16_bit_candidate() {
         assert_eq!(SIX_POW_6, 6usize.pow(6));
-        assert!(SIX_POW_6 <= 1 << 16);
     }
 
     #[test]
@@ -296,7 +299,9 @@ mod tests {
         let mut roller = DiceRoller::new(base_stream(3));
         roller.refill();
         assert!(roller.len >= DIGITS_PER_REFILL && roller.len <= DIGITS_PER_REFILL + 3);
-        assert!(roller.digits[..roller.len].iter().all(|&d| (d as usize) < SIX_POW_6));
+        assert!(roller.digits[..roller.len]
+            .iter()
+            .all(|&d| (d as usize) < SIX_POW_6));
     }
 
     #[test]

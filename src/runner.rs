@@ -489,19 +489,49 @@ mod tests {
             seed: 99,
             chunk_size: 10,
         };
-        let one = run(&SumDraws, &spec, None, &RunControl { threads: Some(1), progress: false }).unwrap();
-        let two = run(&SumDraws, &spec, None, &RunControl { threads: Some(2), progress: false }).unwrap();
+        let one = run(
+            &SumDraws,
+            &spec,
+            None,
+            &RunControl {
+                threads: Some(1),
+                progress: false,
+            },
+        )
+        .unwrap();
+        let two = run(
+            &SumDraws,
+            &spec,
+            None,
+            &RunControl {
+                threads: Some(2),
+                progress: false,
+            },
+        )
+        .unwrap();
         assert_eq!(one.tally, two.tally);
         assert_eq!(one.samples_done, 1234);
         assert_eq!(one.tally.1, 1234);
         let mut merged = Sum(0, 0);
         for k in 1..=5 {
-            let part = run(&SumDraws, &spec, Some(Shard { index: k, count: 5 }), &RunControl::default()).unwrap();
+            let part = run(
+                &SumDraws,
+                &spec,
+                Some(Shard { index: k, count: 5 }),
+                &RunControl::default(),
+            )
+            .unwrap();
             merged.absorb(&part.tally);
         }
         assert_eq!(merged, one.tally);
         // A different seed gives a different sum.
-        let other = run(&SumDraws, &RunSpec { seed: 100, ..spec }, None, &RunControl::default()).unwrap();
+        let other = run(
+            &SumDraws,
+            &RunSpec { seed: 100, ..spec },
+            None,
+            &RunControl::default(),
+        )
+        .unwrap();
         assert_ne!(other.tally, one.tally);
     }
 }

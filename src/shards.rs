@@ -134,8 +134,13 @@ pub fn merge(files: &[(String, Partial)], allow_partial: bool) -> Result<Merged>
             )));
         }
         *slot = Some(name);
-        if !p.chunks.is_within(p.shard.chunks(total)) || p.samples_done != p.run.samples_in(&p.chunks) {
-            return Err(Error::usage(format!("'{name}' is damaged: it holds chunks outside shard {}", p.shard)));
+        if !p.chunks.is_within(p.shard.chunks(total))
+            || p.samples_done != p.run.samples_in(&p.chunks)
+        {
+            return Err(Error::usage(format!(
+                "'{name}' is damaged: it holds chunks outside shard {}",
+                p.shard
+            )));
         }
         covered.insert_all(&p.chunks);
     }
@@ -151,7 +156,10 @@ pub fn merge(files: &[(String, Partial)], allow_partial: bool) -> Result<Merged>
             .collect();
         let lacking = first.run.samples_in(&missing_chunks);
         let what = if absent.is_empty() {
-            format!("{} samples of interrupted shards are missing", thousands(lacking))
+            format!(
+                "{} samples of interrupted shards are missing",
+                thousands(lacking)
+            )
         } else {
             format!(
                 "shard{} {} missing ({} samples)",

@@ -79,7 +79,10 @@ impl Proportion {
     /// Wilson score interval at the given confidence (e.g. 0.95).
     pub fn wilson(&self, confidence: f64) -> Interval {
         if self.trials == 0 {
-            return Interval { low: 0.0, high: 1.0 };
+            return Interval {
+                low: 0.0,
+                high: 1.0,
+            };
         }
         let n = self.trials as f64;
         let p = self.estimate();
@@ -97,7 +100,10 @@ impl Proportion {
     /// Clopper–Pearson ("exact") interval at the given confidence.
     pub fn clopper_pearson(&self, confidence: f64) -> Interval {
         if self.trials == 0 {
-            return Interval { low: 0.0, high: 1.0 };
+            return Interval {
+                low: 0.0,
+                high: 1.0,
+            };
         }
         let alpha = 1.0 - confidence;
         let x = self.successes as f64;
@@ -269,10 +275,16 @@ mod tests {
     fn clopper_pearson_matches_r_binom_test() {
         // R: binom.test(5, 10)$conf.int = 0.1870860 0.8129140
         let i = Proportion::new(5, 10).clopper_pearson(0.95);
-        assert!(close(i.low, 0.1870860, 1e-7) && close(i.high, 0.8129140, 1e-7), "{i:?}");
+        assert!(
+            close(i.low, 0.1870860, 1e-7) && close(i.high, 0.8129140, 1e-7),
+            "{i:?}"
+        );
         // R: binom.test(1, 10)$conf.int = 0.002528579 0.445016117
         let i = Proportion::new(1, 10).clopper_pearson(0.95);
-        assert!(close(i.low, 0.002528579, 1e-9) && close(i.high, 0.445016117, 1e-8), "{i:?}");
+        assert!(
+            close(i.low, 0.002528579, 1e-9) && close(i.high, 0.445016117, 1e-8),
+            "{i:?}"
+        );
         // R: binom.test(0, 10)$conf.int = 0.0000000 0.3084971
         let i = Proportion::new(0, 10).clopper_pearson(0.95);
         assert!(i.low == 0.0 && close(i.high, 0.3084971, 1e-7), "{i:?}");
@@ -282,10 +294,16 @@ mod tests {
     fn wilson_matches_r_prop_test_without_correction() {
         // R: prop.test(5, 10, correct = FALSE)$conf.int = 0.2365931 0.7634069
         let i = Proportion::new(5, 10).wilson(0.95);
-        assert!(close(i.low, 0.2365931, 1e-7) && close(i.high, 0.7634069, 1e-7), "{i:?}");
+        assert!(
+            close(i.low, 0.2365931, 1e-7) && close(i.high, 0.7634069, 1e-7),
+            "{i:?}"
+        );
         // R: prop.test(0, 20, correct = FALSE)$conf.int = 0.0000000 0.1611252
         let i = Proportion::new(0, 20).wilson(0.95);
-        assert!(close(i.low, 0.0, 1e-12) && close(i.high, 0.1611252, 1e-7), "{i:?}");
+        assert!(
+            close(i.low, 0.0, 1e-12) && close(i.high, 0.1611252, 1e-7),
+            "{i:?}"
+        );
     }
 
     #[test]
@@ -315,8 +333,16 @@ mod tests {
         assert!(close(d.p_value, 0.004677735, 1e-8), "{}", d.p_value);
         // Newcombe (1998) method 10 from the Wilson limits (0.5020026, 0.6905987) and
         // (0.3094013, 0.4979974), computed independently with scipy: [0.0614107, 0.3281259].
-        assert!(close(d.interval.low, 0.0614107, 1e-6) && close(d.interval.high, 0.3281259, 1e-6), "{:?}", d.interval);
-        assert!(close(d.cohens_h, 2.0 * 0.6f64.sqrt().asin() - 2.0 * 0.4f64.sqrt().asin(), 1e-12));
+        assert!(
+            close(d.interval.low, 0.0614107, 1e-6) && close(d.interval.high, 0.3281259, 1e-6),
+            "{:?}",
+            d.interval
+        );
+        assert!(close(
+            d.cohens_h,
+            2.0 * 0.6f64.sqrt().asin() - 2.0 * 0.4f64.sqrt().asin(),
+            1e-12
+        ));
     }
 
     #[test]

@@ -9,7 +9,11 @@ fn tahur() -> Command {
 
 fn stdout(args: &[&str]) -> String {
     let out = tahur().args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -20,16 +24,37 @@ fn json(args: &[&str]) -> serde_json::Value {
 #[test]
 fn the_fifteen_cuadras_question() {
     let text = stdout(&["dudo", "prob", "15", "cuadras", "--dice", "30"]);
-    assert!(text.contains("4.35 %") && text.contains("about 1 in 23"), "{text}");
-    let with_hand = stdout(&["dudo", "prob", "15", "cuadras", "--dice", "30", "--hand", "1,4,4,2,6"]);
+    assert!(
+        text.contains("4.35 %") && text.contains("about 1 in 23"),
+        "{text}"
+    );
+    let with_hand = stdout(&[
+        "dudo",
+        "prob",
+        "15",
+        "cuadras",
+        "--dice",
+        "30",
+        "--hand",
+        "1,4,4,2,6",
+    ]);
     // 3 of your dice count; 12 more needed among 25 unknown: P(Bin(25, 1/3) ≥ 12) = 9.18 %
     assert!(with_hand.contains("9.18 %"), "{with_hand}");
 }
 
 #[test]
 fn spoken_forms_give_the_same_answer() {
-    let reference = json(&["dudo", "prob", "15", "cuadras", "--dice", "30", "--format", "json"])["exact"].clone();
-    for bid in [&["15x4"][..], &["15", "4"], &["quince", "cuadras"], &["15", "Cuarterolas"], &["15", "cuadra"]] {
+    let reference = json(&[
+        "dudo", "prob", "15", "cuadras", "--dice", "30", "--format", "json",
+    ])["exact"]
+        .clone();
+    for bid in [
+        &["15x4"][..],
+        &["15", "4"],
+        &["quince", "cuadras"],
+        &["15", "Cuarterolas"],
+        &["15", "cuadra"],
+    ] {
         let mut args = vec!["dudo", "prob"];
         args.extend_from_slice(bid);
         args.extend_from_slice(&["--players", "6", "--format", "json"]);
@@ -39,7 +64,20 @@ fn spoken_forms_give_the_same_answer() {
 
 #[test]
 fn json_has_the_documented_numbers() {
-    let v = json(&["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "200000", "--seed", "9", "--format", "json"]);
+    let v = json(&[
+        "dudo",
+        "prob",
+        "15",
+        "cuadras",
+        "--dice",
+        "30",
+        "--samples",
+        "200000",
+        "--seed",
+        "9",
+        "--format",
+        "json",
+    ]);
     let exact = v["exact"].as_f64().unwrap();
     let est = v["estimate"].as_f64().unwrap();
     let ci = v["ci95"].as_array().unwrap();
@@ -52,13 +90,29 @@ fn json_has_the_documented_numbers() {
 
 #[test]
 fn same_seed_same_numbers_whatever_the_threads() {
-    let base = ["dudo", "prob", "9", "trenes", "--dice", "20", "--hand", "3,3,1,5,6", "--samples", "300000", "--seed", "77"];
+    let base = [
+        "dudo",
+        "prob",
+        "9",
+        "trenes",
+        "--dice",
+        "20",
+        "--hand",
+        "3,3,1,5,6",
+        "--samples",
+        "300000",
+        "--seed",
+        "77",
+    ];
     let one = stdout(&[&base[..], &["--threads", "1"]].concat());
     let two = stdout(&[&base[..], &["--threads", "2"]].concat());
     let three = stdout(&[&base[..], &["--threads", "3"]].concat());
     assert_eq!(one, two);
     assert_eq!(one, three);
-    let other: Vec<&str> = base.iter().map(|&a| if a == "77" { "78" } else { a }).collect();
+    let other: Vec<&str> = base
+        .iter()
+        .map(|&a| if a == "77" { "78" } else { a })
+        .collect();
     let other_seed = stdout(&other);
     assert_ne!(one, other_seed, "the seed matters");
 }
@@ -76,7 +130,20 @@ fn shard_files(dir: &Path, base: &[&str], n: u32) -> Vec<String> {
         .collect()
 }
 
-const SHARDED: &[&str] = &["dudo", "prob", "12", "quinas", "--dice", "25", "--rules", "caleuchano", "--samples", "500000", "--seed", "3"];
+const SHARDED: &[&str] = &[
+    "dudo",
+    "prob",
+    "12",
+    "quinas",
+    "--dice",
+    "25",
+    "--rules",
+    "caleuchano",
+    "--samples",
+    "500000",
+    "--seed",
+    "3",
+];
 
 #[test]
 fn merged_shards_equal_the_unsharded_run() {
@@ -97,9 +164,20 @@ fn merged_shards_equal_the_unsharded_run() {
 fn fails(args: &[&str]) -> String {
     let out = tahur().args(args).output().unwrap();
     let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?} should fail with 2; stderr: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line expected, got {err}");
-    assert!(!err.contains("panicked") && !err.contains("backtrace"), "{err}");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{args:?} should fail with 2; stderr: {err}"
+    );
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line expected, got {err}"
+    );
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace"),
+        "{err}"
+    );
     assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
     err
 }
@@ -111,21 +189,40 @@ fn merge_refuses_what_does_not_belong_together() {
     let e = fails(&["merge", &files[0], &files[0], &files[1], &files[2]]);
     assert!(e.contains("shard 1/3 appears twice"), "{e}");
     let e = fails(&["merge", &files[0], &files[2]]);
-    assert!(e.contains("shard 2/3 missing") && e.contains("--partial"), "{e}");
+    assert!(
+        e.contains("shard 2/3 missing") && e.contains("--partial"),
+        "{e}"
+    );
     // --partial merges and says what is missing.
     let out = stdout(&["merge", &files[0], &files[2], "--partial"]);
     assert!(out.contains("Partial merge: shard 2/3 missing"), "{out}");
-    let v = json(&["merge", &files[0], &files[2], "--partial", "--format", "json"]);
+    let v = json(&[
+        "merge",
+        &files[0],
+        &files[2],
+        "--partial",
+        "--format",
+        "json",
+    ]);
     let done = v["samples"].as_u64().unwrap();
-    assert!(done < 500_000 && done > 0 && v["samples_requested"] == 500_000, "{v}");
+    assert!(
+        done < 500_000 && done > 0 && v["samples_requested"] == 500_000,
+        "{v}"
+    );
 
-    let other_seed: Vec<&str> = SHARDED.iter().map(|&a| if a == "3" { "4" } else { a }).collect();
+    let other_seed: Vec<&str> = SHARDED
+        .iter()
+        .map(|&a| if a == "3" { "4" } else { a })
+        .collect();
     let sub = tempfile::tempdir().unwrap();
     let other = shard_files(sub.path(), &other_seed, 3);
     let e = fails(&["merge", &files[0], &other[1], &files[2]]);
     assert!(e.contains("different runs") && e.contains("seed"), "{e}");
 
-    let other_q: Vec<&str> = SHARDED.iter().map(|&a| if a == "quinas" { "senas" } else { a }).collect();
+    let other_q: Vec<&str> = SHARDED
+        .iter()
+        .map(|&a| if a == "quinas" { "senas" } else { a })
+        .collect();
     let sub2 = tempfile::tempdir().unwrap();
     let other = shard_files(sub2.path(), &other_q, 3);
     let e = fails(&["merge", &files[0], &other[1], &files[2]]);
@@ -139,7 +236,10 @@ fn merge_refuses_what_does_not_belong_together() {
     let junk = dir.path().join("junk.json");
     std::fs::write(&junk, "{\"hello\": 1}").unwrap();
     let e = fails(&["merge", junk.to_str().unwrap()]);
-    assert!(e.contains("not a tahur shard file") && e.contains("junk.json"), "{e}");
+    assert!(
+        e.contains("not a tahur shard file") && e.contains("junk.json"),
+        "{e}"
+    );
     let e = fails(&["merge", "/nonexistent/part.json"]);
     assert!(e.contains("cannot read '/nonexistent/part.json'"), "{e}");
 }
@@ -147,48 +247,295 @@ fn merge_refuses_what_does_not_belong_together() {
 #[test]
 fn every_user_mistake_gets_one_line_and_exit_2() {
     let cases: &[(&[&str], &str)] = &[
-        (&["dudo", "prob", "0", "cuadras", "--dice", "30"], "at least 1"),
-        (&["dudo", "prob", "15", "cuadrillas", "--dice", "30"], "cuadrillas"),
+        (
+            &["dudo", "prob", "0", "cuadras", "--dice", "30"],
+            "at least 1",
+        ),
+        (
+            &["dudo", "prob", "15", "cuadrillas", "--dice", "30"],
+            "cuadrillas",
+        ),
         (&["dudo", "prob", "15x7", "--dice", "30"], "face 7"),
         (&["dudo", "prob", "15", "7", "--dice", "30"], "face 7"),
         (&["dudo", "prob", "-3", "cuadras", "--dice", "30"], "-3"),
-        (&["dudo", "prob", "cuadras", "--dice", "30"], "expected a quantity"),
+        (
+            &["dudo", "prob", "cuadras", "--dice", "30"],
+            "expected a quantity",
+        ),
         (&["dudo", "prob", "15", "cuadras", "--dice", "0"], "'0'"),
         (&["dudo", "prob", "15", "cuadras", "--dice", "-5"], "-5"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "1000000"], "1000000"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "thirty"], "thirty"),
+        (
+            &["dudo", "prob", "15", "cuadras", "--dice", "1000000"],
+            "1000000",
+        ),
+        (
+            &["dudo", "prob", "15", "cuadras", "--dice", "thirty"],
+            "thirty",
+        ),
         (&["dudo", "prob", "15", "cuadras"], "--dice"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--players", "6"], "--players"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "4", "--hand", "1,4,4,2,6"], "--dice 4"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "8", "--hand", "1,2", "--shown", "3,3,3,3,3,3,3"], "9 known dice"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--hand", "1,4,9"], "'9'"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--hand", "1,4,4,2,6,6"], "at most 5"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--shown", "0"], "'0'"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--rules", "perudo"], "perudo"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "0"], "at least 1 sample"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "lots"], "lots"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "1e30"], "1e30"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--threads", "0"], "'0'"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--seed", "-1"], "-1"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "100", "--shard", "4/3"], "4/3"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "100", "--shard", "x"], "'x'"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--shard", "1/2"], "--samples"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--format", "xml"], "xml"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--output", "/nonexistent/dir/out.txt"], "/nonexistent/dir/out.txt"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--obligado"], "caleuchano"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--rules", "caleuchano", "--ace-round", "ceil"], "--ace-round"),
-        (&["dudo", "prob", "15", "cuadras", "--dice", "30", "--ace-round", "up"], "'up'"),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "30",
+                "--players",
+                "6",
+            ],
+            "--players",
+        ),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "4",
+                "--hand",
+                "1,4,4,2,6",
+            ],
+            "--dice 4",
+        ),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "8",
+                "--hand",
+                "1,2",
+                "--shown",
+                "3,3,3,3,3,3,3",
+            ],
+            "9 known dice",
+        ),
+        (
+            &[
+                "dudo", "prob", "15", "cuadras", "--dice", "30", "--hand", "1,4,9",
+            ],
+            "'9'",
+        ),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "30",
+                "--hand",
+                "1,4,4,2,6,6",
+            ],
+            "at most 5",
+        ),
+        (
+            &[
+                "dudo", "prob", "15", "cuadras", "--dice", "30", "--shown", "0",
+            ],
+            "'0'",
+        ),
+        (
+            &[
+                "dudo", "prob", "15", "cuadras", "--dice", "30", "--rules", "perudo",
+            ],
+            "perudo",
+        ),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "30",
+                "--samples",
+                "0",
+            ],
+            "at least 1 sample",
+        ),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "30",
+                "--samples",
+                "lots",
+            ],
+            "lots",
+        ),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "30",
+                "--samples",
+                "1e30",
+            ],
+            "1e30",
+        ),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "30",
+                "--threads",
+                "0",
+            ],
+            "'0'",
+        ),
+        (
+            &[
+                "dudo", "prob", "15", "cuadras", "--dice", "30", "--seed", "-1",
+            ],
+            "-1",
+        ),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "30",
+                "--samples",
+                "100",
+                "--shard",
+                "4/3",
+            ],
+            "4/3",
+        ),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "30",
+                "--samples",
+                "100",
+                "--shard",
+                "x",
+            ],
+            "'x'",
+        ),
+        (
+            &[
+                "dudo", "prob", "15", "cuadras", "--dice", "30", "--shard", "1/2",
+            ],
+            "--samples",
+        ),
+        (
+            &[
+                "dudo", "prob", "15", "cuadras", "--dice", "30", "--format", "xml",
+            ],
+            "xml",
+        ),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "30",
+                "--output",
+                "/nonexistent/dir/out.txt",
+            ],
+            "/nonexistent/dir/out.txt",
+        ),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "30",
+                "--obligado",
+            ],
+            "caleuchano",
+        ),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "30",
+                "--rules",
+                "caleuchano",
+                "--ace-round",
+                "ceil",
+            ],
+            "--ace-round",
+        ),
+        (
+            &[
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "30",
+                "--ace-round",
+                "up",
+            ],
+            "'up'",
+        ),
         (&["dudo", "table", "--dice", "30", "--levels", "1.5"], "1.5"),
         (&["dudo", "table", "--dice", "30", "--levels", "abc"], "abc"),
-        (&["dudo", "table", "--dice", "30", "--chart", "/nonexistent/c.svg"], "/nonexistent/c.svg"),
-        (&["dudo", "advise", "99", "senas", "--dice", "30", "--hand", "1,2,3,4,5", "--top", "-1"], "-1"),
+        (
+            &[
+                "dudo",
+                "table",
+                "--dice",
+                "30",
+                "--chart",
+                "/nonexistent/c.svg",
+            ],
+            "/nonexistent/c.svg",
+        ),
+        (
+            &[
+                "dudo",
+                "advise",
+                "99",
+                "senas",
+                "--dice",
+                "30",
+                "--hand",
+                "1,2,3,4,5",
+                "--top",
+                "-1",
+            ],
+            "-1",
+        ),
         (&["dudo", "holding", "--dice", "3"], "--dice 3"),
         (&["dudo", "frobnicate"], "frobnicate"),
         (&["merge"], "FILES"),
     ];
     for (args, needle) in cases {
         let e = fails(args);
-        assert!(e.contains(needle), "{args:?}: message should name {needle}: {e}");
+        assert!(
+            e.contains(needle),
+            "{args:?}: message should name {needle}: {e}"
+        );
     }
 }
 
@@ -197,20 +544,40 @@ fn output_is_written_atomically_to_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("odds.csv");
     let p = path.to_str().unwrap();
-    let printed = stdout(&["dudo", "prob", "15", "cuadras", "--dice", "30", "--format", "csv", "--output", p]);
+    let printed = stdout(&[
+        "dudo", "prob", "15", "cuadras", "--dice", "30", "--format", "csv", "--output", p,
+    ]);
     assert!(printed.is_empty());
     let csv = std::fs::read_to_string(&path).unwrap();
     let mut lines = csv.lines();
-    assert!(lines.next().unwrap().starts_with("bid,dice,hand,shown,unknown,known_count,exact,exactly,expected"));
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("bid,dice,hand,shown,unknown,known_count,exact,exactly,expected"));
     assert!(lines.next().unwrap().contains("0.04348227572791"));
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary files left behind");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temporary files left behind"
+    );
 }
 
 #[test]
 fn table_advise_and_holding() {
     let dir = tempfile::tempdir().unwrap();
     let chart = dir.path().join("odds.svg");
-    let v = json(&["dudo", "table", "--players", "6", "--levels", "0.5,0.25", "--format", "json", "--chart", chart.to_str().unwrap()]);
+    let v = json(&[
+        "dudo",
+        "table",
+        "--players",
+        "6",
+        "--levels",
+        "0.5,0.25",
+        "--format",
+        "json",
+        "--chart",
+        chart.to_str().unwrap(),
+    ]);
     let rows = v["tables"]["probabilities"].as_array().unwrap();
     assert_eq!(rows[14]["quantity"], 15);
     assert!((rows[14]["face_4"].as_f64().unwrap() - 0.043482275727919).abs() < 1e-14);
@@ -220,15 +587,43 @@ fn table_advise_and_holding() {
     let svg = std::fs::read_to_string(&chart).unwrap();
     assert!(svg.contains("<svg") && svg.contains("cuadras"));
 
-    let a = json(&["dudo", "advise", "15", "cuadras", "--dice", "30", "--hand", "1,4,4,2,6", "--format", "json"]);
-    assert!((a["incoming_true"].as_f64().unwrap() - 0.0918).abs() < 0.0005, "{a}");
+    let a = json(&[
+        "dudo",
+        "advise",
+        "15",
+        "cuadras",
+        "--dice",
+        "30",
+        "--hand",
+        "1,4,4,2,6",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        (a["incoming_true"].as_f64().unwrap() - 0.0918).abs() < 0.0005,
+        "{a}"
+    );
     assert_eq!(a["recommendation"], "doubt («dudo»)");
     let raises = a["tables"]["raises"].as_array().unwrap();
     assert_eq!(raises.len(), 10);
-    let ps: Vec<f64> = raises.iter().map(|r| r["p_true"].as_f64().unwrap()).collect();
+    let ps: Vec<f64> = raises
+        .iter()
+        .map(|r| r["p_true"].as_f64().unwrap())
+        .collect();
     assert!(ps.windows(2).all(|w| w[0] >= w[1]), "ranked by probability");
 
-    let low = json(&["dudo", "advise", "3", "cuadras", "--dice", "30", "--hand", "1,4,4,2,6", "--format", "json"]);
+    let low = json(&[
+        "dudo",
+        "advise",
+        "3",
+        "cuadras",
+        "--dice",
+        "30",
+        "--hand",
+        "1,4,4,2,6",
+        "--format",
+        "json",
+    ]);
     // 3 cenas and 4 cuadras both need one more counting die among 25: equally likely, and the
     // lower bid is listed first.
     assert_eq!(low["recommendation"], "raise to 3 cenas", "{low}");
@@ -240,11 +635,19 @@ fn table_advise_and_holding() {
 
 #[test]
 fn help_has_examples() {
-    for args in [&["--help"][..], &["dudo", "prob", "--help"], &["dudo", "table", "--help"], &["merge", "--help"]] {
+    for args in [
+        &["--help"][..],
+        &["dudo", "prob", "--help"],
+        &["dudo", "table", "--help"],
+        &["merge", "--help"],
+    ] {
         let out = tahur().args(args).output().unwrap();
         assert!(out.status.success());
         let text = String::from_utf8(out.stdout).unwrap();
-        assert!(text.contains("Examples") || text.contains("Example:"), "{args:?}: {text}");
+        assert!(
+            text.contains("Examples") || text.contains("Example:"),
+            "{args:?}: {text}"
+        );
     }
 }
 
@@ -255,16 +658,37 @@ fn ctrl_c_prints_what_was_computed_with_its_true_sample_count() {
     use std::time::Duration;
     let bin = assert_cmd::cargo::cargo_bin("tahur");
     let child = Std::new(bin)
-        .args(["dudo", "prob", "15", "cuadras", "--dice", "30", "--samples", "1e13", "--format", "json", "--threads", "2"])
+        .args([
+            "dudo",
+            "prob",
+            "15",
+            "cuadras",
+            "--dice",
+            "30",
+            "--samples",
+            "1e13",
+            "--format",
+            "json",
+            "--threads",
+            "2",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(1500));
-    let status = Std::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let status = Std::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let done = v["samples"].as_u64().unwrap();
     assert!(done > 0 && done < 10_000_000_000_000, "{done}");

@@ -19,7 +19,14 @@ fn faces(v: &[u8]) -> Vec<Face> {
 }
 
 /// Every roll of the unknown dice, counted: the distribution as integer weights over 6^U.
-fn enumerate(known: &[u8], unknown: u32, face: u8, set: RuleSet, obligado: bool, need_natural: bool) -> Vec<u64> {
+fn enumerate(
+    known: &[u8],
+    unknown: u32,
+    face: u8,
+    set: RuleSet,
+    obligado: bool,
+    need_natural: bool,
+) -> Vec<u64> {
     let total = 6u64.pow(unknown);
     let mut weights = vec![0u64; known.len() + unknown as usize + 2];
     let mut table: Vec<u8> = known.to_vec();
@@ -55,8 +62,12 @@ fn exact_odds_equal_brute_force_enumeration() {
                     continue;
                 }
                 for need_natural in [false, true] {
-                    let rules = Rules { aces_need_natural: need_natural, ..Rules::new(set) };
-                    let s = Situation::new(dice, faces(hand), faces(shown), rules, obligado).unwrap();
+                    let rules = Rules {
+                        aces_need_natural: need_natural,
+                        ..Rules::new(set)
+                    };
+                    let s =
+                        Situation::new(dice, faces(hand), faces(shown), rules, obligado).unwrap();
                     for face in 1..=6u8 {
                         let w = enumerate(&known, unknown, face, set, obligado, need_natural);
                         let total = 6f64.powi(unknown as i32);
@@ -84,7 +95,11 @@ fn ratio_f64(num: &BigUint, den: &BigUint) -> f64 {
         return 0.0;
     }
     let shift = den.bits() as i64 - num.bits() as i64 + 80;
-    let q = if shift >= 0 { (num << shift as usize) / den } else { num / (den << (-shift) as usize) };
+    let q = if shift >= 0 {
+        (num << shift as usize) / den
+    } else {
+        num / (den << (-shift) as usize)
+    };
     let mut x = q.to_f64().unwrap();
     // scale by 2^-shift in steps that cannot overflow or underflow prematurely
     let mut s = shift;
@@ -113,7 +128,10 @@ fn binomial_coefficients(n: u32) -> Vec<BigUint> {
 fn assert_close(got: f64, want: f64, what: &str) {
     if want > 1e-290 {
         let rel = (got - want).abs() / want;
-        assert!(rel <= 1e-11, "{what}: {got} vs {want} (relative error {rel:e})");
+        assert!(
+            rel <= 1e-11,
+            "{what}: {got} vs {want} (relative error {rel:e})"
+        );
     } else {
         assert!(got <= 1e-280, "{what}: {got} vs {want}");
     }
@@ -146,8 +164,16 @@ fn exact_odds_equal_rational_arithmetic_up_to_1000_dice() {
         for x in (0..=u as usize).rev() {
             tail += &weights[x];
             let q = (known + x) as u32;
-            assert_close(d.at_least(q), ratio_f64(&tail, &den), &format!("{dice} dice P(≥{q}) face {face}"));
-            assert_close(d.exactly(q), ratio_f64(&weights[x], &den), &format!("{dice} dice P(={q}) face {face}"));
+            assert_close(
+                d.at_least(q),
+                ratio_f64(&tail, &den),
+                &format!("{dice} dice P(≥{q}) face {face}"),
+            );
+            assert_close(
+                d.exactly(q),
+                ratio_f64(&weights[x], &den),
+                &format!("{dice} dice P(={q}) face {face}"),
+            );
         }
         assert_eq!(d.at_least(known as u32 + u + 1), 0.0);
         assert!((d.at_least(0) - 1.0).abs() < 1e-12);
@@ -157,8 +183,15 @@ fn exact_odds_equal_rational_arithmetic_up_to_1000_dice() {
 #[test]
 fn aces_need_natural_equals_rational_arithmetic() {
     // Count outcome classes (naturals x, aces a): C(U,x)·C(U−x,a)·4^(U−x−a) each.
-    for &(dice, hand, face) in &[(150u32, &[1u8, 1, 3, 5, 6][..], 4u8), (150, &[4, 2, 2, 5, 6][..], 4), (60, &[][..], 2)] {
-        let rules = Rules { aces_need_natural: true, ..Rules::new(RuleSet::Caleuchano) };
+    for &(dice, hand, face) in &[
+        (150u32, &[1u8, 1, 3, 5, 6][..], 4u8),
+        (150, &[4, 2, 2, 5, 6][..], 4),
+        (60, &[][..], 2),
+    ] {
+        let rules = Rules {
+            aces_need_natural: true,
+            ..Rules::new(RuleSet::Caleuchano)
+        };
         let s = Situation::new(dice, faces(hand), vec![], rules, false).unwrap();
         let u = s.unknown();
         let kf = hand.iter().filter(|&&d| d == face).count();
@@ -168,7 +201,9 @@ fn aces_need_natural_equals_rational_arithmetic() {
         let mut weights = vec![BigUint::zero(); dice as usize + 2];
         for x in 0..=u {
             for a in 0..=u - x {
-                let wgt = &coef[u as usize][x as usize] * &coef[(u - x) as usize][a as usize] * BigUint::from(4u32).pow(u - x - a);
+                let wgt = &coef[u as usize][x as usize]
+                    * &coef[(u - x) as usize][a as usize]
+                    * BigUint::from(4u32).pow(u - x - a);
                 let naturals = kf + x as usize;
                 let count = naturals + if naturals > 0 { ka + a as usize } else { 0 } + bonus;
                 weights[count] += wgt;
@@ -179,8 +214,16 @@ fn aces_need_natural_equals_rational_arithmetic() {
         let mut tail = BigUint::zero();
         for q in (0..weights.len()).rev() {
             tail += &weights[q];
-            assert_close(d.at_least(q as u32), ratio_f64(&tail, &den), &format!("need-natural {dice} P(≥{q})"));
-            assert_close(d.exactly(q as u32), ratio_f64(&weights[q], &den), &format!("need-natural {dice} P(={q})"));
+            assert_close(
+                d.at_least(q as u32),
+                ratio_f64(&tail, &den),
+                &format!("need-natural {dice} P(≥{q})"),
+            );
+            assert_close(
+                d.exactly(q as u32),
+                ratio_f64(&weights[q], &den),
+                &format!("need-natural {dice} P(={q})"),
+            );
         }
     }
 }
@@ -189,7 +232,9 @@ fn aces_need_natural_equals_rational_arithmetic() {
 fn the_brief_example() {
     // 15 cuadras with 30 unknown dice: P(Binomial(30, 1/3) ≥ 15) = 4.348 %, "about 1 in 23".
     let s = Situation::new(30, vec![], vec![], Rules::new(RuleSet::Chimbo9), false).unwrap();
-    let p = s.odds(tahur::games::dudo::Bid::parse("15 cuadras").unwrap()).at_least;
+    let p = s
+        .odds(tahur::games::dudo::Bid::parse("15 cuadras").unwrap())
+        .at_least;
     assert!((p - 0.043482275727919).abs() < 1e-14, "{p}");
     assert_eq!(tahur::humanize::chance(p), "4.35 %, about 1 in 23");
 }

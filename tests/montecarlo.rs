@@ -41,33 +41,97 @@ fn histogram_fit(observed: &[u64], exact: &[f64], samples: u64) -> f64 {
 
 #[test]
 fn simulated_bids_agree_with_exact_odds() {
-    let cases: Vec<(u32, Vec<u8>, Vec<u8>, u8, Rules, bool)> = vec![
-        (30, vec![1, 4, 4, 2, 6], vec![], 4, Rules::new(RuleSet::Chimbo9), false),
+    // (dice, hand, shown, face bid, rules, obligado)
+    type Case = (u32, Vec<u8>, Vec<u8>, u8, Rules, bool);
+    let cases: Vec<Case> = vec![
+        (
+            30,
+            vec![1, 4, 4, 2, 6],
+            vec![],
+            4,
+            Rules::new(RuleSet::Chimbo9),
+            false,
+        ),
         (30, vec![], vec![], 4, Rules::new(RuleSet::Chimbo9), false),
-        (20, vec![1, 1, 3, 5, 6], vec![2, 2], 1, Rules::new(RuleSet::Chimbo9), false),
-        (25, vec![2, 3, 3, 5, 6], vec![], 2, Rules::new(RuleSet::Caleuchano), false),
-        (25, vec![2, 3, 3, 5, 6], vec![], 2, Rules::new(RuleSet::Caleuchano), true),
-        (15, vec![1, 1, 3, 5, 6], vec![], 4, Rules { aces_need_natural: true, ..Rules::new(RuleSet::Caleuchano) }, false),
+        (
+            20,
+            vec![1, 1, 3, 5, 6],
+            vec![2, 2],
+            1,
+            Rules::new(RuleSet::Chimbo9),
+            false,
+        ),
+        (
+            25,
+            vec![2, 3, 3, 5, 6],
+            vec![],
+            2,
+            Rules::new(RuleSet::Caleuchano),
+            false,
+        ),
+        (
+            25,
+            vec![2, 3, 3, 5, 6],
+            vec![],
+            2,
+            Rules::new(RuleSet::Caleuchano),
+            true,
+        ),
+        (
+            15,
+            vec![1, 1, 3, 5, 6],
+            vec![],
+            4,
+            Rules {
+                aces_need_natural: true,
+                ..Rules::new(RuleSet::Caleuchano)
+            },
+            false,
+        ),
         // more than 255 unknown dice takes the wide path
-        (400, vec![6, 6], vec![], 6, Rules::new(RuleSet::Chimbo9), false),
+        (
+            400,
+            vec![6, 6],
+            vec![],
+            6,
+            Rules::new(RuleSet::Chimbo9),
+            false,
+        ),
     ];
     for (i, (dice, hand, shown, face, rules, obligado)) in cases.into_iter().enumerate() {
         let s = Situation::new(dice, faces(&hand), faces(&shown), rules, obligado).unwrap();
         let f = Face::new(face).unwrap();
         let exact = s.distribution(f);
         let samples = if dice > 255 { 200_000 } else { 1_000_000 };
-        let spec = RunSpec { samples, seed: 1000 + i as u64, chunk_size: 1 << 16 };
-        let r = run(&BidSimulation::new(&s, f), &spec, None, &RunControl::default()).unwrap();
+        let spec = RunSpec {
+            samples,
+            seed: 1000 + i as u64,
+            chunk_size: 1 << 16,
+        };
+        let r = run(
+            &BidSimulation::new(&s, f),
+            &spec,
+            None,
+            &RunControl::default(),
+        )
+        .unwrap();
         assert_eq!(r.tally.samples(), samples);
         for q in 1..=exact.max_count() {
             let p = exact.at_least(q);
             if p * samples as f64 > 5.0 && (1.0 - p) * samples as f64 > 5.0 {
                 let z = r.tally.at_least(q).z_score_against(p);
-                assert!(z.abs() < Z_BOUND, "case {i}: P(≥{q}) exact {p}, estimate {}, z = {z}", r.tally.at_least(q).estimate());
+                assert!(
+                    z.abs() < Z_BOUND,
+                    "case {i}: P(≥{q}) exact {p}, estimate {}, z = {z}",
+                    r.tally.at_least(q).estimate()
+                );
             }
         }
         let fit = histogram_fit(&r.tally.counts, exact.pmf(), samples);
-        assert!(fit > P_FLOOR, "case {i}: histogram against exact distribution, χ² p = {fit}");
+        assert!(
+            fit > P_FLOOR,
+            "case {i}: histogram against exact distribution, χ² p = {fit}"
+        );
     }
 }
 
@@ -76,8 +140,18 @@ fn a_wrong_exact_value_would_be_caught() {
     // The same check rejects a distribution that is off by a little: the test has teeth.
     let s = Situation::new(30, vec![], vec![], Rules::new(RuleSet::Chimbo9), false).unwrap();
     let f = Face::new(4).unwrap();
-    let spec = RunSpec { samples: 1_000_000, seed: 5, chunk_size: 1 << 16 };
-    let r = run(&BidSimulation::new(&s, f), &spec, None, &RunControl::default()).unwrap();
+    let spec = RunSpec {
+        samples: 1_000_000,
+        seed: 5,
+        chunk_size: 1 << 16,
+    };
+    let r = run(
+        &BidSimulation::new(&s, f),
+        &spec,
+        None,
+        &RunControl::default(),
+    )
+    .unwrap();
     // Pretend aces were not wild for one die (29 wild dice and one plain): P(≥15) changes by ~2 %.
     let wrong = Situation::new(30, vec![], vec![], Rules::new(RuleSet::Chimbo9), false).unwrap();
     let p_right = wrong.distribution(f).at_least(15);
@@ -96,7 +170,10 @@ fn dice_faces_are_uniform() {
         counts[(d - 1) as usize] += 1;
     }
     let (stat, p) = chi_square(&counts, &[1.0 / 6.0; 6]);
-    assert!(p > P_FLOOR, "faces: χ² = {stat}, p = {p}, counts {counts:?}");
+    assert!(
+        p > P_FLOOR,
+        "faces: χ² = {stat}, p = {p}, counts {counts:?}"
+    );
     // Consecutive pairs are independent: 36 equally likely cells.
     let mut pairs = [0u64; 36];
     for w in buf.chunks_exact(2) {
@@ -150,13 +227,29 @@ fn interval_coverage_is_honest() {
     let mut covered = 0;
     let runs = 400;
     for seed in 0..runs {
-        let spec = RunSpec { samples: 2000, seed, chunk_size: 1 << 16 };
-        let r = run(&sim, &spec, None, &RunControl { threads: Some(1), progress: false }).unwrap();
+        let spec = RunSpec {
+            samples: 2000,
+            seed,
+            chunk_size: 1 << 16,
+        };
+        let r = run(
+            &sim,
+            &spec,
+            None,
+            &RunControl {
+                threads: Some(1),
+                progress: false,
+            },
+        )
+        .unwrap();
         if r.tally.at_least(4).wilson(0.95).contains(p) {
             covered += 1;
         }
     }
     // Binomial(400, 0.95): mean 380, sd 4.4; allow 4.5 sd either way.
     let cov = Proportion::new(covered, runs);
-    assert!(cov.z_score_against(0.95).abs() < Z_BOUND, "coverage {covered}/{runs}");
+    assert!(
+        cov.z_score_against(0.95).abs() < Z_BOUND,
+        "coverage {covered}/{runs}"
+    );
 }

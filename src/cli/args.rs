@@ -72,10 +72,15 @@ pub fn parse_count(s: &str) -> Option<u64> {
     if t.chars().all(|c| c.is_ascii_digit()) {
         return t.parse().ok();
     }
-    let (mantissa, exp) = t.to_ascii_lowercase().split_once('e').map(|(m, e)| (m.to_string(), e.to_string()))?;
+    let (mantissa, exp) = t
+        .to_ascii_lowercase()
+        .split_once('e')
+        .map(|(m, e)| (m.to_string(), e.to_string()))?;
     let exp: u32 = exp.trim_start_matches('+').parse().ok()?;
     let (int, frac) = mantissa.split_once('.').unwrap_or((&mantissa, ""));
-    if int.is_empty() && frac.is_empty() || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) {
+    if int.is_empty() && frac.is_empty()
+        || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit())
+    {
         return None;
     }
     // Integral only: 2.5e6 is fine, 2.5e0 is not.

@@ -102,7 +102,9 @@ impl TableArgs {
 fn parse_dice_count(s: &str) -> std::result::Result<u32, String> {
     match s.trim().parse::<u64>() {
         Ok(n) if (1..=MAX_DICE as u64).contains(&n) => Ok(n as u32),
-        _ => Err(format!("the table holds 1 to {MAX_DICE} dice (5 per player)")),
+        _ => Err(format!(
+            "the table holds 1 to {MAX_DICE} dice (5 per player)"
+        )),
     }
 }
 
@@ -134,7 +136,12 @@ pub struct TableCmd {
     #[command(flatten)]
     pub table: TableArgs,
     /// Levels for "the highest bid still at least this likely", e.g. 0.75,0.5,0.25.
-    #[arg(long, value_delimiter = ',', default_value = "0.5", value_name = "P,...")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "0.5",
+        value_name = "P,..."
+    )]
     pub levels: Vec<f64>,
     /// Show every quantity, also those where every face is below 0.005 %.
     #[arg(long)]
@@ -226,7 +233,10 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             Ok(0)
         }
         DudoCommand::Holding(a) => {
-            let dice = a.dice.or(a.players.map(|p| p * DICE_PER_PLAYER)).unwrap_or(0);
+            let dice = a
+                .dice
+                .or(a.players.map(|p| p * DICE_PER_PLAYER))
+                .unwrap_or(0);
             emit(&sheets::holding_report(dice, a.rules)?, &a.out)?;
             Ok(0)
         }

@@ -29,7 +29,10 @@ pub fn main() -> i32 {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         eprintln!("tahur: internal error: {msg}{at} (please report it)");
     }));
     run_args(std::env::args_os())
@@ -101,22 +104,34 @@ fn show_progress() -> bool {
 /// Runs a simulation job as the sim arguments say: the whole run (report printed), or one shard
 /// (partial file written). Returns the exit code.
 pub(crate) fn run_job(job: Job, sim: &SimArgs, out: &OutputArgs) -> Result<i32> {
-    let samples = sim.samples.expect("callers check that samples were asked for");
+    let samples = sim
+        .samples
+        .expect("callers check that samples were asked for");
     let spec = job.spec(samples, sim.seed);
     let control = RunControl {
         threads: sim.threads,
         progress: show_progress(),
     };
     crate::runner::install_interrupt_handler();
-    let shard = sim.shard.as_deref().map(crate::runner::Shard::parse).transpose()?;
+    let shard = sim
+        .shard
+        .as_deref()
+        .map(crate::runner::Shard::parse)
+        .transpose()?;
     let result = job.run(&spec, shard, &control)?;
-    let code = if result.interrupted { EXIT_INTERRUPTED } else { 0 };
+    let code = if result.interrupted {
+        EXIT_INTERRUPTED
+    } else {
+        0
+    };
     if result.interrupted {
         eprintln!(
             "tahur: interrupted: {} of {} samples ran",
             crate::humanize::thousands(result.samples_done),
             crate::humanize::thousands(match shard {
-                Some(s) => spec.samples_in(&crate::runner::ChunkSet::from_range(s.chunks(spec.total_chunks()))),
+                Some(s) => spec.samples_in(&crate::runner::ChunkSet::from_range(
+                    s.chunks(spec.total_chunks())
+                )),
                 None => spec.samples,
             })
         );

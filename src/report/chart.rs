@@ -82,12 +82,28 @@ impl LineChart {
         root: &DrawingArea<DB, plotters::coord::Shift>,
     ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         root.fill(&WHITE)?;
-        let xs = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
-        let (x_min, x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
-        let (x_min, x_max) = if x_min.is_finite() { (x_min, x_max.max(x_min + 1.0)) } else { (0.0, 1.0) };
-        let ys = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+        let xs = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.0));
+        let (x_min, x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+            (a.min(x), b.max(x))
+        });
+        let (x_min, x_max) = if x_min.is_finite() {
+            (x_min, x_max.max(x_min + 1.0))
+        } else {
+            (0.0, 1.0)
+        };
+        let ys = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1));
         let y_top = ys.fold(0.0f64, f64::max);
-        let y_max = if self.y_percent { 1.0 } else { y_top * 1.05 + f64::EPSILON };
+        let y_max = if self.y_percent {
+            1.0
+        } else {
+            y_top * 1.05 + f64::EPSILON
+        };
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, ("sans-serif", 22))
             .margin(16)
@@ -120,9 +136,14 @@ impl LineChart {
         for (i, s) in self.series.iter().enumerate() {
             let color = PALETTE[i % PALETTE.len()];
             chart
-                .draw_series(LineSeries::new(s.points.iter().copied(), color.stroke_width(2)))?
+                .draw_series(LineSeries::new(
+                    s.points.iter().copied(),
+                    color.stroke_width(2),
+                ))?
                 .label(s.label.as_str())
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2))
+                });
         }
         chart
             .configure_series_labels()

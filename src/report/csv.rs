@@ -36,7 +36,9 @@ impl Exporter for CsvExporter {
             w.write_record(&header).map_err(fail)?;
             w.write_record(&values).map_err(fail)?;
         }
-        let bytes = w.into_inner().map_err(|e| Error::Internal(format!("CSV: {e}")))?;
+        let bytes = w
+            .into_inner()
+            .map_err(|e| Error::Internal(format!("CSV: {e}")))?;
         String::from_utf8(bytes).map_err(|e| Error::Internal(format!("CSV: {e}")))
     }
 }

@@ -15,7 +15,12 @@ impl Exporter for MarkdownExporter {
         let mut out = format!("## {}\n\n", report.title);
         for f in &report.fields {
             match &f.plain {
-                Some(p) => out.push_str(&format!("- **{}**: {} ({})\n", f.label, f.value.display(), p)),
+                Some(p) => out.push_str(&format!(
+                    "- **{}**: {} ({})\n",
+                    f.label,
+                    f.value.display(),
+                    p
+                )),
                 None => out.push_str(&format!("- **{}**: {}\n", f.label, f.value.display())),
             }
         }

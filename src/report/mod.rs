@@ -169,7 +169,13 @@ impl Report {
     }
 
     /// Adds a key figure with its plain-language reading.
-    pub fn field_plain(&mut self, key: &str, label: &str, value: Value, plain: String) -> &mut Self {
+    pub fn field_plain(
+        &mut self,
+        key: &str,
+        label: &str,
+        value: Value,
+        plain: String,
+    ) -> &mut Self {
         self.fields.push(Field {
             key: key.into(),
             label: label.into(),
@@ -288,12 +294,18 @@ mod tests {
     fn every_format_renders_the_figures() {
         let r = sample();
         let text = render(&r, Format::Text).unwrap();
-        assert!(text.contains("4.35 %") && text.contains("about 1 in 23") && text.contains("1,000,000"));
+        assert!(
+            text.contains("4.35 %") && text.contains("about 1 in 23") && text.contains("1,000,000")
+        );
         let md = render(&r, Format::Markdown).unwrap();
-        assert!(md.contains("| quantity | P(true) |") && md.contains("| 2 | 25.00 % |"), "{md}");
+        assert!(
+            md.contains("| quantity | P(true) |") && md.contains("| 2 | 25.00 % |"),
+            "{md}"
+        );
         let csv = render(&r, Format::Csv).unwrap();
         assert_eq!(csv, "q,p\n1,0.5\n2,0.25\n");
-        let json: serde_json::Value = serde_json::from_str(&render(&r, Format::Json).unwrap()).unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&render(&r, Format::Json).unwrap()).unwrap();
         assert_eq!(json["p"], 0.0435);
         assert_eq!(json["ci95"], serde_json::json!([0.04, 0.05]));
         assert_eq!(json["tables"]["grid"][1]["p"], 0.25);
@@ -314,7 +326,11 @@ mod tests {
         write_atomic(&p, b"one").unwrap();
         write_atomic(&p, b"two").unwrap();
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "two");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
         let e = write_atomic(&dir.path().join("missing/out.txt"), b"x").unwrap_err();
         assert!(e.to_string().contains("missing/out.txt"), "{e}");
         let e = write_atomic(dir.path(), b"x").unwrap_err();

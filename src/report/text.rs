@@ -20,7 +20,9 @@ impl Exporter for TextExporter {
         for f in &report.fields {
             let value = f.value.display();
             match &f.plain {
-                Some(plain) => out.push_str(&format!("  {:<width$}  {}   ({})\n", f.label, value, plain)),
+                Some(plain) => {
+                    out.push_str(&format!("  {:<width$}  {}   ({})\n", f.label, value, plain))
+                }
                 None => out.push_str(&format!("  {:<width$}  {}\n", f.label, value)),
             }
         }

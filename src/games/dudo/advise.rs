@@ -65,9 +65,17 @@ pub fn report(situation: &Situation, incoming: Bid, top: usize) -> Report {
         incoming.spoken(set),
         situation.dice,
         set.title(),
-        if situation.obligado { " · obligado" } else { "" }
+        if situation.obligado {
+            " · obligado"
+        } else {
+            ""
+        }
     ));
-    r.field("incoming", "incoming bid", Value::Text(format!("{} ({incoming})", incoming.spoken(set))));
+    r.field(
+        "incoming",
+        "incoming bid",
+        Value::Text(format!("{} ({incoming})", incoming.spoken(set))),
+    );
     r.field_plain(
         "incoming_true",
         "P(incoming is true)",
@@ -83,7 +91,12 @@ pub fn report(situation: &Situation, incoming: Bid, top: usize) -> Report {
     match a.raises.first() {
         Some(&(b, p)) => {
             r.field("best_raise", "best raise", Value::Text(b.spoken(set)));
-            r.field_plain("best_raise_true", "P(best raise is true)", Value::Prob(p), humanize::odds(p));
+            r.field_plain(
+                "best_raise_true",
+                "P(best raise is true)",
+                Value::Prob(p),
+                humanize::odds(p),
+            );
         }
         None => {
             r.field("best_raise", "best raise", Value::Empty);
@@ -104,7 +117,12 @@ pub fn report(situation: &Situation, incoming: Bid, top: usize) -> Report {
     let mut t = Table::new(
         "raises",
         "Legal raises, most likely first",
-        &[("bid", "bid"), ("quantity", "quantity"), ("face", "face"), ("p_true", "P(true)")],
+        &[
+            ("bid", "bid"),
+            ("quantity", "quantity"),
+            ("face", "face"),
+            ("p_true", "P(true)"),
+        ],
     );
     for &(b, p) in a.raises.iter().take(top) {
         t.push(vec![

@@ -33,7 +33,11 @@ impl Bid {
 
     /// The bid in words under a rule set: `15 cuadras`, `1 as`.
     pub fn spoken(&self, rules: RuleSet) -> String {
-        format!("{} {}", self.quantity, self.face.name(rules, self.quantity != 1))
+        format!(
+            "{} {}",
+            self.quantity,
+            self.face.name(rules, self.quantity != 1)
+        )
     }
 
     /// Parses a bid as players say it. Accepted: a quantity (digits or Spanish words such as
@@ -64,7 +68,8 @@ impl Bid {
             return Err(Error::usage(format!("invalid bid '{text}': {hint}")));
         }
         let face_word = tokens.pop().expect("two tokens or more");
-        let face = Face::parse(&face_word).map_err(|e| Error::usage(format!("invalid bid '{text}': {e}")))?;
+        let face = Face::parse(&face_word)
+            .map_err(|e| Error::usage(format!("invalid bid '{text}': {e}")))?;
         let quantity = parse_quantity(&tokens).ok_or_else(|| {
             Error::usage(format!(
                 "invalid bid '{text}': '{}' is not a quantity; {hint}",
@@ -108,17 +113,50 @@ fn parse_quantity(tokens: &[String]) -> Option<u64> {
 /// Spanish numerals 0–199 as players say quantities.
 fn spanish_number(tokens: &[String]) -> Option<u64> {
     const UNITS: &[(&str, u64)] = &[
-        ("cero", 0), ("un", 1), ("uno", 1), ("una", 1), ("dos", 2), ("tres", 3), ("cuatro", 4),
-        ("cinco", 5), ("seis", 6), ("siete", 7), ("ocho", 8), ("nueve", 9), ("diez", 10),
-        ("once", 11), ("doce", 12), ("trece", 13), ("catorce", 14), ("quince", 15),
-        ("dieciseis", 16), ("diecisiete", 17), ("dieciocho", 18), ("diecinueve", 19),
-        ("veinte", 20), ("veintiun", 21), ("veintiuno", 21), ("veintiuna", 21), ("veintidos", 22),
-        ("veintitres", 23), ("veinticuatro", 24), ("veinticinco", 25), ("veintiseis", 26),
-        ("veintisiete", 27), ("veintiocho", 28), ("veintinueve", 29),
+        ("cero", 0),
+        ("un", 1),
+        ("uno", 1),
+        ("una", 1),
+        ("dos", 2),
+        ("tres", 3),
+        ("cuatro", 4),
+        ("cinco", 5),
+        ("seis", 6),
+        ("siete", 7),
+        ("ocho", 8),
+        ("nueve", 9),
+        ("diez", 10),
+        ("once", 11),
+        ("doce", 12),
+        ("trece", 13),
+        ("catorce", 14),
+        ("quince", 15),
+        ("dieciseis", 16),
+        ("diecisiete", 17),
+        ("dieciocho", 18),
+        ("diecinueve", 19),
+        ("veinte", 20),
+        ("veintiun", 21),
+        ("veintiuno", 21),
+        ("veintiuna", 21),
+        ("veintidos", 22),
+        ("veintitres", 23),
+        ("veinticuatro", 24),
+        ("veinticinco", 25),
+        ("veintiseis", 26),
+        ("veintisiete", 27),
+        ("veintiocho", 28),
+        ("veintinueve", 29),
     ];
     const TENS: &[(&str, u64)] = &[
-        ("diez", 10), ("treinta", 30), ("cuarenta", 40), ("cincuenta", 50), ("sesenta", 60),
-        ("setenta", 70), ("ochenta", 80), ("noventa", 90),
+        ("diez", 10),
+        ("treinta", 30),
+        ("cuarenta", 40),
+        ("cincuenta", 50),
+        ("sesenta", 60),
+        ("setenta", 70),
+        ("ochenta", 80),
+        ("noventa", 90),
     ];
     let unit = |w: &str| UNITS.iter().find(|(n, _)| *n == w).map(|(_, v)| *v);
     let tens = |w: &str| TENS.iter().find(|(n, _)| *n == w).map(|(_, v)| *v);
@@ -150,8 +188,19 @@ mod tests {
 
     #[test]
     fn bids_as_players_say_them() {
-        for s in ["15 cuadras", "15 cuadra", "15x4", "15 4", "15 X 4", "15×4", "15 × cuadras",
-                  "quince cuadras", "Quince Cuarterolas", "15 de cuadras", "15*4"] {
+        for s in [
+            "15 cuadras",
+            "15 cuadra",
+            "15x4",
+            "15 4",
+            "15 X 4",
+            "15×4",
+            "15 × cuadras",
+            "quince cuadras",
+            "Quince Cuarterolas",
+            "15 de cuadras",
+            "15*4",
+        ] {
             assert_eq!(parsed(s), (15, 4), "{s}");
         }
         assert_eq!(parsed("dos tontos"), (2, 2));

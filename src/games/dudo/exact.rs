@@ -40,7 +40,13 @@ pub struct Situation {
 
 impl Situation {
     /// Checks and builds a situation.
-    pub fn new(dice: u32, hand: Vec<Face>, shown: Vec<Face>, rules: Rules, obligado: bool) -> Result<Self> {
+    pub fn new(
+        dice: u32,
+        hand: Vec<Face>,
+        shown: Vec<Face>,
+        rules: Rules,
+        obligado: bool,
+    ) -> Result<Self> {
         if dice == 0 || dice > MAX_DICE {
             return Err(Error::usage(format!(
                 "invalid --dice {dice}: the table must hold 1 to {MAX_DICE} dice (5 per player)"
@@ -65,7 +71,13 @@ impl Situation {
                 "--obligado is a Caleuchano rule: add --rules caleuchano",
             ));
         }
-        Ok(Self { dice, hand, shown, rules, obligado })
+        Ok(Self {
+            dice,
+            hand,
+            shown,
+            rules,
+            obligado,
+        })
     }
 
     /// Dice nobody at the table has seen from the asker's seat.
@@ -183,11 +195,7 @@ impl CountDistribution {
 
     /// P(count ≥ q).
     pub fn at_least(&self, q: u32) -> f64 {
-        self.tail
-            .get(q as usize)
-            .copied()
-            .unwrap_or(0.0)
-            .min(1.0)
+        self.tail.get(q as usize).copied().unwrap_or(0.0).min(1.0)
     }
 
     /// The largest possible count.
@@ -197,11 +205,7 @@ impl CountDistribution {
 
     /// The expected count.
     pub fn mean(&self) -> f64 {
-        self.pmf
-            .iter()
-            .enumerate()
-            .map(|(k, p)| k as f64 * p)
-            .sum()
+        self.pmf.iter().enumerate().map(|(k, p)| k as f64 * p).sum()
     }
 
     /// P(count = k) for k = 0..=max.

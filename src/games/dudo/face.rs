@@ -114,12 +114,44 @@ const NAME_HINT: &str =
 
 /// Every accepted name per face (already normalized: lower case, no accents).
 const FACE_NAMES: &[(u8, &[&str])] = &[
-    (1, &["as", "ases", "ace", "aces", "one", "ones", "uno", "unos"]),
-    (2, &["tonto", "tontos", "diuca", "diucas", "milla", "millas", "two", "twos", "deuce", "deuces"]),
-    (3, &["tren", "trenes", "trifila", "trifilas", "three", "threes", "trey", "treys"]),
-    (4, &["cuadra", "cuadras", "cuarterola", "cuarterolas", "four", "fours"]),
-    (5, &["quina", "quinas", "canilla", "canillas", "five", "fives"]),
-    (6, &["cena", "cenas", "sena", "senas", "sexto", "sextos", "six", "sixes"]),
+    (
+        1,
+        &["as", "ases", "ace", "aces", "one", "ones", "uno", "unos"],
+    ),
+    (
+        2,
+        &[
+            "tonto", "tontos", "diuca", "diucas", "milla", "millas", "two", "twos", "deuce",
+            "deuces",
+        ],
+    ),
+    (
+        3,
+        &[
+            "tren", "trenes", "trifila", "trifilas", "three", "threes", "trey", "treys",
+        ],
+    ),
+    (
+        4,
+        &[
+            "cuadra",
+            "cuadras",
+            "cuarterola",
+            "cuarterolas",
+            "four",
+            "fours",
+        ],
+    ),
+    (
+        5,
+        &["quina", "quinas", "canilla", "canillas", "five", "fives"],
+    ),
+    (
+        6,
+        &[
+            "cena", "cenas", "sena", "senas", "sexto", "sextos", "six", "sixes",
+        ],
+    ),
 ];
 
 /// Lower case, trimmed, Spanish accents and diaeresis removed (ñ becomes n).
@@ -179,10 +211,27 @@ mod tests {
     #[test]
     fn every_name_in_the_rules_is_understood() {
         let cases = [
-            ("as", 1), ("Ases", 1), ("tonto", 2), ("TONTOS", 2), ("diuca", 2), ("millas", 2),
-            ("tren", 3), ("trenes", 3), ("trifila", 3), ("cuadra", 4), ("cuadras", 4),
-            ("cuarterola", 4), ("quina", 5), ("canillas", 5), ("cena", 6), ("sena", 6),
-            ("Seña", 6), ("sexto", 6), ("SEXTOS", 6), ("  4 ", 4), ("trénes", 3),
+            ("as", 1),
+            ("Ases", 1),
+            ("tonto", 2),
+            ("TONTOS", 2),
+            ("diuca", 2),
+            ("millas", 2),
+            ("tren", 3),
+            ("trenes", 3),
+            ("trifila", 3),
+            ("cuadra", 4),
+            ("cuadras", 4),
+            ("cuarterola", 4),
+            ("quina", 5),
+            ("canillas", 5),
+            ("cena", 6),
+            ("sena", 6),
+            ("Seña", 6),
+            ("sexto", 6),
+            ("SEXTOS", 6),
+            ("  4 ", 4),
+            ("trénes", 3),
         ];
         for (name, v) in cases {
             assert_eq!(Face::parse(name).unwrap().value(), v, "{name}");
@@ -202,11 +251,23 @@ mod tests {
 
     #[test]
     fn dice_lists() {
-        let v: Vec<u8> = parse_dice("1,4,4,2,6", "--hand").unwrap().iter().map(|f| f.value()).collect();
+        let v: Vec<u8> = parse_dice("1,4,4,2,6", "--hand")
+            .unwrap()
+            .iter()
+            .map(|f| f.value())
+            .collect();
         assert_eq!(v, [1, 4, 4, 2, 6]);
-        let v: Vec<u8> = parse_dice("14426", "--hand").unwrap().iter().map(|f| f.value()).collect();
+        let v: Vec<u8> = parse_dice("14426", "--hand")
+            .unwrap()
+            .iter()
+            .map(|f| f.value())
+            .collect();
         assert_eq!(v, [1, 4, 4, 2, 6]);
-        let v: Vec<u8> = parse_dice("as, cuadra cuadra", "--hand").unwrap().iter().map(|f| f.value()).collect();
+        let v: Vec<u8> = parse_dice("as, cuadra cuadra", "--hand")
+            .unwrap()
+            .iter()
+            .map(|f| f.value())
+            .collect();
         assert_eq!(v, [1, 4, 4]);
         let e = parse_dice("1,7,2", "--hand").unwrap_err().to_string();
         assert!(e.contains("--hand") && e.contains("'7'"), "{e}");

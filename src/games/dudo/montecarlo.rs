@@ -45,7 +45,9 @@ impl BidSimulation {
         let (known_naturals, known_aces) = situation.known_for(face);
         let unknown = situation.unknown();
         let f = face.value();
-        let six = (0..SIX_POW_6).map(|d| pack_bid(&digit_dice(d), f)).collect();
+        let six = (0..SIX_POW_6)
+            .map(|d| pack_bid(&digit_dice(d), f))
+            .collect();
         let r = (unknown % 6) as usize;
         let rest = (0..6usize.pow(r as u32))
             .map(|d| pack_bid(&digit_dice(d)[..r], f))
@@ -83,14 +85,20 @@ impl CountHistogram {
 
     /// Samples whose count was exactly `q`.
     pub fn exactly(&self, q: u32) -> Proportion {
-        Proportion::new(self.counts.get(q as usize).copied().unwrap_or(0), self.samples())
+        Proportion::new(
+            self.counts.get(q as usize).copied().unwrap_or(0),
+            self.samples(),
+        )
     }
 
     /// Sum of the counts and of their squares (for the mean count).
     pub fn sums(&self) -> (i128, u128) {
-        self.counts.iter().enumerate().fold((0, 0), |(s, q), (k, &n)| {
-            (s + k as i128 * n as i128, q + (k * k) as u128 * n as u128)
-        })
+        self.counts
+            .iter()
+            .enumerate()
+            .fold((0, 0), |(s, q), (k, &n)| {
+                (s + k as i128 * n as i128, q + (k * k) as u128 * n as u128)
+            })
     }
 }
 

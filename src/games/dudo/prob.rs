@@ -23,7 +23,10 @@ pub(crate) fn dice_list(dice: &[Face]) -> String {
     if dice.is_empty() {
         "—".into()
     } else {
-        dice.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(",")
+        dice.iter()
+            .map(|f| f.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
     }
 }
 
@@ -86,7 +89,11 @@ pub fn report(query: &ProbQuery, sampled: Option<(&CountHistogram, &RunSummary)>
     r.field("hand", "your dice", Value::Text(dice_list(&s.hand)));
     r.field("shown", "dice shown", Value::Text(dice_list(&s.shown)));
     r.field("unknown", "unknown dice", Value::Int(s.unknown() as i64));
-    r.field("known_count", "already counting", Value::Int(already as i64));
+    r.field(
+        "known_count",
+        "already counting",
+        Value::Int(already as i64),
+    );
     r.field_plain(
         "exact",
         &format!("P(at least {})", bid.quantity),
@@ -110,18 +117,30 @@ pub fn report(query: &ProbQuery, sampled: Option<(&CountHistogram, &RunSummary)>
             Value::Prob(est.estimate()),
             humanize::odds(est.estimate()),
         );
-        r.field("ci95", "95 % interval (Wilson)", Value::ProbInterval(wilson.low, wilson.high));
+        r.field(
+            "ci95",
+            "95 % interval (Wilson)",
+            Value::ProbInterval(wilson.low, wilson.high),
+        );
         r.field(
             "ci95_clopper_pearson",
             "95 % interval (Clopper–Pearson)",
             Value::ProbInterval(cp.low, cp.high),
         );
-        r.field("standard_error", "standard error", Value::Num(est.standard_error(), 6));
+        r.field(
+            "standard_error",
+            "standard error",
+            Value::Num(est.standard_error(), 6),
+        );
         let z = est.z_score_against(odds.at_least);
         r.field("deviation_se", "distance from exact (SE)", Value::Num(z, 2));
         r.field("samples", "samples", Value::Int(run.samples_done as i64));
         if !run.is_complete() {
-            r.field("samples_requested", "samples requested", Value::Int(run.spec.samples as i64));
+            r.field(
+                "samples_requested",
+                "samples requested",
+                Value::Int(run.spec.samples as i64),
+            );
         }
         r.field("seed", "seed", Value::Int(run.spec.seed as i64));
         for n in run.notes() {

@@ -36,7 +36,9 @@ impl RuleSet {
 }
 
 /// How Chimbo 9 rounds "la mitad más uno" for odd quantities.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum AceRound {
     /// floor(Q/2) + 1 (default).
@@ -74,9 +76,7 @@ impl Rules {
             face,
             wild_aces,
             need_natural: wild_aces && self.aces_need_natural,
-            bonus: u32::from(
-                self.set == RuleSet::Caleuchano && !obligado && face == Face::TWO,
-            ),
+            bonus: u32::from(self.set == RuleSet::Caleuchano && !obligado && face == Face::TWO),
         }
     }
 
@@ -186,7 +186,10 @@ mod tests {
     use super::*;
 
     fn bid(q: u32, f: u8) -> Bid {
-        Bid { quantity: q, face: Face::new(f).unwrap() }
+        Bid {
+            quantity: q,
+            face: Face::new(f).unwrap(),
+        }
     }
 
     #[test]
@@ -201,8 +204,14 @@ mod tests {
         assert_eq!(r.min_aces_after(16), 9);
         assert!(r.is_raise(bid(15, 4), bid(8, 1)));
         assert!(!r.is_raise(bid(15, 4), bid(7, 1)));
-        assert!(r.is_raise(bid(15, 4), bid(9, 1)), "more aces is also allowed");
-        let ceil = Rules { ace_round: AceRound::Ceil, ..r };
+        assert!(
+            r.is_raise(bid(15, 4), bid(9, 1)),
+            "more aces is also allowed"
+        );
+        let ceil = Rules {
+            ace_round: AceRound::Ceil,
+            ..r
+        };
         assert_eq!(ceil.min_aces_after(15), 9);
         assert_eq!(ceil.min_aces_after(16), 9);
         // back from aces: 2A + 1
@@ -237,16 +246,31 @@ mod tests {
     fn counting_rules() {
         let chimbo = Rules::new(RuleSet::Chimbo9);
         let cal = Rules::new(RuleSet::Caleuchano);
-        let natural = Rules { aces_need_natural: true, ..cal };
+        let natural = Rules {
+            aces_need_natural: true,
+            ..cal
+        };
         let f = |v| Face::new(v).unwrap();
         let dice: Vec<Face> = [1, 1, 4, 2, 6].iter().map(|&v| f(v)).collect();
         assert_eq!(chimbo.counting(f(4), false).count_dice(&dice), 3);
         assert_eq!(chimbo.counting(f(1), false).count_dice(&dice), 2);
         assert_eq!(chimbo.counting(f(2), false).count_dice(&dice), 3);
-        assert_eq!(cal.counting(f(2), false).count_dice(&dice), 4, "millas bonus");
-        assert_eq!(cal.counting(f(2), true).count_dice(&dice), 1, "obligado: no bonus, no wilds");
+        assert_eq!(
+            cal.counting(f(2), false).count_dice(&dice),
+            4,
+            "millas bonus"
+        );
+        assert_eq!(
+            cal.counting(f(2), true).count_dice(&dice),
+            1,
+            "obligado: no bonus, no wilds"
+        );
         assert_eq!(chimbo.counting(f(5), false).count_dice(&dice), 2);
-        assert_eq!(natural.counting(f(5), false).count_dice(&dice), 0, "no natural five");
+        assert_eq!(
+            natural.counting(f(5), false).count_dice(&dice),
+            0,
+            "no natural five"
+        );
         assert_eq!(natural.counting(f(4), false).count_dice(&dice), 3);
         assert_eq!(natural.counting(f(3), false).count_dice(&dice), 0);
     }

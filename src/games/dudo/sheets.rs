@@ -54,7 +54,11 @@ pub fn holding_report(dice: u32, set: RuleSet) -> Result<Report> {
         .collect();
     let mut cols: Vec<(&str, &str)> = vec![("quantity", "quantity")];
     cols.extend(keys.iter().map(|(a, b)| (a.as_str(), b.as_str())));
-    let mut t = Table::new("holding", "P(bid is true) by quantity and by how many of your dice count", &cols);
+    let mut t = Table::new(
+        "holding",
+        "P(bid is true) by quantity and by how many of your dice count",
+        &cols,
+    );
     for q in 1..=last {
         let mut row = vec![Value::Int(q as i64)];
         row.extend(faces.iter().map(|d| Value::Prob(d.at_least(q))));
@@ -94,8 +98,14 @@ pub fn generate() -> Result<Vec<(String, String)>> {
             let h = holding_report(dice, set)?;
             let dir = set.key();
             for (stem, rep) in [("table", &t), ("holding", &h)] {
-                files.push((format!("{dir}/{stem}-{players}p.csv"), report::render(rep, Format::Csv)?));
-                files.push((format!("{dir}/{stem}-{players}p.md"), report::render(rep, Format::Markdown)? + "\n"));
+                files.push((
+                    format!("{dir}/{stem}-{players}p.csv"),
+                    report::render(rep, Format::Csv)?,
+                ));
+                files.push((
+                    format!("{dir}/{stem}-{players}p.md"),
+                    report::render(rep, Format::Markdown)? + "\n",
+                ));
             }
             index.push_str(&format!(
                 "| {} | {players} | {dice} | [table]({dir}/table-{players}p.md) ([csv]({dir}/table-{players}p.csv)), [holding]({dir}/holding-{players}p.md) ([csv]({dir}/holding-{players}p.csv)) |\n",

@@ -28,7 +28,9 @@ pub fn check_levels(levels: &[f64]) -> Result<()> {
         }
     }
     if levels.is_empty() {
-        return Err(Error::usage("--levels is empty: give at least one level, e.g. 0.5"));
+        return Err(Error::usage(
+            "--levels is empty: give at least one level, e.g. 0.5",
+        ));
     }
     Ok(())
 }
@@ -38,12 +40,17 @@ const VISIBLE: f64 = 0.00005;
 
 /// The count distribution of every face, aces first.
 pub fn distributions(situation: &Situation) -> Vec<CountDistribution> {
-    Face::ALL.iter().map(|&f| situation.distribution(f)).collect()
+    Face::ALL
+        .iter()
+        .map(|&f| situation.distribution(f))
+        .collect()
 }
 
 /// The highest quantity of `face` whose bid is true with probability at least `level`.
 pub fn highest_at_level(dist: &CountDistribution, level: f64) -> Option<u32> {
-    (1..=dist.max_count()).rev().find(|&q| dist.at_least(q) >= level)
+    (1..=dist.max_count())
+        .rev()
+        .find(|&q| dist.at_least(q) >= level)
 }
 
 /// Builds the cheat sheet.
@@ -68,15 +75,30 @@ pub fn report(q: &TableQuery) -> Report {
         if s.obligado { " · obligado" } else { "" }
     ));
     r.field("dice", "dice on the table", Value::Int(s.dice as i64));
-    r.field("hand", "your dice", Value::Text(super::prob::dice_list(&s.hand)));
-    r.field("shown", "dice shown", Value::Text(super::prob::dice_list(&s.shown)));
+    r.field(
+        "hand",
+        "your dice",
+        Value::Text(super::prob::dice_list(&s.hand)),
+    );
+    r.field(
+        "shown",
+        "dice shown",
+        Value::Text(super::prob::dice_list(&s.shown)),
+    );
     r.field("rules", "rules", Value::Text(set.key().into()));
 
-    let keys: Vec<String> = Face::ALL.iter().map(|f| format!("face_{}", f.value())).collect();
+    let keys: Vec<String> = Face::ALL
+        .iter()
+        .map(|f| format!("face_{}", f.value()))
+        .collect();
     let names: Vec<&str> = Face::ALL.iter().map(|f| f.name(set, true)).collect();
     let mut cols: Vec<(&str, &str)> = vec![("quantity", "quantity")];
     cols.extend(keys.iter().map(String::as_str).zip(names.iter().copied()));
-    let mut grid = Table::new("probabilities", "P(bid is true) by quantity and face", &cols);
+    let mut grid = Table::new(
+        "probabilities",
+        "P(bid is true) by quantity and face",
+        &cols,
+    );
     for k in 1..=last_row {
         let mut row = vec![Value::Int(k as i64)];
         row.extend(dists.iter().map(|d| Value::Prob(d.at_least(k))));
@@ -84,20 +106,44 @@ pub fn report(q: &TableQuery) -> Report {
     }
     r.tables.push(grid);
 
-    let level_keys: Vec<String> = q.levels.iter().map(|l| format!("at_{}", pct_key(*l))).collect();
+    let level_keys: Vec<String> = q
+        .levels
+        .iter()
+        .map(|l| format!("at_{}", pct_key(*l)))
+        .collect();
     let level_labels: Vec<String> = q
         .levels
         .iter()
-        .map(|l| format!("highest ≥ {}", crate::humanize::percent(*l).replace(".00 ", " ")))
+        .map(|l| {
+            format!(
+                "highest ≥ {}",
+                crate::humanize::percent(*l).replace(".00 ", " ")
+            )
+        })
         .collect();
     let mut tcols: Vec<(&str, &str)> = vec![("face", "face")];
-    tcols.extend(level_keys.iter().map(String::as_str).zip(level_labels.iter().map(String::as_str)));
-    let mut thresholds = Table::new("thresholds", "Highest bid still at least this likely", &tcols);
+    tcols.extend(
+        level_keys
+            .iter()
+            .map(String::as_str)
+            .zip(level_labels.iter().map(String::as_str)),
+    );
+    let mut thresholds = Table::new(
+        "thresholds",
+        "Highest bid still at least this likely",
+        &tcols,
+    );
     for (f, d) in Face::ALL.iter().zip(&dists) {
         let mut row = vec![Value::Text(f.name(set, true).into())];
         for &l in &q.levels {
             row.push(match highest_at_level(d, l) {
-                Some(k) => Value::Text(Bid { quantity: k, face: *f }.spoken(set)),
+                Some(k) => Value::Text(
+                    Bid {
+                        quantity: k,
+                        face: *f,
+                    }
+                    .spoken(set),
+                ),
                 None => Value::Empty,
             });
         }
