@@ -43,6 +43,8 @@ pub struct LineChart {
     pub series: Vec<Series>,
     /// Horizontal reference lines (e.g. 50 %), drawn dashed.
     pub y_marks: Vec<f64>,
+    /// X values are whole numbers (quantities): label the axis without decimals.
+    pub x_integer: bool,
 }
 
 const PALETTE: [RGBColor; 8] = [
@@ -111,8 +113,16 @@ impl LineChart {
             .y_label_area_size(64)
             .build_cartesian_2d(x_min..x_max, 0.0..y_max)?;
         let percent = self.y_percent;
+        let integer = self.x_integer;
         chart
             .configure_mesh()
+            .x_label_formatter(&|x| {
+                if integer {
+                    format!("{}", x.round() as i64)
+                } else {
+                    format!("{x}")
+                }
+            })
             .x_desc(self.x_label.as_str())
             .y_desc(self.y_label.as_str())
             .y_label_formatter(&|y| {
@@ -172,6 +182,7 @@ mod tests {
                 points: vec![(1.0, 0.9), (2.0, 0.5), (3.0, 0.1)],
             }],
             y_marks: vec![0.5],
+            x_integer: true,
         };
         let svg = chart.to_svg().unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));

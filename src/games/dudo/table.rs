@@ -174,19 +174,26 @@ pub fn chart(q: &TableQuery) -> LineChart {
         .max()
         .unwrap_or(1)
         + 1;
+    // Faces with the same curve (e.g. any two faces you hold equally many of) share one line,
+    // labelled with every name, instead of hiding each other.
+    let mut series: Vec<Series> = Vec::new();
+    for (f, d) in Face::ALL.iter().zip(&dists) {
+        let points: Vec<(f64, f64)> = (1..=max_q).map(|k| (k as f64, d.at_least(k))).collect();
+        match series.iter_mut().find(|s| s.points == points) {
+            Some(s) => s.label = format!("{} = {}", s.label, f.name(set, true)),
+            None => series.push(Series {
+                label: f.name(set, true).into(),
+                points,
+            }),
+        }
+    }
     LineChart {
         title: format!("P(bid is true) · {} dice · {}", s.dice, set.title()),
         x_label: "quantity bid".into(),
         y_label: "probability the bid is true".into(),
         y_percent: true,
-        series: Face::ALL
-            .iter()
-            .zip(&dists)
-            .map(|(f, d)| Series {
-                label: f.name(set, true).into(),
-                points: (1..=max_q).map(|k| (k as f64, d.at_least(k))).collect(),
-            })
-            .collect(),
+        series,
         y_marks: q.levels.clone(),
+        x_integer: true,
     }
 }
