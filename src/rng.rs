@@ -102,6 +102,23 @@ static TABLES: std::sync::LazyLock<Tables> = std::sync::LazyLock::new(|| {
     }
 });
 
+/// Six exactly uniform dice (faces 1..=6) from one or a few 64-bit draws: the first of the
+/// word's four 16-bit candidates below 6^6 is used. For games, which roll a cup at a time.
+#[inline]
+pub fn six_dice(rng: &mut impl Rng) -> [u8; 6] {
+    let dice6 = &TABLES.dice6;
+    loop {
+        let x = rng.next_u64();
+        for k in 0..4 {
+            let c = (x >> (16 * k)) as u16;
+            if (c as usize) < SIX_POW_6 {
+                let d = &dice6[c as usize];
+                return [d[0], d[1], d[2], d[3], d[4], d[5]];
+            }
+        }
+    }
+}
+
 /// Unpacks one lane word into counts per face (index 0 = aces … 5 = sixes).
 #[inline]
 pub fn unpack_lanes(word: u64) -> [u32; LANES] {

@@ -9,6 +9,7 @@
 
 pub mod advise;
 pub mod bid;
+pub mod engine;
 pub mod exact;
 pub mod face;
 pub mod montecarlo;
