@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::games::dudo::montecarlo::{BidSimulation, CountHistogram};
 use crate::games::dudo::prob::{self, ProbQuery};
+use crate::games::dudo::sim::{self, GameSimulation, GameTally, TableSetup};
 use crate::report::Report;
 use crate::runner::{self, ChunkSet, RunControl, RunSpec, RunSummary, Shard, Simulation, Tally};
 
@@ -20,6 +21,8 @@ use crate::runner::{self, ChunkSet, RunControl, RunSpec, RunSummary, Shard, Simu
 pub enum Job {
     /// `tahur dudo prob … --samples N`.
     DudoProb(ProbQuery),
+    /// `tahur dudo sim`.
+    DudoSim(TableSetup),
 }
 
 /// The raw outcome of running a job (or one shard of it).
@@ -72,6 +75,7 @@ impl Job {
     pub fn chunk_size(&self) -> u64 {
         match self {
             Job::DudoProb(_) => crate::games::dudo::montecarlo::BID_CHUNK,
+            Job::DudoSim(_) => sim::GAMES_CHUNK,
         }
     }
 
@@ -98,6 +102,7 @@ impl Job {
                 shard,
                 control,
             ),
+            Job::DudoSim(t) => run_typed(&GameSimulation::new(t), spec, shard, control),
         }
     }
 
@@ -105,6 +110,7 @@ impl Job {
     pub fn merge_tallies(&self, tallies: &[serde_json::Value]) -> Result<serde_json::Value> {
         match self {
             Job::DudoProb(_) => merge_typed::<CountHistogram>(tallies),
+            Job::DudoSim(_) => merge_typed::<GameTally>(tallies),
         }
     }
 
@@ -115,6 +121,7 @@ impl Job {
                 let hist: CountHistogram = typed(tally)?;
                 Ok(prob::report(q, Some((&hist, summary))))
             }
+            Job::DudoSim(t) => Ok(sim::report(t, &typed::<GameTally>(tally)?, summary)),
         }
     }
 }

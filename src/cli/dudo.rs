@@ -4,11 +4,15 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::{emit, run_job, OutputArgs, SimArgs};
+use super::{emit, run_job, OutputArgs, RunRequest, SimArgs};
 use crate::error::{Error, Result};
+use crate::games::dudo::engine::{GameConfig, MAX_PLAYERS};
 use crate::games::dudo::exact::{DICE_PER_PLAYER, MAX_DICE};
 use crate::games::dudo::face::parse_dice;
 use crate::games::dudo::prob::{self, ProbQuery};
+use crate::games::dudo::sim::{
+    self, apply_house_rules, parse_strategy_list, GameTally, TableSetup,
+};
 use crate::games::dudo::table::{self, TableQuery};
 use crate::games::dudo::{advise, sheets, AceRound, Bid, RuleSet, Rules, Situation};
 use crate::jobs::Job;
@@ -40,6 +44,13 @@ pub enum DudoCommand {
   tahur dudo holding --players 6
   tahur dudo holding --players 5 --rules caleuchano --format markdown")]
     Holding(HoldingArgs),
+    /// Whole games between strategies: win share by seat and strategy, game length, doubts.
+    #[command(after_help = "Examples:
+  tahur dudo sim --players 3 --strategies threshold,random,random --games 10000
+  tahur dudo sim --rules caleuchano --players 6 --strategies tuned --games 1e5 --chart seats.svg
+  tahur dudo sim --players 4 --strategies 'threshold:t=0.3,bluff=0.1,honest' --house lives=5 --format json
+  tahur dudo sim --players 6 --strategies threshold --games 1e6 --shard 1/4 --output part1.json")]
+    Sim(SimCmd),
     /// Regenerate the cheat sheets in data/dudo (2 to 8 players, both rule sets).
     #[command(after_help = "Example:
   cargo run --release -- dudo sheets --out data/dudo")]
@@ -192,6 +203,98 @@ pub struct SheetsArgs {
     pub out: PathBuf,
 }
 
+/// The table of a game simulation.
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    /// Rule set (flags at that rule set's standard unless --house changes them).
+    #[arg(long, value_enum, default_value = "chimbo9")]
+    pub rules: RuleSet,
+    /// Players at the table (2–16).
+    #[arg(long, value_name = "P", value_parser = parse_table_players)]
+    pub players: u8,
+    /// Strategies by seat, repeated if fewer than players: random, honest, tuned, threshold,
+    /// threshold:t=0.4,bluff=0.1.
+    #[arg(long, value_name = "S1,S2,…", default_value = "threshold")]
+    pub strategies: String,
+    /// House rules: lives=N, paso=on|off, reforzada=on|off, obligado=on|off,
+    /// direction=choose|fixed, aces-need-natural=on|off, ace-round=floor|ceil.
+    #[arg(long, value_name = "KEY=VALUE,…", default_value = "")]
+    pub house: String,
+    /// Check the engine's invariants after every action (slower); violations are reported.
+    #[arg(long)]
+    pub check: bool,
+}
+
+impl GameArgs {
+    /// The table these arguments describe.
+    pub fn setup(&self) -> Result<TableSetup> {
+        let base = GameConfig::standard(self.rules, self.players);
+        let game = apply_house_rules(base, &self.house)?;
+        TableSetup::new(game, &parse_strategy_list(&self.strategies)?, self.check)
+    }
+}
+
+fn parse_table_players(s: &str) -> std::result::Result<u8, String> {
+    match s.trim().parse::<u8>() {
+        Ok(n) if (2..=MAX_PLAYERS as u8).contains(&n) => Ok(n),
+        _ => Err(format!("a game needs 2 to {MAX_PLAYERS} players")),
+    }
+}
+
+fn parse_games(s: &str) -> std::result::Result<u64, String> {
+    match super::parse_count(s) {
+        Some(0) => Err("give at least 1 game".into()),
+        Some(n) if n <= super::MAX_SAMPLES => Ok(n),
+        Some(_) => Err("at most 1e15 games".into()),
+        None => Err("expected a whole number such as 10000 or 1e5".into()),
+    }
+}
+
+/// Runner options of game simulations.
+#[derive(Args, Debug, Clone)]
+pub struct GameRunArgs {
+    /// Games to play (e.g. 10000 or 1e5).
+    #[arg(long, value_name = "N", default_value = "10000", value_parser = parse_games)]
+    pub games: u64,
+    /// Seed of the random streams: the same seed and games give the same numbers.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: every core); never changes the result.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Run only shard K of N and write a partial result for `tahur merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+}
+
+impl GameRunArgs {
+    fn request(&self) -> RunRequest<'_> {
+        RunRequest {
+            samples: self.games,
+            seed: self.seed,
+            threads: self.threads.map(usize::from),
+            shard: self.shard.as_deref(),
+        }
+    }
+}
+
+/// `tahur dudo sim`.
+#[derive(Args, Debug)]
+pub struct SimCmd {
+    #[command(flatten)]
+    pub table: GameArgs,
+    #[command(flatten)]
+    pub run: GameRunArgs,
+    /// Draw win share by seat with 95 % intervals as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<PathBuf>,
+    /// Draw the distribution of game length as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    pub length_chart: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
 fn parse_bid(words: &[String]) -> Result<Bid> {
     Bid::parse(&words.join(" "))
 }
@@ -210,7 +313,13 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 emit(&prob::report(&query, None), &a.out)?;
                 return Ok(0);
             }
-            run_job(Job::DudoProb(query), &a.sim, &a.out)
+            let samples = a.sim.samples.expect("checked above");
+            run_job(
+                Job::DudoProb(query),
+                RunRequest::from_sim(samples, &a.sim),
+                &a.out,
+                |_| Ok(()),
+            )
         }
         DudoCommand::Table(a) => {
             table::check_levels(&a.levels)?;
@@ -239,6 +348,26 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 .unwrap_or(0);
             emit(&sheets::holding_report(dice, a.rules)?, &a.out)?;
             Ok(0)
+        }
+        DudoCommand::Sim(a) => {
+            let setup = a.table.setup()?;
+            if a.run.shard.is_some() && (a.chart.is_some() || a.length_chart.is_some()) {
+                return Err(Error::usage(
+                    "charts are drawn from whole runs: drop --chart with --shard",
+                ));
+            }
+            let charts = |tally: &serde_json::Value| -> Result<()> {
+                let t: GameTally = serde_json::from_value(tally.clone())
+                    .map_err(|e| Error::Internal(e.to_string()))?;
+                if let Some(p) = &a.chart {
+                    sim::seat_chart(&setup, &t).write(p)?;
+                }
+                if let Some(p) = &a.length_chart {
+                    sim::length_chart(&setup, &t).write(p)?;
+                }
+                Ok(())
+            };
+            run_job(Job::DudoSim(setup.clone()), a.run.request(), &a.out, charts)
         }
         DudoCommand::Sheets(a) => {
             let files = sheets::generate()?;

@@ -14,6 +14,7 @@ use crate::report::{self, Report};
 use crate::runner::{RunControl, RunSummary};
 use crate::shards::{self, Partial};
 
+pub(crate) use args::MAX_SAMPLES;
 pub use args::{parse_count, Cli, Command, OutputArgs, SimArgs};
 
 /// Exit code of a run stopped by Ctrl-C (after printing what it has).
@@ -101,23 +102,41 @@ fn show_progress() -> bool {
     std::io::stderr().is_terminal()
 }
 
-/// Runs a simulation job as the sim arguments say: the whole run (report printed), or one shard
-/// (partial file written). Returns the exit code.
-pub(crate) fn run_job(job: Job, sim: &SimArgs, out: &OutputArgs) -> Result<i32> {
-    let samples = sim
-        .samples
-        .expect("callers check that samples were asked for");
-    let spec = job.spec(samples, sim.seed);
+/// How to run a simulation job: its size and the runner options.
+pub(crate) struct RunRequest<'a> {
+    pub samples: u64,
+    pub seed: u64,
+    pub threads: Option<usize>,
+    pub shard: Option<&'a str>,
+}
+
+impl<'a> RunRequest<'a> {
+    /// From the `--samples`-style options.
+    pub fn from_sim(samples: u64, sim: &'a SimArgs) -> Self {
+        Self {
+            samples,
+            seed: sim.seed,
+            threads: sim.threads,
+            shard: sim.shard.as_deref(),
+        }
+    }
+}
+
+/// Runs a simulation job: the whole run (charts drawn by `charts`, then the report printed), or
+/// one shard (partial file written). Returns the exit code.
+pub(crate) fn run_job(
+    job: Job,
+    req: RunRequest,
+    out: &OutputArgs,
+    charts: impl FnOnce(&serde_json::Value) -> Result<()>,
+) -> Result<i32> {
+    let spec = job.spec(req.samples, req.seed);
     let control = RunControl {
-        threads: sim.threads,
+        threads: req.threads,
         progress: show_progress(),
     };
+    let shard = req.shard.map(crate::runner::Shard::parse).transpose()?;
     crate::runner::install_interrupt_handler();
-    let shard = sim
-        .shard
-        .as_deref()
-        .map(crate::runner::Shard::parse)
-        .transpose()?;
     let result = job.run(&spec, shard, &control)?;
     let code = if result.interrupted {
         EXIT_INTERRUPTED
@@ -125,15 +144,16 @@ pub(crate) fn run_job(job: Job, sim: &SimArgs, out: &OutputArgs) -> Result<i32> 
         0
     };
     if result.interrupted {
+        let planned = match shard {
+            Some(s) => spec.samples_in(&crate::runner::ChunkSet::from_range(
+                s.chunks(spec.total_chunks()),
+            )),
+            None => spec.samples,
+        };
         eprintln!(
             "tahur: interrupted: {} of {} samples ran",
             crate::humanize::thousands(result.samples_done),
-            crate::humanize::thousands(match shard {
-                Some(s) => spec.samples_in(&crate::runner::ChunkSet::from_range(
-                    s.chunks(spec.total_chunks())
-                )),
-                None => spec.samples,
-            })
+            crate::humanize::thousands(planned)
         );
     }
     match shard {
@@ -148,6 +168,7 @@ pub(crate) fn run_job(job: Job, sim: &SimArgs, out: &OutputArgs) -> Result<i32> 
                 interrupted: result.interrupted,
                 missing: None,
             };
+            charts(&result.tally)?;
             let rep = job.render(&result.tally, &summary)?;
             emit(&rep, out)?;
         }

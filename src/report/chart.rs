@@ -166,6 +166,129 @@ impl LineChart {
     }
 }
 
+/// One bar with its interval.
+#[derive(Clone, Debug)]
+pub struct Bar {
+    /// Label under the bar.
+    pub label: String,
+    /// Height.
+    pub value: f64,
+    /// Interval drawn as a whisker.
+    pub low: f64,
+    /// Interval drawn as a whisker.
+    pub high: f64,
+}
+
+/// A bar chart with interval whiskers (e.g. win share by seat with 95 % intervals).
+#[derive(Clone, Debug)]
+pub struct BarChart {
+    /// Title above the plot.
+    pub title: String,
+    /// Y axis label.
+    pub y_label: String,
+    /// Show y values as percentages.
+    pub y_percent: bool,
+    /// The bars, left to right.
+    pub bars: Vec<Bar>,
+    /// A dashed reference level (e.g. the fair share).
+    pub reference: Option<f64>,
+}
+
+impl BarChart {
+    /// Renders the chart to an SVG string.
+    pub fn to_svg(&self) -> Result<String> {
+        register_font();
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (900, 560)).into_drawing_area();
+            self.draw(&root)
+                .map_err(|e| Error::Internal(format!("chart: {e}")))?;
+            root.present()
+                .map_err(|e| Error::Internal(format!("chart: {e}")))?;
+        }
+        Ok(svg)
+    }
+
+    /// Renders the chart and writes it atomically to `path`.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let svg = self.to_svg()?;
+        super::write_atomic(path, svg.as_bytes())
+    }
+
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, plotters::coord::Shift>,
+    ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        root.fill(&WHITE)?;
+        let n = self.bars.len().max(1);
+        let top = self
+            .bars
+            .iter()
+            .map(|b| b.high.max(b.value))
+            .chain(self.reference)
+            .fold(0.0f64, f64::max);
+        let y_max = (top * 1.15).max(f64::EPSILON);
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, ("sans-serif", 22))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0.0..n as f64, 0.0..y_max)?;
+        let percent = self.y_percent;
+        let labels: Vec<String> = self.bars.iter().map(|b| b.label.clone()).collect();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(n)
+            .x_label_formatter(&|x| {
+                let i = x.floor() as usize;
+                if (x - i as f64 - 0.5).abs() < 1e-9 {
+                    labels.get(i).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .y_desc(self.y_label.as_str())
+            .y_label_formatter(&|y| {
+                if percent {
+                    format!("{:.0} %", y * 100.0)
+                } else {
+                    format!("{y}")
+                }
+            })
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 16))
+            .draw()?;
+        let color = PALETTE[0];
+        chart.draw_series(self.bars.iter().enumerate().map(|(i, b)| {
+            Rectangle::new(
+                [(i as f64 + 0.15, 0.0), (i as f64 + 0.85, b.value)],
+                color.mix(0.75).filled(),
+            )
+        }))?;
+        chart.draw_series(self.bars.iter().enumerate().map(|(i, b)| {
+            let x = i as f64 + 0.5;
+            PathElement::new(vec![(x, b.low), (x, b.high)], BLACK.stroke_width(2))
+        }))?;
+        chart.draw_series(self.bars.iter().enumerate().flat_map(|(i, b)| {
+            let (l, r) = (i as f64 + 0.4, i as f64 + 0.6);
+            [
+                PathElement::new(vec![(l, b.low), (r, b.low)], BLACK.stroke_width(2)),
+                PathElement::new(vec![(l, b.high), (r, b.high)], BLACK.stroke_width(2)),
+            ]
+        }))?;
+        if let Some(r) = self.reference {
+            chart.draw_series(DashedLineSeries::new(
+                [(0.0, r), (n as f64, r)],
+                6,
+                4,
+                BLACK.mix(0.5).stroke_width(1),
+            ))?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,5 +311,31 @@ mod tests {
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains("cuadras") && svg.contains("quantity") && svg.contains("50 %"));
         assert!(svg.contains("<polyline"), "a line was drawn");
+    }
+
+    #[test]
+    fn bar_chart_draws_bars_and_whiskers() {
+        let chart = BarChart {
+            title: "win share".into(),
+            y_label: "share".into(),
+            y_percent: true,
+            bars: vec![
+                Bar {
+                    label: "seat 1".into(),
+                    value: 0.3,
+                    low: 0.28,
+                    high: 0.32,
+                },
+                Bar {
+                    label: "seat 2".into(),
+                    value: 0.7,
+                    low: 0.68,
+                    high: 0.72,
+                },
+            ],
+            reference: Some(0.5),
+        };
+        let svg = chart.to_svg().unwrap();
+        assert!(svg.contains("seat 1") && svg.contains("seat 2") && svg.contains("<rect"));
     }
 }

@@ -16,22 +16,26 @@ pub fn to_json(report: &Report) -> Json {
     for f in &report.fields {
         obj.insert(f.key.clone(), f.value.json());
     }
-    if !report.tables.is_empty() {
-        let mut tables = Map::new();
-        for t in &report.tables {
-            let rows: Vec<Json> = t
-                .rows
-                .iter()
-                .map(|row| {
-                    let mut r = Map::new();
-                    for (k, v) in t.columns.iter().zip(row) {
-                        r.insert(k.clone(), v.json());
-                    }
-                    Json::Object(r)
-                })
-                .collect();
+    let mut tables = Map::new();
+    for t in &report.tables {
+        let rows: Vec<Json> = t
+            .rows
+            .iter()
+            .map(|row| {
+                let mut r = Map::new();
+                for (k, v) in t.columns.iter().zip(row) {
+                    r.insert(k.clone(), v.json());
+                }
+                Json::Object(r)
+            })
+            .collect();
+        if t.top_level {
+            obj.insert(t.key.clone(), Json::Array(rows));
+        } else {
             tables.insert(t.key.clone(), Json::Array(rows));
         }
+    }
+    if !tables.is_empty() {
         obj.insert("tables".into(), Json::Object(tables));
     }
     if !report.notes.is_empty() {

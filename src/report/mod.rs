@@ -36,6 +36,8 @@ pub enum Value {
     ProbInterval(f64, f64),
     /// An interval of plain numbers, shown with `decimals` decimals in text.
     NumInterval(f64, f64, usize),
+    /// A p-value (shown as "< 0.0001" when tiny).
+    PValue(f64),
     /// Text.
     Text(String),
     /// Nothing (e.g. "no such bid").
@@ -59,6 +61,8 @@ impl Value {
                 format!("[{}, {}]", humanize::percent(*a), humanize::percent(*b))
             }
             Value::NumInterval(a, b, d) => format!("[{a:.d$}, {b:.d$}]"),
+            Value::PValue(p) if *p < 1e-4 => "< 0.0001".into(),
+            Value::PValue(p) => humanize::significant(*p, 2),
             Value::Text(s) => s.clone(),
             Value::Empty => "—".into(),
         }
@@ -68,7 +72,7 @@ impl Value {
     pub fn raw(&self) -> String {
         match self {
             Value::Int(i) => i.to_string(),
-            Value::Num(x, _) | Value::Prob(x) => x.to_string(),
+            Value::Num(x, _) | Value::Prob(x) | Value::PValue(x) => x.to_string(),
             Value::ProbInterval(a, b) | Value::NumInterval(a, b, _) => format!("{a};{b}"),
             Value::Text(s) => s.clone(),
             Value::Empty => String::new(),
@@ -80,7 +84,7 @@ impl Value {
         use serde_json::json;
         match self {
             Value::Int(i) => json!(i),
-            Value::Num(x, _) | Value::Prob(x) => json!(x),
+            Value::Num(x, _) | Value::Prob(x) | Value::PValue(x) => json!(x),
             Value::ProbInterval(a, b) | Value::NumInterval(a, b, _) => json!([a, b]),
             Value::Text(s) => json!(s),
             Value::Empty => serde_json::Value::Null,
@@ -114,6 +118,8 @@ pub struct Table {
     pub labels: Vec<String>,
     /// Rows, each as long as `columns`.
     pub rows: Vec<Vec<Value>>,
+    /// In JSON, put the rows under the table's key at the top level instead of under `tables`.
+    pub top_level: bool,
 }
 
 impl Table {
@@ -125,6 +131,7 @@ impl Table {
             columns: columns.iter().map(|c| c.0.to_string()).collect(),
             labels: columns.iter().map(|c| c.1.to_string()).collect(),
             rows: Vec::new(),
+            top_level: false,
         }
     }
 

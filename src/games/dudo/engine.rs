@@ -411,7 +411,12 @@ impl Game {
 
     /// The most dice a bid on `face` may name.
     pub fn max_quantity(&self, face: Face) -> u32 {
-        self.dice_on_table() + self.config.rules.counting(face, self.obligado.is_some()).bonus
+        self.dice_on_table()
+            + self
+                .config
+                .rules
+                .counting(face, self.obligado.is_some())
+                .bonus
     }
 
     /// Whether player `p` may change the face in the current obligado round.
@@ -435,7 +440,12 @@ impl Game {
         let me = &self.seats[self.turn];
         let reinforce_ok = |r: bool| !r || (self.config.reforzada && me.hidden_len > 0);
         match action {
-            Action::Open { bid, reinforce, direction, obligado } => {
+            Action::Open {
+                bid,
+                reinforce,
+                direction,
+                obligado,
+            } => {
                 if self.bid.is_some() {
                     return Err("the round is already open: raise, doubt or pass");
                 }
@@ -526,13 +536,21 @@ impl Game {
         self.check(action)?;
         let me = self.turn;
         match action {
-            Action::Open { bid, reinforce, direction, obligado } => {
+            Action::Open {
+                bid,
+                reinforce,
+                direction,
+                obligado,
+            } => {
                 self.step = match direction {
                     Direction::Right => 1,
                     Direction::Left => self.config.players as usize - 1,
                 };
                 if obligado {
-                    self.obligado = Some(Obligado { face: bid.face, obliger: me });
+                    self.obligado = Some(Obligado {
+                        face: bid.face,
+                        obliger: me,
+                    });
                 }
                 self.place_bid(bid, reinforce, rng);
                 Ok(Event::Continue)
@@ -591,7 +609,11 @@ impl Game {
             }
             None => {
                 let holds = self.count(bid.face) >= bid.quantity;
-                (self.bidder, if holds { doubter } else { self.bidder }, false)
+                (
+                    self.bidder,
+                    if holds { doubter } else { self.bidder },
+                    false,
+                )
             }
         };
         self.seats[loser].lives -= 1;
@@ -650,7 +672,11 @@ impl Game {
                 } else {
                     &[Direction::Right]
                 };
-                let obl: &[bool] = if self.obligado_available() { &[false, true] } else { &[false] };
+                let obl: &[bool] = if self.obligado_available() {
+                    &[false, true]
+                } else {
+                    &[false]
+                };
                 for face in Face::ALL {
                     for q in 1..=self.max_quantity(face) {
                         for &r in reinforce_options {
@@ -679,7 +705,10 @@ impl Game {
                 for face in Face::ALL {
                     for q in 1..=self.max_quantity(face) {
                         for &r in reinforce_options {
-                            let a = Action::Raise { bid: Bid { quantity: q, face }, reinforce: r };
+                            let a = Action::Raise {
+                                bid: Bid { quantity: q, face },
+                                reinforce: r,
+                            };
                             if self.check(a).is_ok() {
                                 f(a);
                             }
@@ -702,7 +731,10 @@ impl Game {
         let n = self.config.players as usize;
         let in_now = self.seats[..n].iter().filter(|s| s.is_in()).count();
         if in_now != self.players_in {
-            return Err(format!("{in_now} seats in but players_in = {}", self.players_in));
+            return Err(format!(
+                "{in_now} seats in but players_in = {}",
+                self.players_in
+            ));
         }
         if self.winner.is_none() && self.dice_on_table() != CUP as u32 * self.players_in as u32 {
             return Err(format!(
@@ -843,21 +875,83 @@ mod tests {
     fn illegal_actions_are_rejected_with_a_reason() {
         let mut rng = base_stream(1);
         let mut g = Game::new(GameConfig::standard(RuleSet::Chimbo9, 4), &mut rng);
-        let b = |q, f| Bid { quantity: q, face: Face::new(f).unwrap() };
+        let b = |q, f| Bid {
+            quantity: q,
+            face: Face::new(f).unwrap(),
+        };
         assert!(g.apply(Action::Doubt, &mut rng).is_err());
-        assert!(g.apply(Action::Raise { bid: b(3, 4), reinforce: false }, &mut rng).is_err());
+        assert!(g
+            .apply(
+                Action::Raise {
+                    bid: b(3, 4),
+                    reinforce: false
+                },
+                &mut rng
+            )
+            .is_err());
         assert_eq!(
-            g.check(Action::Open { bid: b(3, 4), reinforce: false, direction: Direction::Left, obligado: false }),
+            g.check(Action::Open {
+                bid: b(3, 4),
+                reinforce: false,
+                direction: Direction::Left,
+                obligado: false
+            }),
             Err("these rules fix the direction")
         );
-        assert_eq!(g.check(Action::Open { bid: b(21, 4), reinforce: false, direction: Direction::Right, obligado: false }), Err("quantity out of range"));
-        g.apply(Action::Open { bid: b(3, 4), reinforce: false, direction: Direction::Right, obligado: false }, &mut rng).unwrap();
+        assert_eq!(
+            g.check(Action::Open {
+                bid: b(21, 4),
+                reinforce: false,
+                direction: Direction::Right,
+                obligado: false
+            }),
+            Err("quantity out of range")
+        );
+        g.apply(
+            Action::Open {
+                bid: b(3, 4),
+                reinforce: false,
+                direction: Direction::Right,
+                obligado: false,
+            },
+            &mut rng,
+        )
+        .unwrap();
         assert_eq!(g.check(Action::Pass), Err("these rules have no paso"));
-        assert_eq!(g.check(Action::Raise { bid: b(3, 3), reinforce: false }), Err("not a legal raise"));
+        assert_eq!(
+            g.check(Action::Raise {
+                bid: b(3, 3),
+                reinforce: false
+            }),
+            Err("not a legal raise")
+        );
         // to aces: floor(3/2) + 1 = 2 aces at least
-        assert_eq!(g.check(Action::Raise { bid: b(1, 1), reinforce: false }), Err("not a legal raise"));
-        assert!(g.check(Action::Raise { bid: b(2, 1), reinforce: false }).is_ok());
-        assert!(g.check(Action::Raise { bid: b(2, 1), reinforce: true }).is_err(), "no reforzada in Chimbo 9");
-        assert!(g.check(Action::Raise { bid: b(3, 5), reinforce: false }).is_ok());
+        assert_eq!(
+            g.check(Action::Raise {
+                bid: b(1, 1),
+                reinforce: false
+            }),
+            Err("not a legal raise")
+        );
+        assert!(g
+            .check(Action::Raise {
+                bid: b(2, 1),
+                reinforce: false
+            })
+            .is_ok());
+        assert!(
+            g.check(Action::Raise {
+                bid: b(2, 1),
+                reinforce: true
+            })
+            .is_err(),
+            "no reforzada in Chimbo 9"
+        );
+        assert!(g
+            .check(Action::Raise {
+                bid: b(3, 5),
+                reinforce: false
+            })
+            .is_ok());
     }
 }

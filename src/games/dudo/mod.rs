@@ -9,6 +9,7 @@
 
 pub mod advise;
 pub mod bid;
+pub mod bots;
 pub mod engine;
 pub mod exact;
 pub mod face;
@@ -16,6 +17,7 @@ pub mod montecarlo;
 pub mod prob;
 pub mod rules;
 pub mod sheets;
+pub mod sim;
 pub mod table;
 
 pub use bid::Bid;

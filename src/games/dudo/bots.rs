@@ -1,0 +1,597 @@
+//! Dudo strategies (bots). A bot sees only a [`View`]: its own dice, the dice shown, the bids.
+//!
+//! - `random`: a uniformly random legal action.
+//! - `honest`: bids what its own dice support: the face with the highest expected count and a
+//!   quantity no higher than that expectation; doubts when no such raise is legal.
+//! - `threshold:t=0.4,bluff=0.1`: doubts when the standing bid is true with probability below
+//!   `t` (given what it sees); otherwise makes the legal raise most likely to be true, or with
+//!   probability `bluff` a random one of the cheapest raises per face. It passes when its own
+//!   hand would win a doubted pass and that beats its best raise, doubts a pass whose chance of
+//!   holding (given the passer's shown dice) is below `t`, reinforces when showing raises its
+//!   bid's chance, declares obligado with three or more natural dice of one face, and opens
+//!   with the highest bid of its best face that is at least 50 % likely.
+//! - `tuned`: `threshold` with the parameters `tahur dudo tune` found for the table size
+//!   (`data/dudo/tuned-<rules>.csv`).
+//!
+//! Probabilities come from [`OddsTables`], precomputed binomial tails: no decision recomputes a
+//! distribution.
+
+use std::fmt;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::bid::Bid;
+use super::engine::{Action, Direction, PassHand, View, CUP};
+use super::face::Face;
+use super::rules::RuleSet;
+use crate::error::{Error, Result};
+use crate::math::{binomial_pmf, upper_tails};
+use crate::rng::{Rng, Stream};
+
+/// Binomial upper tails for every number of unknown dice up to a table size.
+#[derive(Clone, Debug)]
+pub struct OddsTables {
+    max: usize,
+    /// tails[kind][u * (max + 2) + m] = P(Binomial(u, p_kind) ≥ m); kinds: 1/3, 1/6, 1/5.
+    tails: [Vec<f64>; 3],
+    /// (5/6)^u.
+    none: Vec<f64>,
+}
+
+const THIRD: usize = 0;
+const SIXTH: usize = 1;
+const FIFTH: usize = 2;
+
+impl OddsTables {
+    /// Tables for up to `max_dice` unknown dice.
+    pub fn new(max_dice: u32) -> Self {
+        let max = max_dice as usize;
+        let stride = max + 2;
+        let tails = [1.0 / 3.0, 1.0 / 6.0, 1.0 / 5.0].map(|p| {
+            let mut t = vec![0.0; (max + 1) * stride];
+            for u in 0..=max {
+                let tail = upper_tails(&binomial_pmf(u as u32, p));
+                t[u * stride..u * stride + tail.len()].copy_from_slice(&tail);
+            }
+            t
+        });
+        let none = (0..=max).map(|u| (5.0f64 / 6.0).powi(u as i32)).collect();
+        Self { max, tails, none }
+    }
+
+    #[inline]
+    fn tail(&self, kind: usize, u: u32, m: i64) -> f64 {
+        if m <= 0 {
+            1.0
+        } else if m > u as i64 {
+            0.0
+        } else {
+            self.tails[kind][u as usize * (self.max + 2) + m as usize]
+        }
+    }
+
+    /// P(bid true) for a bid on a face counted by `rules`, given the known dice counted by face
+    /// (`known`) and `unknown` unknown dice.
+    pub fn bid_true(&self, view: &View, bid: Bid, known: &[u32; 6], unknown: u32) -> f64 {
+        let counting = view
+            .config()
+            .rules
+            .counting(bid.face, view.obligado().is_some());
+        let q = bid.quantity as i64 - counting.bonus as i64;
+        let k_nat = known[bid.face.index()] as i64;
+        let k_ace = if bid.face.is_ace() {
+            0
+        } else {
+            known[0] as i64
+        };
+        if !counting.wild_aces {
+            return self.tail(SIXTH, unknown, q - k_nat);
+        }
+        if counting.need_natural && k_nat == 0 {
+            let m = q - k_ace;
+            if q <= 0 {
+                return 1.0;
+            }
+            let none = self.none[unknown as usize];
+            if m <= 0 {
+                return 1.0 - none;
+            }
+            return (self.tail(THIRD, unknown, m) - none * self.tail(FIFTH, unknown, m)).max(0.0);
+        }
+        self.tail(THIRD, unknown, q - k_nat - k_ace)
+    }
+}
+
+/// What a player knows: dice by face and how many are unknown.
+fn knowledge(view: &View) -> ([u32; 6], u32) {
+    let mut known = view.shown_on_table();
+    let mut unknown_count = view.dice_on_table() - known.iter().sum::<u32>();
+    if let Some(own) = view.own_hidden() {
+        for &d in own {
+            known[(d - 1) as usize] += 1;
+        }
+        unknown_count -= own.len() as u32;
+    }
+    (known, unknown_count)
+}
+
+/// P(a pass stands if doubted) for a passer whose shown dice are counted in `shown` and whose
+/// other dice are unknown. Indexed by the counts packed in base 6.
+static PASS_HOLDS: LazyLock<Vec<f64>> = LazyLock::new(|| {
+    let mut table = vec![f64::NAN; 6usize.pow(6)];
+    for code in 0..table.len() {
+        let mut shown = [0u8; 6];
+        let mut c = code;
+        for s in shown.iter_mut() {
+            *s = (c % 6) as u8;
+            c /= 6;
+        }
+        let known: usize = shown.iter().map(|&x| x as usize).sum();
+        if known > CUP {
+            continue;
+        }
+        let hidden = CUP - known;
+        let mut base = Vec::with_capacity(CUP);
+        for (f, &n) in shown.iter().enumerate() {
+            base.extend(std::iter::repeat_n(f as u8 + 1, n as usize));
+        }
+        let total = 6usize.pow(hidden as u32);
+        let mut holds = 0usize;
+        let mut hand = base.clone();
+        hand.resize(CUP, 0);
+        for outcome in 0..total {
+            let mut o = outcome;
+            for i in 0..hidden {
+                hand[known + i] = (o % 6) as u8 + 1;
+                o /= 6;
+            }
+            holds += PassHand::of(&hand).holds() as usize;
+        }
+        table[code] = holds as f64 / total as f64;
+    }
+    table
+});
+
+/// P(a pass holds) given the passer's shown dice by face and no other knowledge.
+pub fn pass_holds_given_shown(shown: [u8; 6]) -> f64 {
+    let code = shown
+        .iter()
+        .rev()
+        .fold(0usize, |acc, &c| acc * 6 + c as usize);
+    PASS_HOLDS[code]
+}
+
+/// A strategy with its parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "name", rename_all = "lowercase")]
+pub enum Strategy {
+    /// Uniformly random legal actions.
+    Random,
+    /// Bids what its own dice support.
+    Honest,
+    /// Doubts below `t`, otherwise the most likely raise (bluffing at rate `bluff`).
+    Threshold {
+        /// Doubt threshold.
+        t: f64,
+        /// Bluff rate.
+        bluff: f64,
+    },
+    /// `threshold` with parameters tuned per table size.
+    Tuned,
+}
+
+/// Default doubt threshold of `threshold`.
+pub const DEFAULT_T: f64 = 0.4;
+
+impl Strategy {
+    /// Parses `random`, `honest`, `tuned`, `threshold` or `threshold:t=0.4,bluff=0.1`.
+    pub fn parse(s: &str) -> Result<Strategy> {
+        let s = s.trim();
+        let (name, params) = s.split_once(':').unwrap_or((s, ""));
+        let hint = "strategies are random, honest, tuned, threshold or threshold:t=0.4,bluff=0.1";
+        match name.trim().to_ascii_lowercase().as_str() {
+            "random" | "honest" | "tuned" if !params.is_empty() => Err(Error::usage(format!(
+                "strategy '{s}' takes no parameters; {hint}"
+            ))),
+            "random" => Ok(Strategy::Random),
+            "honest" => Ok(Strategy::Honest),
+            "tuned" => Ok(Strategy::Tuned),
+            "threshold" => {
+                let (mut t, mut bluff) = (DEFAULT_T, 0.0);
+                for kv in params.split(',').filter(|p| !p.trim().is_empty()) {
+                    let (k, v) = kv.split_once('=').ok_or_else(|| {
+                        Error::usage(format!("invalid parameter '{kv}' in strategy '{s}': expected t=0.4 or bluff=0.1"))
+                    })?;
+                    let x: f64 = v.trim().parse().map_err(|_| {
+                        Error::usage(format!("invalid value '{v}' for {k} in strategy '{s}': expected a number from 0 to 1"))
+                    })?;
+                    if !(0.0..=1.0).contains(&x) {
+                        return Err(Error::usage(format!(
+                            "invalid value {x} for {k} in strategy '{s}': expected a number from 0 to 1"
+                        )));
+                    }
+                    match k.trim() {
+                        "t" => t = x,
+                        "bluff" => bluff = x,
+                        other => {
+                            return Err(Error::usage(format!(
+                                "unknown parameter '{other}' in strategy '{s}': threshold takes t and bluff"
+                            )))
+                        }
+                    }
+                }
+                Ok(Strategy::Threshold { t, bluff })
+            }
+            _ => Err(Error::usage(format!("unknown strategy '{s}': {hint}"))),
+        }
+    }
+
+    /// Resolves `tuned` to its parameters for a table of `players` under `set`.
+    pub fn resolve(self, set: RuleSet, players: u8) -> Strategy {
+        match self {
+            Strategy::Tuned => {
+                let (t, bluff) = tuned_parameters(set, players);
+                Strategy::Threshold { t, bluff }
+            }
+            s => s,
+        }
+    }
+
+    /// Chooses an action for the viewing player (whose turn it is).
+    pub fn act(&self, view: &View, odds: &OddsTables, rng: &mut Stream) -> Action {
+        match *self {
+            Strategy::Random => random_action(view, rng),
+            Strategy::Honest => honest_action(view),
+            Strategy::Threshold { t, bluff } => threshold_action(view, odds, rng, t, bluff),
+            Strategy::Tuned => {
+                let (t, bluff) = tuned_parameters(view.config().rules.set, view.config().players);
+                threshold_action(view, odds, rng, t, bluff)
+            }
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Strategy::Random => write!(f, "random"),
+            Strategy::Honest => write!(f, "honest"),
+            Strategy::Tuned => write!(f, "tuned"),
+            Strategy::Threshold { t, bluff } if *bluff == 0.0 => write!(f, "threshold:t={t}"),
+            Strategy::Threshold { t, bluff } => write!(f, "threshold:t={t},bluff={bluff}"),
+        }
+    }
+}
+
+/// The tuned parameters shipped in `data/dudo/tuned-<rules>.csv` (rows `players,t,bluff,…`).
+pub fn tuned_parameters(set: RuleSet, players: u8) -> (f64, f64) {
+    static CHIMBO: &str = include_str!("../../../data/dudo/tuned-chimbo9.csv");
+    static CALEUCHANO: &str = include_str!("../../../data/dudo/tuned-caleuchano.csv");
+    let text = match set {
+        RuleSet::Chimbo9 => CHIMBO,
+        RuleSet::Caleuchano => CALEUCHANO,
+    };
+    let nearest = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let mut it = l.split(',');
+            let p: u8 = it.next()?.parse().ok()?;
+            let t: f64 = it.next()?.parse().ok()?;
+            let b: f64 = it.next()?.parse().ok()?;
+            Some((p, t, b))
+        })
+        .min_by_key(|&(p, _, _)| (p as i32 - players as i32).abs());
+    nearest.map_or((DEFAULT_T, 0.0), |(_, t, b)| (t, b))
+}
+
+fn uniform(rng: &mut Stream, n: usize) -> usize {
+    ((rng.next_u64() as u128 * n as u128) >> 64) as usize
+}
+
+fn chance(rng: &mut Stream, p: f64) -> bool {
+    p > 0.0 && ((rng.next_u64() >> 11) as f64) * (1.0 / (1u64 << 53) as f64) < p
+}
+
+fn random_action(view: &View, rng: &mut Stream) -> Action {
+    let mut n = 0usize;
+    view.for_each_legal(|_| n += 1);
+    let pick = uniform(rng, n);
+    let mut i = 0;
+    let mut chosen = Action::Doubt;
+    view.for_each_legal(|a| {
+        if i == pick {
+            chosen = a;
+        }
+        i += 1;
+    });
+    chosen
+}
+
+/// The cheapest legal raise on `face`, if any.
+fn cheapest_raise(view: &View, face: Face) -> Option<Bid> {
+    let prev = view.bid()?;
+    let cfg = view.config();
+    let q = match view.obligado() {
+        Some(fixed) if !view.may_change_face() => {
+            if face != fixed {
+                return None;
+            }
+            prev.quantity + 1
+        }
+        Some(_) => {
+            let rank = |f: Face| if f.is_ace() { 7 } else { f.value() };
+            if rank(face) > rank(prev.face) {
+                prev.quantity
+            } else {
+                prev.quantity + 1
+            }
+        }
+        None => match (prev.face.is_ace(), face.is_ace()) {
+            (false, false) => prev.quantity + u32::from(face <= prev.face),
+            (false, true) => cfg.rules.min_aces_after(prev.quantity),
+            (true, true) => prev.quantity + 1,
+            (true, false) => cfg.rules.min_quantity_after_aces(prev.quantity),
+        },
+    };
+    (q <= view.max_quantity(face)).then_some(Bid { quantity: q, face })
+}
+
+/// P(bid true) if the viewer reinforces it: own naturals of the face become shown, the rest of
+/// the own hidden dice are re-rolled unseen.
+fn reinforced_true(
+    view: &View,
+    odds: &OddsTables,
+    bid: Bid,
+    known: &[u32; 6],
+    unknown: u32,
+) -> Option<f64> {
+    let own = view.own_hidden()?;
+    let mut k = *known;
+    let mut u = unknown;
+    for &d in own {
+        if d != bid.face.value() {
+            k[(d - 1) as usize] -= 1;
+            u += 1;
+        }
+    }
+    Some(odds.bid_true(view, bid, &k, u))
+}
+
+fn threshold_action(
+    view: &View,
+    odds: &OddsTables,
+    rng: &mut Stream,
+    t: f64,
+    bluff: f64,
+) -> Action {
+    let (known, unknown) = knowledge(view);
+    let Some(current) = view.bid() else {
+        return threshold_open(view, odds, rng, &known, unknown);
+    };
+    // Facing a pass: only the pass can be doubted.
+    if let Some(passer) = view.pending_pass() {
+        if pass_holds_given_shown(view.shown_by(passer)) < t {
+            return Action::Doubt;
+        }
+    } else if odds.bid_true(view, current, &known, unknown) < t {
+        return Action::Doubt;
+    }
+    let mut candidates = [None; 6];
+    let mut best: Option<(Bid, f64)> = None;
+    for face in Face::ALL {
+        if let Some(b) = cheapest_raise(view, face) {
+            let p = odds.bid_true(view, b, &known, unknown);
+            candidates[face.index()] = Some(b);
+            if best.is_none_or(|(_, bp)| p > bp) {
+                best = Some((b, p));
+            }
+        }
+    }
+    let Some((mut bid, mut p)) = best else {
+        return Action::Doubt;
+    };
+    if bluff > 0.0 && chance(rng, bluff) {
+        let options: Vec<Bid> = candidates.iter().flatten().copied().collect();
+        bid = options[uniform(rng, options.len())];
+        p = odds.bid_true(view, bid, &known, unknown);
+    }
+    if view.can_pass() {
+        let pass_p = match view.own_hidden() {
+            Some(own) if own.len() == CUP => PassHand::of(own).holds() as u8 as f64,
+            _ => pass_holds_given_shown(view.shown_by(view.me())),
+        };
+        if pass_p > p {
+            return Action::Pass;
+        }
+    }
+    let reinforce = view.can_reinforce()
+        && reinforced_true(view, odds, bid, &known, unknown).is_some_and(|r| r > p);
+    Action::Raise { bid, reinforce }
+}
+
+fn threshold_open(
+    view: &View,
+    odds: &OddsTables,
+    rng: &mut Stream,
+    known: &[u32; 6],
+    unknown: u32,
+) -> Action {
+    let cfg = view.config();
+    // Obligado with a strong natural holding: three or more of one face.
+    let obligado = view.obligado_available()
+        && view
+            .own_hidden()
+            .is_some_and(|own| (1..=6u8).any(|f| own.iter().filter(|&&d| d == f).count() >= 3));
+    let direction = if cfg.choose_direction && uniform(rng, 2) == 1 {
+        Direction::Left
+    } else {
+        Direction::Right
+    };
+    let mut best: Option<(Bid, f64)> = None;
+    for face in Face::ALL {
+        let counting = cfg.rules.counting(face, obligado);
+        let p_each = if counting.wild_aces {
+            1.0 / 3.0
+        } else {
+            1.0 / 6.0
+        };
+        let k = known[face.index()] + if counting.wild_aces { known[0] } else { 0 };
+        let expected = k as f64 + unknown as f64 * p_each + counting.bonus as f64;
+        if obligado && (face.is_ace() || known[face.index()] < 3) {
+            continue;
+        }
+        if best.is_none_or(|(b, e)| expected > e || (expected == e && face > b.face)) {
+            best = Some((Bid { quantity: 1, face }, expected));
+        }
+    }
+    let face = best.map_or(Face::ALL[5], |(b, _)| b.face);
+    // The highest quantity still at least 50 % likely (at least 1).
+    let counting_view_bid = |q| Bid { quantity: q, face };
+    let max_q = view.max_quantity(face);
+    let mut q = 1;
+    while q < max_q
+        && open_true(
+            view,
+            odds,
+            counting_view_bid(q + 1),
+            known,
+            unknown,
+            obligado,
+        ) >= 0.5
+    {
+        q += 1;
+    }
+    Action::Open {
+        bid: Bid { quantity: q, face },
+        reinforce: false,
+        direction,
+        obligado,
+    }
+}
+
+/// P(true) of an opening bid, under obligado counting when declaring it.
+fn open_true(
+    view: &View,
+    odds: &OddsTables,
+    bid: Bid,
+    known: &[u32; 6],
+    unknown: u32,
+    obligado: bool,
+) -> f64 {
+    if obligado {
+        let m = bid.quantity as i64 - known[bid.face.index()] as i64;
+        odds.tail(SIXTH, unknown, m)
+    } else {
+        odds.bid_true(view, bid, known, unknown)
+    }
+}
+
+fn honest_action(view: &View) -> Action {
+    let (known, unknown) = knowledge(view);
+    let cfg = view.config();
+    let obligado = view.obligado().is_some();
+    let expected = |face: Face| {
+        let c = cfg.rules.counting(face, obligado);
+        let p = if c.wild_aces { 1.0 / 3.0 } else { 1.0 / 6.0 };
+        let k = known[face.index()] + if c.wild_aces { known[0] } else { 0 };
+        (k as f64 + unknown as f64 * p + c.bonus as f64).floor() as u32
+    };
+    if view.bid().is_none() {
+        let face = Face::ALL
+            .iter()
+            .copied()
+            .max_by_key(|&f| (expected(f), f))
+            .expect("six faces");
+        let q = expected(face).clamp(1, view.max_quantity(face));
+        return Action::Open {
+            bid: Bid { quantity: q, face },
+            reinforce: false,
+            direction: Direction::Right,
+            obligado: false,
+        };
+    }
+    // The supported raise with the most room under its expectation.
+    let best = Face::ALL
+        .iter()
+        .filter_map(|&f| {
+            cheapest_raise(view, f).map(|b| (b, expected(f) as i64 - b.quantity as i64))
+        })
+        .filter(|&(_, room)| room >= 0)
+        .max_by_key(|&(b, room)| (room, b.face));
+    match best {
+        Some((bid, _)) => Action::Raise {
+            bid,
+            reinforce: false,
+        },
+        None => {
+            // Pass with a hand that stands a doubt, if allowed; otherwise doubt.
+            let holds = view
+                .own_hidden()
+                .is_some_and(|own| own.len() == CUP && PassHand::of(own).holds());
+            if holds && view.can_pass() {
+                Action::Pass
+            } else {
+                Action::Doubt
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strategy_names() {
+        assert_eq!(Strategy::parse("random").unwrap(), Strategy::Random);
+        assert_eq!(
+            Strategy::parse("threshold:t=0.3,bluff=0.1").unwrap(),
+            Strategy::Threshold { t: 0.3, bluff: 0.1 }
+        );
+        assert_eq!(
+            Strategy::parse("threshold").unwrap(),
+            Strategy::Threshold {
+                t: DEFAULT_T,
+                bluff: 0.0
+            }
+        );
+        for bad in [
+            "rando",
+            "threshold:t=2",
+            "threshold:x=0.1",
+            "threshold:t",
+            "random:t=0.1",
+            "threshold:t=abc",
+        ] {
+            let e = Strategy::parse(bad).unwrap_err().to_string();
+            assert!(e.contains(bad.split(':').next().unwrap()), "{e}");
+        }
+        assert_eq!(
+            Strategy::parse("threshold:t=0.3,bluff=0.1")
+                .unwrap()
+                .to_string(),
+            "threshold:t=0.3,bluff=0.1"
+        );
+    }
+
+    #[test]
+    fn pass_table_matches_enumeration_of_all_rolls() {
+        // No dice shown: poker 156 (incl. five equal), full 300, pichanga 720 of 7776.
+        assert!((pass_holds_given_shown([0; 6]) - 1176.0 / 7776.0).abs() < 1e-15);
+        // Four shown threes: poker whatever the fifth die.
+        assert_eq!(pass_holds_given_shown([0, 0, 4, 0, 0, 0]), 1.0);
+        // Two shown sixes: full needs the other three to be a triple of another face (5/216)
+        // or one more six and a pair ... enumerate: 6^3 outcomes.
+        let mut holds = 0;
+        for a in 1..=6u8 {
+            for b in 1..=6u8 {
+                for c in 1..=6u8 {
+                    holds += PassHand::of(&[6, 6, a, b, c]).holds() as u32;
+                }
+            }
+        }
+        assert!((pass_holds_given_shown([0, 0, 0, 0, 0, 2]) - holds as f64 / 216.0).abs() < 1e-15);
+    }
+}
