@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::games::dudo::compare::{self, CompareSetup, CompareSimulation, CompareTally};
 use crate::games::dudo::montecarlo::{BidSimulation, CountHistogram};
 use crate::games::dudo::prob::{self, ProbQuery};
 use crate::games::dudo::sim::{self, GameSimulation, GameTally, TableSetup};
@@ -23,6 +24,8 @@ pub enum Job {
     DudoProb(ProbQuery),
     /// `tahur dudo sim`.
     DudoSim(TableSetup),
+    /// `tahur dudo compare`.
+    DudoCompare(CompareSetup),
 }
 
 /// The raw outcome of running a job (or one shard of it).
@@ -75,7 +78,7 @@ impl Job {
     pub fn chunk_size(&self) -> u64 {
         match self {
             Job::DudoProb(_) => crate::games::dudo::montecarlo::BID_CHUNK,
-            Job::DudoSim(_) => sim::GAMES_CHUNK,
+            Job::DudoSim(_) | Job::DudoCompare(_) => sim::GAMES_CHUNK,
         }
     }
 
@@ -103,6 +106,7 @@ impl Job {
                 control,
             ),
             Job::DudoSim(t) => run_typed(&GameSimulation::new(t), spec, shard, control),
+            Job::DudoCompare(c) => run_typed(&CompareSimulation::new(c), spec, shard, control),
         }
     }
 
@@ -111,6 +115,7 @@ impl Job {
         match self {
             Job::DudoProb(_) => merge_typed::<CountHistogram>(tallies),
             Job::DudoSim(_) => merge_typed::<GameTally>(tallies),
+            Job::DudoCompare(_) => merge_typed::<CompareTally>(tallies),
         }
     }
 
@@ -122,6 +127,7 @@ impl Job {
                 Ok(prob::report(q, Some((&hist, summary))))
             }
             Job::DudoSim(t) => Ok(sim::report(t, &typed::<GameTally>(tally)?, summary)),
+            Job::DudoCompare(c) => Ok(compare::report(c, &typed::<CompareTally>(tally)?, summary, None)),
         }
     }
 }

@@ -313,9 +313,20 @@ pub fn run<S: Simulation>(
     shard: Option<Shard>,
     control: &RunControl,
 ) -> Result<RunResult<S::Tally>> {
-    debug_assert_eq!(spec.chunk_size, sim.chunk_size());
     let total = spec.total_chunks();
-    let range = shard.map_or(0..total, |s| s.chunks(total));
+    run_range(sim, spec, shard.map_or(0..total, |s| s.chunks(total)), control)
+}
+
+/// Runs the chunks `range` of `spec` (a sequential method extends a run this way: running
+/// 0..a then a..b adds up to exactly the run of 0..b).
+pub fn run_range<S: Simulation>(
+    sim: &S,
+    spec: &RunSpec,
+    range: Range<u64>,
+    control: &RunControl,
+) -> Result<RunResult<S::Tally>> {
+    debug_assert_eq!(spec.chunk_size, sim.chunk_size());
+    let range = range.start.min(spec.total_chunks())..range.end.min(spec.total_chunks());
     let shard_samples = spec.samples_in(&ChunkSet::from_range(range.clone()));
 
     let progress = if control.progress {

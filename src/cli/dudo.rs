@@ -15,6 +15,7 @@ use crate::games::dudo::sim::{
 };
 use crate::games::dudo::table::{self, TableQuery};
 use crate::games::dudo::{advise, sheets, AceRound, Bid, RuleSet, Rules, Situation};
+use crate::games::dudo::compare::{self, CompareSetup};
 use crate::jobs::Job;
 
 /// Dudo commands.
@@ -51,6 +52,12 @@ pub enum DudoCommand {
   tahur dudo sim --players 4 --strategies 'threshold:t=0.3,bluff=0.1,honest' --house lives=5 --format json
   tahur dudo sim --players 6 --strategies threshold --games 1e6 --shard 1/4 --output part1.json")]
     Sim(SimCmd),
+    /// The same strategies under two rule or flag sets, paired on common random numbers.
+    #[command(after_help = "Examples:
+  tahur dudo compare --players 4 --strategies threshold,random --a rules=chimbo9 --b rules=caleuchano
+  tahur dudo compare --rules caleuchano --players 5 --strategies threshold --a paso=on --b paso=off --games 1e5
+  tahur dudo compare --players 3 --strategies threshold,honest --a lives=3 --b lives=5 --until-decided --games 1e6")]
+    Compare(CompareCmd),
     /// Regenerate the cheat sheets in data/dudo (2 to 8 players, both rule sets).
     #[command(after_help = "Example:
   cargo run --release -- dudo sheets --out data/dudo")]
@@ -295,6 +302,47 @@ pub struct SimCmd {
     pub out: OutputArgs,
 }
 
+/// `tahur dudo compare`.
+#[derive(Args, Debug)]
+pub struct CompareCmd {
+    /// Base rule set of both variants (before --a / --b).
+    #[arg(long, value_enum, default_value = "chimbo9")]
+    pub rules: RuleSet,
+    /// Players at the table (2–16).
+    #[arg(long, value_name = "P", value_parser = parse_table_players)]
+    pub players: u8,
+    /// Strategies by seat (as for `dudo sim`).
+    #[arg(long, value_name = "S1,S2,…", default_value = "threshold")]
+    pub strategies: String,
+    /// Variant A's house rules, e.g. rules=chimbo9 or paso=off,lives=3.
+    #[arg(long, value_name = "KEY=VALUE,…", default_value = "")]
+    pub a: String,
+    /// Variant B's house rules.
+    #[arg(long, value_name = "KEY=VALUE,…", default_value = "")]
+    pub b: String,
+    /// Keep playing in batches until the first comparison is decided (look k at level α/2^k),
+    /// at most --games games.
+    #[arg(long)]
+    pub until_decided: bool,
+    /// Games per batch for --until-decided.
+    #[arg(long, value_name = "N", default_value = "10000", value_parser = parse_games)]
+    pub batch: u64,
+    /// Overall significance level α for --until-decided.
+    #[arg(long, default_value_t = 0.05, value_parser = parse_alpha)]
+    pub alpha: f64,
+    #[command(flatten)]
+    pub run: GameRunArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+fn parse_alpha(s: &str) -> std::result::Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(a) if a > 0.0 && a < 1.0 => Ok(a),
+        _ => Err("expected a level between 0 and 1, e.g. 0.05".into()),
+    }
+}
+
 fn parse_bid(words: &[String]) -> Result<Bid> {
     Bid::parse(&words.join(" "))
 }
@@ -368,6 +416,34 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 Ok(())
             };
             run_job(Job::DudoSim(setup.clone()), a.run.request(), &a.out, charts)
+        }
+        DudoCommand::Compare(a) => {
+            let strategies = parse_strategy_list(&a.strategies)?;
+            let base = GameConfig::standard(a.rules, a.players);
+            let variant = |spec: &str| -> Result<TableSetup> {
+                TableSetup::new(apply_house_rules(base, spec)?, &strategies, false)
+            };
+            let name = |spec: &str| if spec.trim().is_empty() { format!("{} standard", a.rules.key()) } else { spec.to_string() };
+            let setup = CompareSetup::new(variant(&a.a)?, variant(&a.b)?, [name(&a.a), name(&a.b)])?;
+            if setup.a.game == setup.b.game {
+                return Err(Error::usage(format!(
+                    "--a '{}' and --b '{}' give the same rules: change at least one house rule",
+                    a.a, a.b
+                )));
+            }
+            if !a.until_decided {
+                return run_job(Job::DudoCompare(setup), a.run.request(), &a.out, |_| Ok(()));
+            }
+            if a.run.shard.is_some() {
+                return Err(Error::usage("--until-decided decides as it goes and cannot be sharded: drop --shard"));
+            }
+            let req = a.run.request();
+            let spec = Job::DudoCompare(setup.clone()).spec(req.samples, req.seed);
+            let control = crate::runner::RunControl { threads: req.threads, progress: super::show_progress() };
+            crate::runner::install_interrupt_handler();
+            let (tally, summary, seq) = compare::run_sequential(&setup, &spec, a.batch, a.alpha, &control)?;
+            emit(&compare::report(&setup, &tally, &summary, Some(&seq)), &a.out)?;
+            Ok(if summary.interrupted { super::EXIT_INTERRUPTED } else { 0 })
         }
         DudoCommand::Sheets(a) => {
             let files = sheets::generate()?;

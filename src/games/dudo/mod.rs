@@ -10,6 +10,7 @@
 pub mod advise;
 pub mod bid;
 pub mod bots;
+pub mod compare;
 pub mod engine;
 pub mod exact;
 pub mod face;

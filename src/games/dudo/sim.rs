@@ -127,6 +127,17 @@ impl Tally for GameTally {
     }
 }
 
+/// How one game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The winner's seat.
+    pub winner: usize,
+    /// Who opened the first round.
+    pub first_opener: usize,
+    /// Rounds played.
+    pub rounds: u32,
+}
+
 /// Whole-game simulation of one table.
 pub struct GameSimulation {
     setup: TableSetup,
@@ -161,13 +172,14 @@ impl GameSimulation {
         }
     }
 
-    /// Plays one game from its two streams (dice, decisions) and records it.
+    /// Plays one game from its two streams (dice, decisions) and records it. Returns the
+    /// winner, the first opener and the rounds played (`None` if a bot broke a rule).
     pub fn play(
         &self,
         dice: &mut Stream,
         decisions: &mut Stream,
         t: &mut GameTally,
-    ) -> Option<usize> {
+    ) -> Option<GameResult> {
         let mut game = Game::new(self.setup.game, dice);
         let first = game.first_opener();
         loop {
@@ -213,7 +225,7 @@ impl GameSimulation {
                         t.rounds_hist.resize(r + 1, 0);
                     }
                     t.rounds_hist[r] += 1;
-                    return Some(winner);
+                    return Some(GameResult { winner, first_opener: first, rounds: game.rounds() });
                 }
             }
         }
