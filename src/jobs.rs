@@ -127,7 +127,12 @@ impl Job {
                 Ok(prob::report(q, Some((&hist, summary))))
             }
             Job::DudoSim(t) => Ok(sim::report(t, &typed::<GameTally>(tally)?, summary)),
-            Job::DudoCompare(c) => Ok(compare::report(c, &typed::<CompareTally>(tally)?, summary, None)),
+            Job::DudoCompare(c) => Ok(compare::report(
+                c,
+                &typed::<CompareTally>(tally)?,
+                summary,
+                None,
+            )),
         }
     }
 }

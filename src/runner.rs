@@ -314,7 +314,12 @@ pub fn run<S: Simulation>(
     control: &RunControl,
 ) -> Result<RunResult<S::Tally>> {
     let total = spec.total_chunks();
-    run_range(sim, spec, shard.map_or(0..total, |s| s.chunks(total)), control)
+    run_range(
+        sim,
+        spec,
+        shard.map_or(0..total, |s| s.chunks(total)),
+        control,
+    )
 }
 
 /// Runs the chunks `range` of `spec` (a sequential method extends a run this way: running

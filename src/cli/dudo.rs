@@ -6,6 +6,8 @@ use clap::{Args, Subcommand};
 
 use super::{emit, run_job, OutputArgs, RunRequest, SimArgs};
 use crate::error::{Error, Result};
+use crate::games::dudo::bots::Strategy;
+use crate::games::dudo::compare::{self, CompareSetup};
 use crate::games::dudo::engine::{GameConfig, MAX_PLAYERS};
 use crate::games::dudo::exact::{DICE_PER_PLAYER, MAX_DICE};
 use crate::games::dudo::face::parse_dice;
@@ -14,8 +16,8 @@ use crate::games::dudo::sim::{
     self, apply_house_rules, parse_strategy_list, GameTally, TableSetup,
 };
 use crate::games::dudo::table::{self, TableQuery};
-use crate::games::dudo::{advise, sheets, AceRound, Bid, RuleSet, Rules, Situation};
-use crate::games::dudo::compare::{self, CompareSetup};
+use crate::games::dudo::tune::{self, TuneSpec};
+use crate::games::dudo::{advise, paso, sheets, AceRound, Bid, RuleSet, Rules, Situation};
 use crate::jobs::Job;
 
 /// Dudo commands.
@@ -58,6 +60,17 @@ pub enum DudoCommand {
   tahur dudo compare --rules caleuchano --players 5 --strategies threshold --a paso=on --b paso=off --games 1e5
   tahur dudo compare --players 3 --strategies threshold,honest --a lives=3 --b lives=5 --until-decided --games 1e6")]
     Compare(CompareCmd),
+    /// Exact odds that a doubted pass stands: poker, full or pichanga (Caleuchano).
+    #[command(after_help = "Examples:
+  tahur dudo paso
+  tahur dudo paso --shown 4,4 --format json")]
+    Paso(PasoCmd),
+    /// Search the threshold/bluff parameters that win most against a field, per table size;
+    /// writes data/dudo/tuned-<rules>.csv (read by the `tuned` strategy) and a Markdown sheet.
+    #[command(after_help = "Examples:
+  tahur dudo tune --rules chimbo9
+  tahur dudo tune --rules caleuchano --players 3,4,5 --field honest --games 50000 --out /tmp/tuned")]
+    Tune(TuneCmd),
     /// Regenerate the cheat sheets in data/dudo (2 to 8 players, both rule sets).
     #[command(after_help = "Example:
   cargo run --release -- dudo sheets --out data/dudo")]
@@ -320,11 +333,11 @@ pub struct CompareCmd {
     /// Variant B's house rules.
     #[arg(long, value_name = "KEY=VALUE,…", default_value = "")]
     pub b: String,
-    /// Keep playing in batches until the first comparison is decided (look k at level α/2^k),
-    /// at most --games games.
+    /// Keep playing until the first comparison is decided: looks after --batch, 2×, 4×, … games,
+    /// look k at level α/2^k; at most --games games.
     #[arg(long)]
     pub until_decided: bool,
-    /// Games per batch for --until-decided.
+    /// Games before the first look of --until-decided.
     #[arg(long, value_name = "N", default_value = "10000", value_parser = parse_games)]
     pub batch: u64,
     /// Overall significance level α for --until-decided.
@@ -332,6 +345,44 @@ pub struct CompareCmd {
     pub alpha: f64,
     #[command(flatten)]
     pub run: GameRunArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// `tahur dudo tune`.
+#[derive(Args, Debug)]
+pub struct TuneCmd {
+    /// Rule set.
+    #[arg(long, value_enum, default_value = "chimbo9")]
+    pub rules: RuleSet,
+    /// Table sizes to tune.
+    #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6,7,8", value_parser = parse_table_players)]
+    pub players: Vec<u8>,
+    /// Strategy of every other seat.
+    #[arg(long, default_value = "threshold")]
+    pub field: String,
+    /// Games per candidate and table size.
+    #[arg(long, value_name = "N", default_value = "20000", value_parser = parse_games)]
+    pub games: u64,
+    /// Seed shared by every candidate.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Folder for tuned-<rules>.csv and tuned-<rules>.md.
+    #[arg(long, default_value = "data/dudo", value_name = "DIR")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `tahur dudo paso`.
+#[derive(Args, Debug)]
+pub struct PasoCmd {
+    /// Dice the passer has shown face up (mandada reforzada); the rest are unseen.
+    #[arg(long, value_name = "DICE")]
+    pub shown: Option<String>,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -423,8 +474,15 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             let variant = |spec: &str| -> Result<TableSetup> {
                 TableSetup::new(apply_house_rules(base, spec)?, &strategies, false)
             };
-            let name = |spec: &str| if spec.trim().is_empty() { format!("{} standard", a.rules.key()) } else { spec.to_string() };
-            let setup = CompareSetup::new(variant(&a.a)?, variant(&a.b)?, [name(&a.a), name(&a.b)])?;
+            let name = |spec: &str| {
+                if spec.trim().is_empty() {
+                    format!("{} standard", a.rules.key())
+                } else {
+                    spec.to_string()
+                }
+            };
+            let setup =
+                CompareSetup::new(variant(&a.a)?, variant(&a.b)?, [name(&a.a), name(&a.b)])?;
             if setup.a.game == setup.b.game {
                 return Err(Error::usage(format!(
                     "--a '{}' and --b '{}' give the same rules: change at least one house rule",
@@ -435,15 +493,65 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 return run_job(Job::DudoCompare(setup), a.run.request(), &a.out, |_| Ok(()));
             }
             if a.run.shard.is_some() {
-                return Err(Error::usage("--until-decided decides as it goes and cannot be sharded: drop --shard"));
+                return Err(Error::usage(
+                    "--until-decided decides as it goes and cannot be sharded: drop --shard",
+                ));
             }
             let req = a.run.request();
             let spec = Job::DudoCompare(setup.clone()).spec(req.samples, req.seed);
-            let control = crate::runner::RunControl { threads: req.threads, progress: super::show_progress() };
+            let control = crate::runner::RunControl {
+                threads: req.threads,
+                progress: super::show_progress(),
+            };
             crate::runner::install_interrupt_handler();
-            let (tally, summary, seq) = compare::run_sequential(&setup, &spec, a.batch, a.alpha, &control)?;
-            emit(&compare::report(&setup, &tally, &summary, Some(&seq)), &a.out)?;
-            Ok(if summary.interrupted { super::EXIT_INTERRUPTED } else { 0 })
+            let (tally, summary, seq) =
+                compare::run_sequential(&setup, &spec, a.batch, a.alpha, &control)?;
+            emit(
+                &compare::report(&setup, &tally, &summary, Some(&seq)),
+                &a.out,
+            )?;
+            Ok(if summary.interrupted {
+                super::EXIT_INTERRUPTED
+            } else {
+                0
+            })
+        }
+        DudoCommand::Paso(a) => {
+            let shown = parse_dice(a.shown.as_deref().unwrap_or(""), "--shown")?;
+            emit(&paso::report(&shown)?, &a.out)?;
+            Ok(0)
+        }
+        DudoCommand::Tune(a) => {
+            let field = Strategy::parse(&a.field)?;
+            if field == Strategy::Tuned {
+                return Err(Error::usage(
+                    "--field tuned would tune against itself: pick random, honest or threshold",
+                ));
+            }
+            let spec = TuneSpec::grid(a.rules, a.players.clone(), field, a.games, a.seed);
+            let control = crate::runner::RunControl {
+                threads: a.threads.map(usize::from),
+                progress: super::show_progress(),
+            };
+            crate::runner::install_interrupt_handler();
+            let results = tune::tune(&spec, &control)?;
+            if crate::runner::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(Error::usage(
+                    "interrupted: tuning needs every game; nothing was written",
+                ));
+            }
+            let rep = tune::report(&spec, &results);
+            std::fs::create_dir_all(&a.out)
+                .map_err(|e| Error::usage(format!("cannot create '{}': {e}", a.out.display())))?;
+            let stem = a.out.join(format!("tuned-{}", a.rules.key()));
+            crate::report::write_atomic(
+                &stem.with_extension("csv"),
+                tune::csv(&results, a.games).as_bytes(),
+            )?;
+            let md = crate::report::render(&rep, crate::report::Format::Markdown)? + "\n";
+            crate::report::write_atomic(&stem.with_extension("md"), md.as_bytes())?;
+            emit(&rep, &a.output)?;
+            Ok(0)
         }
         DudoCommand::Sheets(a) => {
             let files = sheets::generate()?;

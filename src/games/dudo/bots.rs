@@ -103,8 +103,9 @@ impl OddsTables {
     }
 }
 
-/// What a player knows: dice by face and how many are unknown.
-fn knowledge(view: &View) -> ([u32; 6], u32) {
+/// What a player knows: the dice they can see counted by face (own hidden dice when known, all
+/// shown dice), and how many dice on the table they cannot see.
+pub fn knowledge(view: &View) -> ([u32; 6], u32) {
     let mut known = view.shown_on_table();
     let mut unknown_count = view.dice_on_table() - known.iter().sum::<u32>();
     if let Some(own) = view.own_hidden() {

@@ -6,8 +6,8 @@
 //! values: its interval and z test use the variance of the per-game differences, which common
 //! random numbers can only make smaller, and stay valid whatever the correlation.
 //!
-//! `--until-decided` looks at the primary comparison after every batch: look *k* tests at level
-//! α/2^k. The levels add up to at most α, so the chance of ever declaring a difference that is
+//! `--until-decided` looks at the primary comparison after `batch`, 2·`batch`, 4·`batch`, …
+//! games (the games double between looks): look *k* tests at level α/2^k. The levels add up to at most α, so the chance of ever declaring a difference that is
 //! not there stays below α however many looks are taken (a Bonferroni bound over the looks: a
 //! valid, conservative sequential method).
 
@@ -101,7 +101,8 @@ impl Tally for CompareTally {
         self.b.absorb(&o.b);
         self.pairs += o.pairs;
         if self.strategy_wins.len() < o.strategy_wins.len() {
-            self.strategy_wins.resize(o.strategy_wins.len(), PairedCounts::default());
+            self.strategy_wins
+                .resize(o.strategy_wins.len(), PairedCounts::default());
         }
         for (x, y) in self.strategy_wins.iter_mut().zip(&o.strategy_wins) {
             x.absorb(y);
@@ -154,16 +155,26 @@ impl Simulation for CompareSimulation {
     fn run_chunk(&self, stream: &mut Stream, games: u64, t: &mut CompareTally) {
         for _ in 0..games {
             let (dice, decisions) = GameSimulation::game_streams(stream);
-            let ra = self.a.play(&mut dice.clone(), &mut decisions.clone(), &mut t.a);
-            let rb = self.b.play(&mut dice.clone(), &mut decisions.clone(), &mut t.b);
-            let (Some(ra), Some(rb)) = (ra, rb) else { continue };
+            let ra = self
+                .a
+                .play(&mut dice.clone(), &mut decisions.clone(), &mut t.a);
+            let rb = self
+                .b
+                .play(&mut dice.clone(), &mut decisions.clone(), &mut t.b);
+            let (Some(ra), Some(rb)) = (ra, rb) else {
+                continue;
+            };
             t.pairs += 1;
             for s in 0..self.strategies {
-                t.strategy_wins[s].add(self.strategy_of_seat[ra.winner] == s, self.strategy_of_seat[rb.winner] == s);
+                t.strategy_wins[s].add(
+                    self.strategy_of_seat[ra.winner] == s,
+                    self.strategy_of_seat[rb.winner] == s,
+                );
             }
             // The first opener is drawn first from the dice stream: the same seat in both.
             debug_assert_eq!(ra.first_opener, rb.first_opener);
-            t.opener_wins.add(ra.winner == ra.first_opener, rb.winner == rb.first_opener);
+            t.opener_wins
+                .add(ra.winner == ra.first_opener, rb.winner == rb.first_opener);
             let d = ra.rounds as i64 - rb.rounds as i64;
             t.rounds_diff_sum += d;
             t.rounds_diff_sq += (d * d) as u64;
@@ -194,7 +205,11 @@ fn games_needed(diff: f64, var: f64) -> f64 {
     if diff == 0.0 || var == 0.0 {
         return f64::INFINITY;
     }
-    let z = z_for_confidence(0.95) + statrs::distribution::ContinuousCDF::inverse_cdf(&statrs::distribution::Normal::standard(), 0.8);
+    let z = z_for_confidence(0.95)
+        + statrs::distribution::ContinuousCDF::inverse_cdf(
+            &statrs::distribution::Normal::standard(),
+            0.8,
+        );
     (z * z * var / (diff * diff)).ceil()
 }
 
@@ -212,7 +227,10 @@ pub fn paired_proportions(c: &PairedCounts, n: u64) -> PairedDifference {
         a,
         b,
         difference: d,
-        interval: Interval { low: d - h, high: d + h },
+        interval: Interval {
+            low: d - h,
+            high: d + h,
+        },
         p_value: if se > 0.0 { two_sided_p(z) } else { 1.0 },
         effect_size: 2.0 * a.sqrt().asin() - 2.0 * b.sqrt().asin(),
         games_needed: games_needed(d, var),
@@ -235,7 +253,10 @@ pub fn paired_rounds(t: &CompareTally) -> PairedDifference {
         a: mean(&t.a),
         b: mean(&t.b),
         difference: d,
-        interval: Interval { low: d - h, high: d + h },
+        interval: Interval {
+            low: d - h,
+            high: d + h,
+        },
         p_value: if se > 0.0 { two_sided_p(d / se) } else { 1.0 },
         effect_size: if var > 0.0 { d / var.sqrt() } else { 0.0 },
         games_needed: games_needed(d, var),
@@ -244,15 +265,26 @@ pub fn paired_rounds(t: &CompareTally) -> PairedDifference {
 
 /// Every comparison, primary first: each strategy's share of games won (when there are two or
 /// more strategies), the first opener's win rate, the mean game length.
-pub fn comparisons(setup: &CompareSetup, t: &CompareTally) -> Vec<(String, bool, PairedDifference)> {
+pub fn comparisons(
+    setup: &CompareSetup,
+    t: &CompareTally,
+) -> Vec<(String, bool, PairedDifference)> {
     let mut v = Vec::new();
     let strategies = setup.strategies();
     if strategies.len() > 1 {
         for (s, c) in strategies.iter().zip(&t.strategy_wins) {
-            v.push((format!("games won by {s}"), true, paired_proportions(c, t.pairs)));
+            v.push((
+                format!("games won by {s}"),
+                true,
+                paired_proportions(c, t.pairs),
+            ));
         }
     }
-    v.push(("games won by the first opener".into(), true, paired_proportions(&t.opener_wins, t.pairs)));
+    v.push((
+        "games won by the first opener".into(),
+        true,
+        paired_proportions(&t.opener_wins, t.pairs),
+    ));
     v.push(("rounds per game".into(), false, paired_rounds(t)));
     v
 }
@@ -269,18 +301,31 @@ pub struct Sequential {
 }
 
 /// The report of a comparison.
-pub fn report(setup: &CompareSetup, t: &CompareTally, run: &RunSummary, seq: Option<&Sequential>) -> Report {
+pub fn report(
+    setup: &CompareSetup,
+    t: &CompareTally,
+    run: &RunSummary,
+    seq: Option<&Sequential>,
+) -> Report {
     let mut r = Report::new(format!(
         "Dudo compare · A: {} · B: {} · {} players",
         setup.names[0], setup.names[1], setup.a.game.players
     ));
     r.field("games", "paired games", Value::Int(t.pairs as i64));
     if !run.is_complete() && seq.is_none() {
-        r.field("games_requested", "games requested", Value::Int(run.spec.samples as i64));
+        r.field(
+            "games_requested",
+            "games requested",
+            Value::Int(run.spec.samples as i64),
+        );
     }
     r.field("seed", "seed", Value::Int(run.spec.seed as i64));
     let strategies: Vec<String> = setup.a.strategies.iter().map(|s| s.to_string()).collect();
-    r.field("strategies", "strategies by seat", Value::Text(strategies.join(", ")));
+    r.field(
+        "strategies",
+        "strategies by seat",
+        Value::Text(strategies.join(", ")),
+    );
     let mut table = Table::new(
         "comparisons",
         "A against B (paired, common random numbers)",
@@ -297,12 +342,22 @@ pub fn report(setup: &CompareSetup, t: &CompareTally, run: &RunSummary, seq: Opt
     );
     table.top_level = true;
     for (name, prob, d) in comparisons(setup, t) {
-        let fmt = |x: f64| if prob { Value::Prob(x) } else { Value::Num(x, 3) };
+        let fmt = |x: f64| {
+            if prob {
+                Value::Prob(x)
+            } else {
+                Value::Num(x, 3)
+            }
+        };
         table.push(vec![
             Value::Text(name),
             fmt(d.a),
             fmt(d.b),
-            if prob { Value::Num(d.difference * 100.0, 3) } else { Value::Num(d.difference, 3) },
+            if prob {
+                Value::Num(d.difference * 100.0, 3)
+            } else {
+                Value::Num(d.difference, 3)
+            },
             if prob {
                 Value::NumInterval(d.interval.low * 100.0, d.interval.high * 100.0, 3)
             } else {
@@ -310,14 +365,22 @@ pub fn report(setup: &CompareSetup, t: &CompareTally, run: &RunSummary, seq: Opt
             },
             Value::PValue(d.p_value),
             Value::Num(d.effect_size, 4),
-            if d.games_needed.is_finite() { Value::Int(d.games_needed as i64) } else { Value::Empty },
+            if d.games_needed.is_finite() {
+                Value::Int(d.games_needed as i64)
+            } else {
+                Value::Empty
+            },
         ]);
     }
     r.tables.push(table);
     r.note("Differences of win rates are in percentage points. Effect sizes: Cohen's h for win rates, d_z for rounds. \"Games to detect\": paired games for 80 % power at α = 0.05 if the difference is what was seen.");
     if let Some(s) = seq {
         r.field("looks", "sequential looks", Value::Int(s.looks as i64));
-        r.field("decided", "primary comparison decided", Value::Text(if s.decided { "yes" } else { "no" }.into()));
+        r.field(
+            "decided",
+            "primary comparison decided",
+            Value::Text(if s.decided { "yes" } else { "no" }.into()),
+        );
         r.note(format!(
             "Sequential (--until-decided): look k tests the primary comparison at α/2^k; {} after {} looks (last level {}).",
             if s.decided { "decided" } else { "not decided within --games" },
@@ -331,8 +394,8 @@ pub fn report(setup: &CompareSetup, t: &CompareTally, run: &RunSummary, seq: Opt
     r
 }
 
-/// Runs a comparison in batches of `batch` games until the primary comparison is decided at
-/// the look's level α/2^k, or `spec.samples` games have been played.
+/// Runs a comparison in growing steps (`batch`, then doubling the games at each look) until the
+/// primary comparison is decided at the look's level α/2^k, or `spec.samples` games are played.
 pub fn run_sequential(
     setup: &CompareSetup,
     spec: &crate::runner::RunSpec,
@@ -351,7 +414,7 @@ pub fn run_sequential(
     let mut decided = false;
     let mut interrupted = false;
     while done < total && !decided && !interrupted {
-        let end = (done + chunks_per_look).min(total);
+        let end = (chunks_per_look << looks.min(40)).min(total);
         let part = crate::runner::run_range(&sim, spec, done..end, control)?;
         tally.absorb(&part.tally);
         samples_done += part.samples_done;
@@ -368,5 +431,13 @@ pub fn run_sequential(
         interrupted,
         missing: None,
     };
-    Ok((tally, summary, Sequential { looks, last_level: level, decided }))
+    Ok((
+        tally,
+        summary,
+        Sequential {
+            looks,
+            last_level: level,
+            decided,
+        },
+    ))
 }

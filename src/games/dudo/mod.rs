@@ -15,11 +15,13 @@ pub mod engine;
 pub mod exact;
 pub mod face;
 pub mod montecarlo;
+pub mod paso;
 pub mod prob;
 pub mod rules;
 pub mod sheets;
 pub mod sim;
 pub mod table;
+pub mod tune;
 
 pub use bid::Bid;
 pub use exact::{BidOdds, CountDistribution, Situation};

@@ -225,7 +225,11 @@ impl GameSimulation {
                         t.rounds_hist.resize(r + 1, 0);
                     }
                     t.rounds_hist[r] += 1;
-                    return Some(GameResult { winner, first_opener: first, rounds: game.rounds() });
+                    return Some(GameResult {
+                        winner,
+                        first_opener: first,
+                        rounds: game.rounds(),
+                    });
                 }
             }
         }

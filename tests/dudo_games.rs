@@ -1,0 +1,389 @@
+//! Whole Dudo games: rule invariants over many seeds, legality against an independent reading
+//! of the rules, bots' odds against the exact engine, pass odds against closed forms.
+
+use tahur::games::dudo::bots::{knowledge, OddsTables, Strategy};
+use tahur::games::dudo::engine::{Action, Event, Game, GameConfig, CUP};
+use tahur::games::dudo::paso;
+use tahur::games::dudo::sim::{apply_house_rules, GameSimulation, TableSetup};
+use tahur::games::dudo::{AceRound, Bid, Face, RuleSet, Rules, Situation};
+use tahur::rng::{base_stream, SeedableRng, Stream};
+use tahur::runner::{run, RunControl, RunSpec};
+
+fn configs() -> Vec<GameConfig> {
+    let mut v = Vec::new();
+    for players in [2u8, 3, 5, 8] {
+        v.push(GameConfig::standard(RuleSet::Chimbo9, players));
+        v.push(GameConfig::standard(RuleSet::Caleuchano, players));
+        v.push(
+            apply_house_rules(
+                GameConfig::standard(RuleSet::Caleuchano, players),
+                "lives=3,aces-need-natural=on",
+            )
+            .unwrap(),
+        );
+        v.push(
+            apply_house_rules(
+                GameConfig::standard(RuleSet::Chimbo9, players),
+                "ace-round=ceil,paso=on,reforzada=on",
+            )
+            .unwrap(),
+        );
+    }
+    v
+}
+
+/// Plays a game with the given strategies, checking every rule invariant after every action.
+fn checked_game(cfg: GameConfig, strategies: &[Strategy], seed: u64) -> (u32, usize) {
+    let odds = OddsTables::new(cfg.players as u32 * 5);
+    let mut dice = Stream::seed_from_u64(seed);
+    let mut decisions = Stream::seed_from_u64(seed ^ 0xABCD);
+    let mut g = Game::new(cfg, &mut dice);
+    let n = cfg.players as usize;
+    let mut passes_this_round = vec![0u32; n];
+    let mut obligado_face: Option<Face> = None;
+    let mut actions = 0u32;
+    loop {
+        g.check_invariants().unwrap();
+        let p = g.turn();
+        let view = g.view(p);
+        let a = strategies[p % strategies.len()].act(&view, &odds, &mut decisions);
+        assert!(view.is_legal(a), "bot chose an illegal action {a:?}");
+        // The legal list and the check agree.
+        let legal = g.legal_actions();
+        assert!(legal.contains(&a), "{a:?} not in the legal list");
+        if let Action::Open {
+            obligado: true,
+            bid,
+            ..
+        } = a
+        {
+            obligado_face = Some(bid.face);
+        }
+        if let (Some(face), Action::Raise { bid, .. }) = (obligado_face, a) {
+            if bid.face != face {
+                assert!(
+                    view.may_change_face(),
+                    "face changed in obligado by a player who may not"
+                );
+                obligado_face = Some(bid.face);
+            }
+        }
+        if a == Action::Pass {
+            passes_this_round[p] += 1;
+            assert_eq!(passes_this_round[p], 1, "paso twice in one round");
+            assert!(cfg.paso);
+        }
+        let lives_before: u32 = (0..n).map(|q| g.lives(q) as u32).sum();
+        let dice_before = g.dice_on_table();
+        let e = g.apply(a, &mut dice).unwrap();
+        actions += 1;
+        assert!(actions < 100_000, "a game must end");
+        let lives_after: u32 = (0..n).map(|q| g.lives(q) as u32).sum();
+        match e {
+            Event::Continue => {
+                assert_eq!(lives_after, lives_before);
+                assert_eq!(
+                    g.dice_on_table(),
+                    dice_before,
+                    "dice never change within a round"
+                );
+            }
+            Event::Round(end) => {
+                assert_eq!(
+                    lives_after + 1,
+                    lives_before,
+                    "a challenge costs exactly one life"
+                );
+                assert_eq!(g.dice_on_table(), CUP as u32 * g.players_in() as u32);
+                assert!(end.doubter != end.doubted);
+                passes_this_round.iter_mut().for_each(|x| *x = 0);
+                obligado_face = None;
+                if end.obligado {
+                    assert!(cfg.obligado);
+                }
+            }
+            Event::GameOver { winner, .. } => {
+                assert_eq!(lives_after + 1, lives_before);
+                assert_eq!(g.players_in(), 1);
+                assert!(g.lives(winner) > 0);
+                assert!(g.rounds() <= cfg.players as u32 * cfg.lives as u32);
+                return (g.rounds(), winner);
+            }
+        }
+    }
+}
+
+#[test]
+fn rules_hold_over_many_seeded_games() {
+    let mixes: Vec<Vec<Strategy>> = vec![
+        vec![Strategy::Random],
+        vec![Strategy::Threshold { t: 0.4, bluff: 0.2 }, Strategy::Random],
+        vec![
+            Strategy::Honest,
+            Strategy::Threshold { t: 0.3, bluff: 0.0 },
+            Strategy::Random,
+        ],
+        vec![Strategy::Tuned],
+    ];
+    let mut games = 0;
+    for (c, cfg) in configs().into_iter().enumerate() {
+        for (m, mix) in mixes.iter().enumerate() {
+            for seed in 0..12u64 {
+                checked_game(cfg, mix, seed * 1000 + c as u64 * 10 + m as u64);
+                games += 1;
+            }
+        }
+    }
+    assert_eq!(games, 16 * 4 * 12);
+}
+
+#[test]
+fn simulated_games_report_no_violations() {
+    for cfg in configs() {
+        let mix = [
+            Strategy::Threshold { t: 0.4, bluff: 0.1 },
+            Strategy::Random,
+            Strategy::Honest,
+        ];
+        let setup =
+            TableSetup::new(cfg, &mix[..mix.len().min(cfg.players as usize)], true).unwrap();
+        let spec = RunSpec {
+            samples: 1500,
+            seed: 3,
+            chunk_size: 256,
+        };
+        let r = run(
+            &GameSimulation::new(&setup),
+            &spec,
+            None,
+            &RunControl::default(),
+        )
+        .unwrap();
+        assert_eq!(r.tally.violations, 0, "{cfg:?}");
+        assert_eq!(r.tally.games, 1500);
+        assert_eq!(r.tally.wins.iter().sum::<u64>(), 1500);
+    }
+}
+
+/// RULES.md §1 read independently: is `next` a legal raise over `prev`?
+fn reference_raise(set: RuleSet, ceil: bool, prev: Bid, next: Bid) -> bool {
+    let (q, a) = (prev.quantity, next.quantity);
+    match (prev.face.is_ace(), next.face.is_ace()) {
+        (false, false) => a > q || (a == q && next.face > prev.face),
+        (true, true) => a > q,
+        (true, false) => a >= 2 * q + 1,
+        (false, true) => match set {
+            RuleSet::Caleuchano => 2 * a >= q,
+            RuleSet::Chimbo9 => {
+                // At least "la mitad más uno" (more allowed); where that is Q itself (Q ≤ 2) the
+                // same quantity in aces would lower the face without raising ("dos ases" after
+                // "dos tontos" is illegal), so then more than Q.
+                let half = if ceil { q.div_ceil(2) } else { q / 2 };
+                a > half && (q > 2 || a > q)
+            }
+        },
+    }
+}
+
+#[test]
+fn raise_legality_matches_an_independent_reading() {
+    for set in [RuleSet::Chimbo9, RuleSet::Caleuchano] {
+        for ceil in [false, true] {
+            if ceil && set == RuleSet::Caleuchano {
+                continue;
+            }
+            let rules = Rules {
+                set,
+                ace_round: if ceil {
+                    AceRound::Ceil
+                } else {
+                    AceRound::Floor
+                },
+                aces_need_natural: false,
+            };
+            for q in 1..=30u32 {
+                for f in 1..=6u8 {
+                    for q2 in 1..=30u32 {
+                        for f2 in 1..=6u8 {
+                            let prev = Bid {
+                                quantity: q,
+                                face: Face::new(f).unwrap(),
+                            };
+                            let next = Bid {
+                                quantity: q2,
+                                face: Face::new(f2).unwrap(),
+                            };
+                            assert_eq!(
+                                rules.is_raise(prev, next),
+                                reference_raise(set, ceil, prev, next),
+                                "{set:?} ceil={ceil}: {prev} -> {next}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bots_odds_equal_the_exact_engine() {
+    // At random moments of real games, the bots' table lookup equals the exact distribution
+    // computed from the same knowledge.
+    let mut checked = 0;
+    for cfg in configs() {
+        let odds = OddsTables::new(cfg.players as u32 * 5);
+        let mut dice = base_stream(cfg.players as u64);
+        let mut decisions = Stream::seed_from_u64(9);
+        let mut g = Game::new(cfg, &mut dice);
+        for _ in 0..60 {
+            let p = g.turn();
+            let view = g.view(p);
+            let (known, unknown) = knowledge(&view);
+            let mut visible = Vec::new();
+            for (f, &c) in known.iter().enumerate() {
+                visible.extend(std::iter::repeat_n(
+                    Face::new(f as u8 + 1).unwrap(),
+                    c as usize,
+                ));
+            }
+            let obligado = view.obligado().is_some();
+            let s =
+                Situation::new(view.dice_on_table(), vec![], visible, cfg.rules, false).unwrap();
+            let s = Situation { obligado, ..s };
+            assert_eq!(s.unknown(), unknown);
+            for face in Face::ALL {
+                let d = s.distribution(face);
+                for q in 1..=view.dice_on_table() + 1 {
+                    let bid = Bid { quantity: q, face };
+                    let fast = odds.bid_true(&view, bid, &known, unknown);
+                    assert!(
+                        (fast - d.at_least(q)).abs() < 1e-12,
+                        "{cfg:?} {bid}: {fast} vs {}",
+                        d.at_least(q)
+                    );
+                    checked += 1;
+                }
+            }
+            let a = Strategy::Threshold { t: 0.4, bluff: 0.1 }.act(&view, &odds, &mut decisions);
+            if let Event::GameOver { .. } = g.apply(a, &mut dice).unwrap() {
+                break;
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+#[test]
+fn pass_odds_equal_closed_forms_and_multiset_counting() {
+    // Five unseen dice: poker 6·5·5 + 6 = 156, full 6·5·10 = 300, pichanga 6·5·4·3·2 = 720.
+    let o = paso::odds(&[]).unwrap();
+    assert_eq!(
+        (o.poker, o.full, o.pichanga, o.total),
+        (156, 300, 720, 7776)
+    );
+    // With shown dice: count multisets of the unseen dice with multinomial weights instead of
+    // ordered rolls.
+    for shown in [
+        vec![4u8],
+        vec![4, 4],
+        vec![2, 5],
+        vec![1, 1, 1],
+        vec![3, 3, 3, 3],
+        vec![1, 2, 3, 4, 5],
+    ] {
+        let faces: Vec<Face> = shown.iter().map(|&d| Face::new(d).unwrap()).collect();
+        let o = paso::odds(&faces).unwrap();
+        let unseen = 5 - shown.len();
+        let mut holds = 0u64;
+        let mut counts = [0usize; 6];
+        fn rec(
+            face: usize,
+            left: usize,
+            counts: &mut [usize; 6],
+            shown: &[u8],
+            holds: &mut u64,
+            unseen: usize,
+        ) {
+            if face == 5 {
+                counts[5] = left;
+                let mut all = [0usize; 6];
+                for f in 0..6 {
+                    all[f] = counts[f];
+                }
+                for &s in shown {
+                    all[(s - 1) as usize] += 1;
+                }
+                let max = *all.iter().max().unwrap();
+                let pairs = all.iter().filter(|&&c| c == 2).count();
+                let ok = max >= 4 || (max == 3 && pairs == 1) || max == 1;
+                if ok {
+                    // multinomial: unseen! / Π counts!
+                    let fact = |n: usize| (1..=n as u64).product::<u64>().max(1);
+                    *holds += fact(unseen) / counts.iter().map(|&c| fact(c)).product::<u64>();
+                }
+                return;
+            }
+            for c in 0..=left {
+                counts[face] = c;
+                rec(face + 1, left - c, counts, shown, holds, unseen);
+            }
+        }
+        rec(0, unseen, &mut counts, &shown, &mut holds, unseen);
+        assert_eq!(o.holds(), holds, "shown {shown:?}");
+    }
+}
+
+#[test]
+fn threshold_beats_random_at_three_players() {
+    let setup = TableSetup::new(
+        GameConfig::standard(RuleSet::Chimbo9, 3),
+        &[
+            Strategy::Threshold { t: 0.4, bluff: 0.0 },
+            Strategy::Random,
+            Strategy::Random,
+        ],
+        false,
+    )
+    .unwrap();
+    let spec = RunSpec {
+        samples: 10_000,
+        seed: 11,
+        chunk_size: 256,
+    };
+    let r = run(
+        &GameSimulation::new(&setup),
+        &spec,
+        None,
+        &RunControl::default(),
+    )
+    .unwrap();
+    let threshold = r.tally.wins[0] as f64 / 10_000.0;
+    let random = (r.tally.wins[1] + r.tally.wins[2]) as f64 / 20_000.0;
+    assert!(
+        threshold > 0.9 && random < 0.05,
+        "threshold {threshold}, random {random}"
+    );
+    // Among equal bots the seats share the wins: every seat within 4.5 SE of a third.
+    let setup = TableSetup::new(
+        GameConfig::standard(RuleSet::Chimbo9, 3),
+        &[Strategy::Threshold { t: 0.4, bluff: 0.0 }],
+        false,
+    )
+    .unwrap();
+    let r = run(
+        &GameSimulation::new(&setup),
+        &spec,
+        None,
+        &RunControl::default(),
+    )
+    .unwrap();
+    let se = (1.0 / 3.0 * 2.0 / 3.0 / 10_000.0f64).sqrt();
+    for w in &r.tally.wins {
+        assert!(
+            ((*w as f64 / 10_000.0) - 1.0 / 3.0).abs() < 4.5 * se,
+            "{:?}",
+            r.tally.wins
+        );
+    }
+}
