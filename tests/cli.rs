@@ -699,3 +699,259 @@ fn ctrl_c_prints_what_was_computed_with_its_true_sample_count() {
     assert!((est - exact).abs() < 4.5 * v["standard_error"].as_f64().unwrap());
     assert!(v["notes"][0].as_str().unwrap().starts_with("Interrupted"));
 }
+
+#[test]
+fn game_simulations_are_reproducible_across_threads_and_shards() {
+    let base = [
+        "dudo",
+        "sim",
+        "--rules",
+        "caleuchano",
+        "--players",
+        "4",
+        "--strategies",
+        "threshold:t=0.3,bluff=0.1,honest,random",
+        "--games",
+        "3000",
+        "--seed",
+        "5",
+    ];
+    let one = stdout(&[&base[..], &["--threads", "1", "--format", "json"]].concat());
+    let two = stdout(&[&base[..], &["--threads", "2", "--format", "json"]].concat());
+    assert_eq!(one, two);
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v["games"], 3000);
+    let seats = v["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 4);
+    assert_eq!(seats[0]["strategy"], "threshold:t=0.3,bluff=0.1");
+    let wins: u64 = seats.iter().map(|s| s["wins"].as_u64().unwrap()).sum();
+    assert_eq!(wins, 3000);
+    for s in seats {
+        let ci = s["ci95"].as_array().unwrap();
+        let rate = s["win_rate"].as_f64().unwrap();
+        assert!(ci[0].as_f64().unwrap() <= rate && rate <= ci[1].as_f64().unwrap());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), &[&base[..], &["--format", "json"]].concat(), 3);
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    assert_eq!(stdout(&args), one);
+}
+
+#[test]
+fn compare_paso_tune_and_charts() {
+    let dir = tempfile::tempdir().unwrap();
+    let seats = dir.path().join("seats.svg");
+    let length = dir.path().join("length.svg");
+    stdout(&[
+        "dudo",
+        "sim",
+        "--players",
+        "3",
+        "--games",
+        "500",
+        "--chart",
+        seats.to_str().unwrap(),
+        "--length-chart",
+        length.to_str().unwrap(),
+    ]);
+    assert!(std::fs::read_to_string(&seats).unwrap().contains("<rect"));
+    assert!(std::fs::read_to_string(&length)
+        .unwrap()
+        .contains("<polyline"));
+
+    let v = json(&[
+        "dudo",
+        "compare",
+        "--players",
+        "4",
+        "--strategies",
+        "threshold,honest",
+        "--a",
+        "rules=chimbo9",
+        "--b",
+        "rules=caleuchano",
+        "--games",
+        "4000",
+        "--format",
+        "json",
+    ]);
+    let rows = v["comparisons"].as_array().unwrap();
+    assert_eq!(rows[0]["metric"], "games won by threshold:t=0.4");
+    for r in rows {
+        let ci = r["ci95"].as_array().unwrap();
+        assert!(ci[0].as_f64().unwrap() <= ci[1].as_f64().unwrap());
+        assert!((0.0..=1.0).contains(&r["p_value"].as_f64().unwrap()));
+    }
+    let seq = stdout(&[
+        "dudo",
+        "compare",
+        "--players",
+        "3",
+        "--strategies",
+        "threshold,honest",
+        "--a",
+        "lives=3",
+        "--b",
+        "lives=5",
+        "--until-decided",
+        "--batch",
+        "1000",
+        "--games",
+        "1e6",
+    ]);
+    assert!(seq.contains("sequential looks"), "{seq}");
+
+    let p = json(&["dudo", "paso", "--format", "json"]);
+    assert!((p["holds"].as_f64().unwrap() - 1176.0 / 7776.0).abs() < 1e-15);
+    let p = json(&["dudo", "paso", "--shown", "4,4,4,4", "--format", "json"]);
+    assert_eq!(p["holds"], 1.0);
+
+    let out = dir.path().join("tuned");
+    let t = json(&[
+        "dudo",
+        "tune",
+        "--players",
+        "3",
+        "--games",
+        "300",
+        "--out",
+        out.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(t["tuned"][0]["players"], 3);
+    let csv = std::fs::read_to_string(out.join("tuned-chimbo9.csv")).unwrap();
+    assert!(
+        csv.starts_with("players,t,bluff,") && csv.lines().count() == 2,
+        "{csv}"
+    );
+}
+
+#[test]
+fn game_command_mistakes_get_one_line_and_exit_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["dudo", "sim", "--players", "1"], "'1'"),
+        (&["dudo", "sim", "--players", "17"], "'17'"),
+        (&["dudo", "sim"], "--players"),
+        (
+            &["dudo", "sim", "--players", "3", "--strategies", "smart"],
+            "smart",
+        ),
+        (
+            &[
+                "dudo",
+                "sim",
+                "--players",
+                "3",
+                "--strategies",
+                "threshold:t=1.5",
+            ],
+            "1.5",
+        ),
+        (
+            &[
+                "dudo",
+                "sim",
+                "--players",
+                "3",
+                "--strategies",
+                "threshold:q=0.1",
+            ],
+            "'q'",
+        ),
+        (
+            &[
+                "dudo",
+                "sim",
+                "--players",
+                "2",
+                "--strategies",
+                "random,random,random",
+            ],
+            "3 strategies for 2 players",
+        ),
+        (
+            &["dudo", "sim", "--players", "3", "--house", "paso=maybe"],
+            "paso=maybe",
+        ),
+        (
+            &["dudo", "sim", "--players", "3", "--house", "colour=red"],
+            "colour",
+        ),
+        (
+            &["dudo", "sim", "--players", "3", "--house", "lives=0"],
+            "lives=0",
+        ),
+        (
+            &["dudo", "sim", "--players", "3", "--house", "rules=perudo"],
+            "perudo",
+        ),
+        (&["dudo", "sim", "--players", "3", "--games", "0"], "'0'"),
+        (&["dudo", "sim", "--players", "3", "--shard", "2/1"], "2/1"),
+        (
+            &[
+                "dudo",
+                "sim",
+                "--players",
+                "3",
+                "--shard",
+                "1/2",
+                "--chart",
+                "x.svg",
+            ],
+            "--chart",
+        ),
+        (
+            &[
+                "dudo",
+                "compare",
+                "--players",
+                "3",
+                "--a",
+                "paso=off",
+                "--b",
+                "paso=off",
+            ],
+            "same rules",
+        ),
+        (
+            &[
+                "dudo",
+                "compare",
+                "--players",
+                "3",
+                "--a",
+                "paso=on",
+                "--until-decided",
+                "--shard",
+                "1/2",
+            ],
+            "--shard",
+        ),
+        (
+            &[
+                "dudo",
+                "compare",
+                "--players",
+                "3",
+                "--a",
+                "paso=on",
+                "--alpha",
+                "2",
+            ],
+            "'2'",
+        ),
+        (&["dudo", "paso", "--shown", "1,2,3,4,5,6"], "a cup holds 5"),
+        (&["dudo", "paso", "--shown", "7"], "'7'"),
+        (&["dudo", "tune", "--field", "tuned"], "tuned"),
+        (&["dudo", "tune", "--players", "1"], "'1'"),
+    ];
+    for (args, needle) in cases {
+        let e = fails(args);
+        assert!(
+            e.contains(needle),
+            "{args:?}: message should name {needle}: {e}"
+        );
+    }
+}

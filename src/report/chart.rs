@@ -233,20 +233,16 @@ impl BarChart {
             .margin(16)
             .x_label_area_size(44)
             .y_label_area_size(64)
-            .build_cartesian_2d(0.0..n as f64, 0.0..y_max)?;
+            .build_cartesian_2d((0..n - 1).into_segmented(), 0.0..y_max)?;
         let percent = self.y_percent;
         let labels: Vec<String> = self.bars.iter().map(|b| b.label.clone()).collect();
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_labels(n)
-            .x_label_formatter(&|x| {
-                let i = x.floor() as usize;
-                if (x - i as f64 - 0.5).abs() < 1e-9 {
-                    labels.get(i).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
+            .x_labels(n + 1)
+            .x_label_formatter(&|x| match x {
+                SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+                _ => String::new(),
             })
             .y_desc(self.y_label.as_str())
             .y_label_formatter(&|y| {
@@ -261,25 +257,28 @@ impl BarChart {
             .draw()?;
         let color = PALETTE[0];
         chart.draw_series(self.bars.iter().enumerate().map(|(i, b)| {
-            Rectangle::new(
-                [(i as f64 + 0.15, 0.0), (i as f64 + 0.85, b.value)],
+            let mut r = Rectangle::new(
+                [
+                    (SegmentValue::Exact(i), 0.0),
+                    (SegmentValue::Exact(i + 1), b.value),
+                ],
                 color.mix(0.75).filled(),
-            )
+            );
+            r.set_margin(0, 0, 12, 12);
+            r
         }))?;
         chart.draw_series(self.bars.iter().enumerate().map(|(i, b)| {
-            let x = i as f64 + 0.5;
-            PathElement::new(vec![(x, b.low), (x, b.high)], BLACK.stroke_width(2))
-        }))?;
-        chart.draw_series(self.bars.iter().enumerate().flat_map(|(i, b)| {
-            let (l, r) = (i as f64 + 0.4, i as f64 + 0.6);
-            [
-                PathElement::new(vec![(l, b.low), (r, b.low)], BLACK.stroke_width(2)),
-                PathElement::new(vec![(l, b.high), (r, b.high)], BLACK.stroke_width(2)),
-            ]
+            PathElement::new(
+                vec![
+                    (SegmentValue::CenterOf(i), b.low),
+                    (SegmentValue::CenterOf(i), b.high),
+                ],
+                BLACK.stroke_width(2),
+            )
         }))?;
         if let Some(r) = self.reference {
             chart.draw_series(DashedLineSeries::new(
-                [(0.0, r), (n as f64, r)],
+                [(SegmentValue::Exact(0), r), (SegmentValue::Last, r)],
                 6,
                 4,
                 BLACK.mix(0.5).stroke_width(1),

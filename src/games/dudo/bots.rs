@@ -312,31 +312,7 @@ fn random_action(view: &View, rng: &mut Stream) -> Action {
 
 /// The cheapest legal raise on `face`, if any.
 fn cheapest_raise(view: &View, face: Face) -> Option<Bid> {
-    let prev = view.bid()?;
-    let cfg = view.config();
-    let q = match view.obligado() {
-        Some(fixed) if !view.may_change_face() => {
-            if face != fixed {
-                return None;
-            }
-            prev.quantity + 1
-        }
-        Some(_) => {
-            let rank = |f: Face| if f.is_ace() { 7 } else { f.value() };
-            if rank(face) > rank(prev.face) {
-                prev.quantity
-            } else {
-                prev.quantity + 1
-            }
-        }
-        None => match (prev.face.is_ace(), face.is_ace()) {
-            (false, false) => prev.quantity + u32::from(face <= prev.face),
-            (false, true) => cfg.rules.min_aces_after(prev.quantity),
-            (true, true) => prev.quantity + 1,
-            (true, false) => cfg.rules.min_quantity_after_aces(prev.quantity),
-        },
-    };
-    (q <= view.max_quantity(face)).then_some(Bid { quantity: q, face })
+    view.min_raise(face).map(|quantity| Bid { quantity, face })
 }
 
 /// P(bid true) if the viewer reinforces it: own naturals of the face become shown, the rest of

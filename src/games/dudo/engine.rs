@@ -419,6 +419,28 @@ impl Game {
                 .bonus
     }
 
+    /// The smallest legal quantity for a raise on `face` by the current player (raises are
+    /// monotone: every quantity from it up to [`Game::max_quantity`] is legal), or `None` when
+    /// no raise on that face is legal.
+    pub fn min_raise(&self, face: Face) -> Option<u32> {
+        let prev = self.bid?;
+        let rules = &self.config.rules;
+        let q = match self.obligado {
+            Some(_) if !self.may_change_face(self.turn) => {
+                if face != prev.face {
+                    return None;
+                }
+                prev.quantity + 1
+            }
+            Some(_) => {
+                let rank = |f: Face| if f.is_ace() { 7 } else { f.value() };
+                prev.quantity + u32::from(rank(face) <= rank(prev.face))
+            }
+            None => rules.min_raise(prev, face),
+        };
+        (q <= self.max_quantity(face)).then_some(q)
+    }
+
     /// Whether player `p` may change the face in the current obligado round.
     pub fn may_change_face(&self, p: usize) -> bool {
         match self.obligado {
@@ -467,22 +489,13 @@ impl Game {
                 Ok(())
             }
             Action::Raise { bid, reinforce } => {
-                let prev = self.bid.ok_or("nothing to raise: open the round")?;
+                self.bid.ok_or("nothing to raise: open the round")?;
                 if bid.quantity == 0 || bid.quantity > self.max_quantity(bid.face) {
                     return Err("quantity out of range");
                 }
-                let legal = match self.obligado {
-                    Some(_) if !self.may_change_face(self.turn) => {
-                        bid.face == prev.face && bid.quantity > prev.quantity
-                    }
-                    Some(_) => {
-                        // Aces rank as "7" in obligado.
-                        let rank = |f: Face| if f.is_ace() { 7 } else { f.value() };
-                        bid.quantity > prev.quantity
-                            || (bid.quantity == prev.quantity && rank(bid.face) > rank(prev.face))
-                    }
-                    None => self.config.rules.is_raise(prev, bid),
-                };
+                let legal = self
+                    .min_raise(bid.face)
+                    .is_some_and(|min| bid.quantity >= min);
                 if !legal {
                     return Err("not a legal raise");
                 }
@@ -682,15 +695,16 @@ impl Game {
                         for &r in reinforce_options {
                             for &d in dirs {
                                 for &o in obl {
-                                    let a = Action::Open {
+                                    // Obligado bids cannot use the millas bonus.
+                                    if o && q > self.dice_on_table() {
+                                        continue;
+                                    }
+                                    f(Action::Open {
                                         bid: Bid { quantity: q, face },
                                         reinforce: r,
                                         direction: d,
                                         obligado: o,
-                                    };
-                                    if self.check(a).is_ok() {
-                                        f(a);
-                                    }
+                                    });
                                 }
                             }
                         }
@@ -703,14 +717,13 @@ impl Game {
                     f(Action::Pass);
                 }
                 for face in Face::ALL {
-                    for q in 1..=self.max_quantity(face) {
-                        for &r in reinforce_options {
-                            let a = Action::Raise {
-                                bid: Bid { quantity: q, face },
-                                reinforce: r,
-                            };
-                            if self.check(a).is_ok() {
-                                f(a);
+                    if let Some(min) = self.min_raise(face) {
+                        for q in min..=self.max_quantity(face) {
+                            for &r in reinforce_options {
+                                f(Action::Raise {
+                                    bid: Bid { quantity: q, face },
+                                    reinforce: r,
+                                });
                             }
                         }
                     }
@@ -852,6 +865,10 @@ impl<'a> View<'a> {
     /// The most dice a bid on `face` may name.
     pub fn max_quantity(&self, face: Face) -> u32 {
         self.game.max_quantity(face)
+    }
+    /// The smallest legal quantity of a raise on `face` (see [`Game::min_raise`]).
+    pub fn min_raise(&self, face: Face) -> Option<u32> {
+        self.game.min_raise(face)
     }
 }
 

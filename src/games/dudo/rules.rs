@@ -108,6 +108,17 @@ impl Rules {
         2 * aces + 1
     }
 
+    /// The smallest quantity of a legal raise on `face` over `prev` in a normal round; every
+    /// larger quantity is legal too (raises are monotone in quantity).
+    pub fn min_raise(&self, prev: Bid, face: Face) -> u32 {
+        match (prev.face.is_ace(), face.is_ace()) {
+            (false, false) => prev.quantity + u32::from(face <= prev.face),
+            (false, true) => self.min_aces_after(prev.quantity),
+            (true, true) => prev.quantity + 1,
+            (true, false) => self.min_quantity_after_aces(prev.quantity),
+        }
+    }
+
     /// Whether `next` is a legal raise over `prev` in a normal (not obligado) round.
     pub fn is_raise(&self, prev: Bid, next: Bid) -> bool {
         match (prev.face.is_ace(), next.face.is_ace()) {
@@ -229,6 +240,33 @@ mod tests {
         assert!(r.is_raise(bid(16, 4), bid(8, 1)));
         assert!(!r.is_raise(bid(16, 4), bid(7, 1)));
         assert!(r.is_raise(bid(8, 1), bid(17, 3)));
+    }
+
+    #[test]
+    fn min_raise_agrees_with_is_raise() {
+        for set in [RuleSet::Chimbo9, RuleSet::Caleuchano] {
+            for ace_round in [AceRound::Floor, AceRound::Ceil] {
+                let r = Rules {
+                    set,
+                    ace_round,
+                    aces_need_natural: false,
+                };
+                for q in 1..=40 {
+                    for f in 1..=6 {
+                        for f2 in 1..=6 {
+                            let min = r.min_raise(bid(q, f), Face::new(f2).unwrap());
+                            for q2 in 1..=90 {
+                                assert_eq!(
+                                    r.is_raise(bid(q, f), bid(q2, f2)),
+                                    q2 >= min,
+                                    "{set:?} {q}x{f} -> {q2}x{f2}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
