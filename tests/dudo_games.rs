@@ -137,6 +137,19 @@ fn rules_hold_over_many_seeded_games() {
     assert_eq!(games, 16 * 4 * 12);
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Random seeds, tables and strategy mixes: every rule invariant holds after every action.
+    #[test]
+    fn rules_hold_for_random_seeds(seed in proptest::prelude::any::<u64>(), c in 0usize..16, picks in proptest::collection::vec(0usize..4, 1..4)) {
+        let all = [Strategy::Random, Strategy::Honest, Strategy::Threshold { t: 0.35, bluff: 0.15 }, Strategy::Tuned];
+        let cfg = configs()[c];
+        let mix: Vec<Strategy> = picks.iter().map(|&i| all[i]).collect();
+        checked_game(cfg, &mix, seed);
+    }
+}
+
 #[test]
 fn simulated_games_report_no_violations() {
     for cfg in configs() {
@@ -171,7 +184,7 @@ fn reference_raise(set: RuleSet, ceil: bool, prev: Bid, next: Bid) -> bool {
     match (prev.face.is_ace(), next.face.is_ace()) {
         (false, false) => a > q || (a == q && next.face > prev.face),
         (true, true) => a > q,
-        (true, false) => a >= 2 * q + 1,
+        (true, false) => a > 2 * q, // at least 2A + 1
         (false, true) => match set {
             RuleSet::Caleuchano => 2 * a >= q,
             RuleSet::Chimbo9 => {
@@ -307,10 +320,7 @@ fn pass_odds_equal_closed_forms_and_multiset_counting() {
         ) {
             if face == 5 {
                 counts[5] = left;
-                let mut all = [0usize; 6];
-                for f in 0..6 {
-                    all[f] = counts[f];
-                }
+                let mut all = *counts;
                 for &s in shown {
                     all[(s - 1) as usize] += 1;
                 }

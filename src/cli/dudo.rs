@@ -340,6 +340,10 @@ pub struct CompareCmd {
     /// Games before the first look of --until-decided.
     #[arg(long, value_name = "N", default_value = "10000", value_parser = parse_games)]
     pub batch: u64,
+    /// Also size the games needed to detect a difference of D (percentage points for win rates,
+    /// rounds for game length), from the paired variance seen.
+    #[arg(long, value_name = "D", value_parser = parse_detect)]
+    pub detect: Option<f64>,
     /// Overall significance level α for --until-decided.
     #[arg(long, default_value_t = 0.05, value_parser = parse_alpha)]
     pub alpha: f64,
@@ -385,6 +389,13 @@ pub struct PasoCmd {
     pub shown: Option<String>,
     #[command(flatten)]
     pub out: OutputArgs,
+}
+
+fn parse_detect(s: &str) -> std::result::Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(d) if d > 0.0 && d.is_finite() => Ok(d),
+        _ => Err("expected a positive difference, e.g. 1 (percentage point)".into()),
+    }
 }
 
 fn parse_alpha(s: &str) -> std::result::Result<f64, String> {
@@ -481,8 +492,12 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                     spec.to_string()
                 }
             };
-            let setup =
-                CompareSetup::new(variant(&a.a)?, variant(&a.b)?, [name(&a.a), name(&a.b)])?;
+            let setup = CompareSetup::new(
+                variant(&a.a)?,
+                variant(&a.b)?,
+                [name(&a.a), name(&a.b)],
+                a.detect,
+            )?;
             if setup.a.game == setup.b.game {
                 return Err(Error::usage(format!(
                     "--a '{}' and --b '{}' give the same rules: change at least one house rule",

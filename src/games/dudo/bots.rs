@@ -121,7 +121,7 @@ pub fn knowledge(view: &View) -> ([u32; 6], u32) {
 /// other dice are unknown. Indexed by the counts packed in base 6.
 static PASS_HOLDS: LazyLock<Vec<f64>> = LazyLock::new(|| {
     let mut table = vec![f64::NAN; 6usize.pow(6)];
-    for code in 0..table.len() {
+    for (code, slot) in table.iter_mut().enumerate() {
         let mut shown = [0u8; 6];
         let mut c = code;
         for s in shown.iter_mut() {
@@ -149,7 +149,7 @@ static PASS_HOLDS: LazyLock<Vec<f64>> = LazyLock::new(|| {
             }
             holds += PassHand::of(&hand).holds() as usize;
         }
-        table[code] = holds as f64 / total as f64;
+        *slot = holds as f64 / total as f64;
     }
     table
 });

@@ -31,17 +31,29 @@ pub struct CompareSetup {
     pub b: TableSetup,
     /// Human names of the variants (their specs).
     pub names: [String; 2],
+    /// A difference to size the games for: percentage points for win rates, rounds for length.
+    pub detect: Option<f64>,
 }
 
 impl CompareSetup {
     /// Checks that the variants can be paired: same players and strategies by seat.
-    pub fn new(a: TableSetup, b: TableSetup, names: [String; 2]) -> Result<Self> {
+    pub fn new(
+        a: TableSetup,
+        b: TableSetup,
+        names: [String; 2],
+        detect: Option<f64>,
+    ) -> Result<Self> {
         if a.game.players != b.game.players || a.strategies != b.strategies {
             return Err(Error::usage(
                 "the two variants must seat the same players with the same strategies",
             ));
         }
-        Ok(Self { a, b, names })
+        Ok(Self {
+            a,
+            b,
+            names,
+            detect,
+        })
     }
 
     fn strategies(&self) -> Vec<Strategy> {
@@ -199,6 +211,16 @@ pub struct PairedDifference {
     pub effect_size: f64,
     /// Paired games needed to detect this difference at α = 0.05 with 80 % power.
     pub games_needed: f64,
+    /// Variance of the per-game difference (for the games needed to detect other differences).
+    pub variance: f64,
+}
+
+impl PairedDifference {
+    /// Paired games needed to detect a difference of `d` at α = 0.05 with 80 % power, with
+    /// the per-game variance seen here.
+    pub fn games_to_detect(&self, d: f64) -> f64 {
+        games_needed(d, self.variance)
+    }
 }
 
 fn games_needed(diff: f64, var: f64) -> f64 {
@@ -234,6 +256,7 @@ pub fn paired_proportions(c: &PairedCounts, n: u64) -> PairedDifference {
         p_value: if se > 0.0 { two_sided_p(z) } else { 1.0 },
         effect_size: 2.0 * a.sqrt().asin() - 2.0 * b.sqrt().asin(),
         games_needed: games_needed(d, var),
+        variance: var,
     }
 }
 
@@ -260,6 +283,7 @@ pub fn paired_rounds(t: &CompareTally) -> PairedDifference {
         p_value: if se > 0.0 { two_sided_p(d / se) } else { 1.0 },
         effect_size: if var > 0.0 { d / var.sqrt() } else { 0.0 },
         games_needed: games_needed(d, var),
+        variance: var,
     }
 }
 
@@ -338,6 +362,10 @@ pub fn report(
             ("p_value", "p-value"),
             ("effect_size", "effect size"),
             ("games_needed", "games to detect"),
+            (
+                "games_to_detect_given",
+                "games to detect the given difference",
+            ),
         ],
     );
     table.top_level = true;
@@ -370,10 +398,18 @@ pub fn report(
             } else {
                 Value::Empty
             },
+            // --detect is in percentage points for win rates, in rounds for game length.
+            match setup
+                .detect
+                .map(|x| d.games_to_detect(if prob { x / 100.0 } else { x }))
+            {
+                Some(n) if n.is_finite() => Value::Int(n as i64),
+                _ => Value::Empty,
+            },
         ]);
     }
     r.tables.push(table);
-    r.note("Differences of win rates are in percentage points. Effect sizes: Cohen's h for win rates, d_z for rounds. \"Games to detect\": paired games for 80 % power at α = 0.05 if the difference is what was seen.");
+    r.note("Differences of win rates are in percentage points. Effect sizes: Cohen's h for win rates, d_z for rounds. \"Games to detect\": paired games for 80 % power at α = 0.05 if the difference is what was seen; with --detect D, for a difference of D (percentage points, or rounds).");
     if let Some(s) = seq {
         r.field("looks", "sequential looks", Value::Int(s.looks as i64));
         r.field(
@@ -382,7 +418,7 @@ pub fn report(
             Value::Text(if s.decided { "yes" } else { "no" }.into()),
         );
         r.note(format!(
-            "Sequential (--until-decided): look k tests the primary comparison at α/2^k; {} after {} looks (last level {}).",
+            "Sequential (--until-decided): look k tests the primary comparison at α/2^k; {} after {} look(s) (last level {}).",
             if s.decided { "decided" } else { "not decided within --games" },
             s.looks,
             humanize::significant(s.last_level, 2)
