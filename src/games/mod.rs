@@ -3,3 +3,4 @@
 //! [`crate::report`].
 
 pub mod dudo;
+pub mod veintiuno;

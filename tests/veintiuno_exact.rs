@@ -1,0 +1,163 @@
+//! 21 ecuatoriano exact figures against independent computations.
+
+use std::collections::HashMap;
+
+use tahur::games::veintiuno::cards::{Card, Composition, DECK};
+use tahur::games::veintiuno::exact::{bank_from, bank_infinite, special_odds, BUST};
+use tahur::games::veintiuno::rules::{two_card_total, Options, Points};
+
+#[test]
+fn full_deck_specials_equal_closed_forms() {
+    // One 40-card deck: C(40, 2) = 780 pairs.
+    let o = special_odds(&Composition::full(1), &Options::default());
+    assert_eq!(o.pairs_counted, 780);
+    let eq = |p: f64, n: f64| assert!((p - n / 780.0).abs() < 1e-15, "{p} vs {n}/780");
+    eq(o.natural21, 48.0); // 4 aces × 12 figures
+    eq(o.monona, 6.0); // C(4, 2)
+    eq(o.twelve_suited, 16.0); // 5+7 of a suit: 4; 2+figure of a suit: 4 × 3
+    eq(o.twelve, 54.0); // 5+7: 16, 6+6: 6, 2+figure: 48, less the 16 suited
+    eq(o.thirteen, 80.0); // 6+7: 16, 3+figure: 48, A+2: 16
+    eq(o.relancina, 48.0); // C(12, 2) − 3 · C(4, 2)
+    eq(o.pair, 60.0); // 10 ranks × C(4, 2)
+}
+
+#[test]
+fn depleted_specials_equal_enumeration_of_physical_cards() {
+    let comp = Composition::from_removed(2, "AH,AS,KD,KD,5C,7C,7H,2S,QH,JS,6D,6D,6S").unwrap();
+    let mut cards = Vec::new();
+    for (i, &n) in comp.counts.iter().enumerate() {
+        for _ in 0..n {
+            cards.push(Card::from_index(i));
+        }
+    }
+    let o = special_odds(&comp, &Options::default());
+    let (mut nat, mut mon, mut tw, mut tws, mut th, mut rel, mut all) = (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    for i in 0..cards.len() {
+        for j in i + 1..cards.len() {
+            let (a, b) = (cards[i], cards[j]);
+            all += 1;
+            let hard = a.points() + b.points();
+            if a.is_ace() && b.is_ace() {
+                mon += 1;
+            } else if (a.is_ace() && b.is_figure()) || (b.is_ace() && a.is_figure()) {
+                nat += 1;
+            } else if hard == 12 && a.suit() == b.suit() {
+                tws += 1;
+            } else if hard == 12 {
+                tw += 1;
+            } else if hard == 13 || (hard == 3 && (a.is_ace() || b.is_ace())) {
+                th += 1;
+            } else if a.is_figure() && b.is_figure() && a.rank() != b.rank() {
+                rel += 1;
+            }
+        }
+    }
+    assert_eq!(o.pairs_counted, all);
+    let f = |n: u64| n as f64 / all as f64;
+    for (got, want) in [(o.natural21, f(nat)), (o.monona, f(mon)), (o.twelve, f(tw)), (o.twelve_suited, f(tws)), (o.thirteen, f(th)), (o.relancina, f(rel))] {
+        assert!((got - want).abs() < 1e-15, "{got} vs {want}");
+    }
+}
+
+/// Forward dynamic programming over (hard points, holds an ace) with each rank 1/10: a
+/// different algorithm from the library's recursion.
+fn bank_forward(up_rank: usize, stand: u8, opts: &Options) -> [f64; 23] {
+    let mut out = [0.0; 23];
+    let mut live: HashMap<(u8, bool), f64> = HashMap::new();
+    for hole in 0..10 {
+        for same in [true, false] {
+            let w = 0.1 * if same { 0.25 } else { 0.75 };
+            let (u, h) = (Card::new(up_rank, 0), Card::new(hole, if same { 0 } else { 2 }));
+            let two = two_card_total(u, h, opts);
+            let p = Points::default().add(u).add(h);
+            if two >= stand || two != p.total() {
+                out[two as usize] += w;
+            } else {
+                *live.entry((p.hard, p.ace)).or_default() += w;
+            }
+        }
+    }
+    while !live.is_empty() {
+        let mut next: HashMap<(u8, bool), f64> = HashMap::new();
+        for ((hard, ace), w) in live {
+            for r in 0..10 {
+                let p = Points { hard, ace }.add(Card::new(r, 0));
+                if p.hard > 21 {
+                    out[BUST] += w * 0.1;
+                } else if p.total() >= stand {
+                    out[p.total() as usize] += w * 0.1;
+                } else {
+                    *next.entry((p.hard, p.ace)).or_default() += w * 0.1;
+                }
+            }
+        }
+        live = next;
+    }
+    out
+}
+
+#[test]
+fn infinite_deck_bank_equals_forward_dp() {
+    for opts in [Options::default(), Options { twelve_counts_20: false, suited_twelve_21: false, ..Options::default() }] {
+        for up in 0..10 {
+            for stand in [15u8, 17, 19] {
+                let a = bank_infinite(up, stand, &opts);
+                let b = bank_forward(up, stand, &opts);
+                for t in 0..23 {
+                    assert!((a[t] - b[t]).abs() < 1e-12, "up {up} stand {stand} total {t}: {} vs {}", a[t], b[t]);
+                }
+            }
+        }
+    }
+}
+
+/// Every ordering of physical cards, depth first, no memo.
+fn bank_brute(cards: &mut Vec<Card>, pts: Points, stand: u8, w: f64, out: &mut [f64; 23]) {
+    let n = cards.len();
+    for i in 0..n {
+        let c = cards.swap_remove(i);
+        let p = pts.add(c);
+        let wi = w / n as f64;
+        if p.hard > 21 {
+            out[BUST] += wi;
+        } else if p.total() >= stand {
+            out[p.total() as usize] += wi;
+        } else {
+            bank_brute(cards, p, stand, wi, out);
+        }
+        cards.push(c);
+        let last = cards.len() - 1;
+        cards.swap(i, last);
+    }
+}
+
+#[test]
+fn composition_bank_equals_brute_force_over_physical_cards() {
+    let opts = Options::default();
+    let comp = Composition::from_removed(1, "KH,KD,KC,QS,QH,JD,JC,7S,7D,6H,5C,5S,4D,3H,2C,2D,AS,6S,7H,JS").unwrap();
+    for up in ["2H", "6C", "AH", "KS"] {
+        let upc = Card::parse(up).unwrap();
+        let mut rest = comp.clone();
+        rest.remove(upc).unwrap();
+        let lib = bank_from(&rest, upc, 17, &opts);
+        let mut cards: Vec<Card> = (0..DECK).flat_map(|i| std::iter::repeat_n(Card::from_index(i), rest.counts[i] as usize)).collect();
+        let mut out = [0.0; 23];
+        let total = cards.len() as f64;
+        for i in 0..cards.len() {
+            let hole = cards.swap_remove(i);
+            let two = two_card_total(upc, hole, &opts);
+            let p = Points::default().add(upc).add(hole);
+            if two >= 17 || two != p.total() {
+                out[two as usize] += 1.0 / total;
+            } else {
+                bank_brute(&mut cards, p, 17, 1.0 / total, &mut out);
+            }
+            cards.push(hole);
+            let last = cards.len() - 1;
+            cards.swap(i, last);
+        }
+        for t in 0..23 {
+            assert!((lib[t] - out[t]).abs() < 1e-13, "up {up} total {t}: {} vs {}", lib[t], out[t]);
+        }
+    }
+}
