@@ -26,6 +26,8 @@ pub enum Job {
     DudoSim(TableSetup),
     /// `tahur dudo compare`.
     DudoCompare(CompareSetup),
+    /// `tahur veintiuno sim`.
+    VeintiunoSim(crate::games::veintiuno::sim::TableSetup),
 }
 
 /// The raw outcome of running a job (or one shard of it).
@@ -79,6 +81,7 @@ impl Job {
         match self {
             Job::DudoProb(_) => crate::games::dudo::montecarlo::BID_CHUNK,
             Job::DudoSim(_) | Job::DudoCompare(_) => sim::GAMES_CHUNK,
+            Job::VeintiunoSim(_) => crate::games::veintiuno::sim::HANDS_CHUNK,
         }
     }
 
@@ -107,6 +110,12 @@ impl Job {
             ),
             Job::DudoSim(t) => run_typed(&GameSimulation::new(t), spec, shard, control),
             Job::DudoCompare(c) => run_typed(&CompareSimulation::new(c), spec, shard, control),
+            Job::VeintiunoSim(t) => run_typed(
+                &crate::games::veintiuno::sim::HandSimulation::new(t),
+                spec,
+                shard,
+                control,
+            ),
         }
     }
 
@@ -116,6 +125,7 @@ impl Job {
             Job::DudoProb(_) => merge_typed::<CountHistogram>(tallies),
             Job::DudoSim(_) => merge_typed::<GameTally>(tallies),
             Job::DudoCompare(_) => merge_typed::<CompareTally>(tallies),
+            Job::VeintiunoSim(_) => merge_typed::<crate::games::veintiuno::sim::HandTally>(tallies),
         }
     }
 
@@ -132,6 +142,11 @@ impl Job {
                 &typed::<CompareTally>(tally)?,
                 summary,
                 None,
+            )),
+            Job::VeintiunoSim(t) => Ok(crate::games::veintiuno::sim::report(
+                t,
+                &typed::<crate::games::veintiuno::sim::HandTally>(tally)?,
+                summary,
             )),
         }
     }

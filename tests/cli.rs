@@ -955,3 +955,71 @@ fn game_command_mistakes_get_one_line_and_exit_2() {
         );
     }
 }
+
+#[test]
+fn veintiuno_commands() {
+    let v = json(&["veintiuno", "odds", "--format", "json"]);
+    for key in [
+        "natural21",
+        "monona",
+        "twelve",
+        "twelve_suited",
+        "thirteen",
+        "relancina",
+    ] {
+        assert!(v[key].as_f64().unwrap() > 0.0, "{key}");
+    }
+    assert!((v["natural21"].as_f64().unwrap() - 48.0 / 780.0).abs() < 1e-15);
+    let b = json(&["veintiuno", "bank", "--format", "json"]);
+    assert_eq!(b["bank"].as_array().unwrap().len(), 10);
+    let base = [
+        "veintiuno",
+        "sim",
+        "--players",
+        "4",
+        "--hands",
+        "20000",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ];
+    let one = stdout(&[&base[..], &["--threads", "1"]].concat());
+    let two = stdout(&[&base[..], &["--threads", "2"]].concat());
+    assert_eq!(one, two);
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v["hands"], 20000);
+    let seats_net: i64 = v["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["net"].as_i64().unwrap())
+        .sum();
+    assert_eq!(
+        seats_net + v["bank_net"].as_i64().unwrap(),
+        0,
+        "money conserved"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), &base, 3);
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    assert_eq!(stdout(&args), one);
+    for (args, needle) in [
+        (&["veintiuno", "odds", "--removed", "8H"][..], "8H"),
+        (&["veintiuno", "odds", "--removed", "AH,AH"], "AH"),
+        (&["veintiuno", "odds", "--house", "decks=9"], "decks=9"),
+        (&["veintiuno", "sim", "--players", "9"], "'9'"),
+        (&["veintiuno", "sim", "--policies", "cautious"], "cautious"),
+        (&["veintiuno", "sim", "--policies", "mimic:30"], "mimic:30"),
+        (&["veintiuno", "sim", "--hands", "0"], "'0'"),
+        (&["veintiuno", "bank", "--bank-stand", "25"], "25"),
+        (
+            &["veintiuno", "sim", "--house", "puje=sometimes"],
+            "puje=sometimes",
+        ),
+    ] {
+        let e = fails(args);
+        assert!(e.contains(needle), "{args:?}: {e}");
+    }
+}

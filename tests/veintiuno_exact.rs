@@ -31,7 +31,8 @@ fn depleted_specials_equal_enumeration_of_physical_cards() {
         }
     }
     let o = special_odds(&comp, &Options::default());
-    let (mut nat, mut mon, mut tw, mut tws, mut th, mut rel, mut all) = (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut nat, mut mon, mut tw, mut tws, mut th, mut rel, mut all) =
+        (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
     for i in 0..cards.len() {
         for j in i + 1..cards.len() {
             let (a, b) = (cards[i], cards[j]);
@@ -54,7 +55,14 @@ fn depleted_specials_equal_enumeration_of_physical_cards() {
     }
     assert_eq!(o.pairs_counted, all);
     let f = |n: u64| n as f64 / all as f64;
-    for (got, want) in [(o.natural21, f(nat)), (o.monona, f(mon)), (o.twelve, f(tw)), (o.twelve_suited, f(tws)), (o.thirteen, f(th)), (o.relancina, f(rel))] {
+    for (got, want) in [
+        (o.natural21, f(nat)),
+        (o.monona, f(mon)),
+        (o.twelve, f(tw)),
+        (o.twelve_suited, f(tws)),
+        (o.thirteen, f(th)),
+        (o.relancina, f(rel)),
+    ] {
         assert!((got - want).abs() < 1e-15, "{got} vs {want}");
     }
 }
@@ -67,7 +75,10 @@ fn bank_forward(up_rank: usize, stand: u8, opts: &Options) -> [f64; 23] {
     for hole in 0..10 {
         for same in [true, false] {
             let w = 0.1 * if same { 0.25 } else { 0.75 };
-            let (u, h) = (Card::new(up_rank, 0), Card::new(hole, if same { 0 } else { 2 }));
+            let (u, h) = (
+                Card::new(up_rank, 0),
+                Card::new(hole, if same { 0 } else { 2 }),
+            );
             let two = two_card_total(u, h, opts);
             let p = Points::default().add(u).add(h);
             if two >= stand || two != p.total() {
@@ -98,13 +109,25 @@ fn bank_forward(up_rank: usize, stand: u8, opts: &Options) -> [f64; 23] {
 
 #[test]
 fn infinite_deck_bank_equals_forward_dp() {
-    for opts in [Options::default(), Options { twelve_counts_20: false, suited_twelve_21: false, ..Options::default() }] {
+    for opts in [
+        Options::default(),
+        Options {
+            twelve_counts_20: false,
+            suited_twelve_21: false,
+            ..Options::default()
+        },
+    ] {
         for up in 0..10 {
             for stand in [15u8, 17, 19] {
                 let a = bank_infinite(up, stand, &opts);
                 let b = bank_forward(up, stand, &opts);
                 for t in 0..23 {
-                    assert!((a[t] - b[t]).abs() < 1e-12, "up {up} stand {stand} total {t}: {} vs {}", a[t], b[t]);
+                    assert!(
+                        (a[t] - b[t]).abs() < 1e-12,
+                        "up {up} stand {stand} total {t}: {} vs {}",
+                        a[t],
+                        b[t]
+                    );
                 }
             }
         }
@@ -134,13 +157,19 @@ fn bank_brute(cards: &mut Vec<Card>, pts: Points, stand: u8, w: f64, out: &mut [
 #[test]
 fn composition_bank_equals_brute_force_over_physical_cards() {
     let opts = Options::default();
-    let comp = Composition::from_removed(1, "KH,KD,KC,QS,QH,JD,JC,7S,7D,6H,5C,5S,4D,3H,2C,2D,AS,6S,7H,JS").unwrap();
+    let comp = Composition::from_removed(
+        1,
+        "KH,KD,KC,QS,QH,JD,JC,7S,7D,6H,5C,5S,4D,3H,2C,2D,AS,6S,7H,JS",
+    )
+    .unwrap();
     for up in ["2H", "6C", "AH", "KS"] {
         let upc = Card::parse(up).unwrap();
         let mut rest = comp.clone();
         rest.remove(upc).unwrap();
         let lib = bank_from(&rest, upc, 17, &opts);
-        let mut cards: Vec<Card> = (0..DECK).flat_map(|i| std::iter::repeat_n(Card::from_index(i), rest.counts[i] as usize)).collect();
+        let mut cards: Vec<Card> = (0..DECK)
+            .flat_map(|i| std::iter::repeat_n(Card::from_index(i), rest.counts[i] as usize))
+            .collect();
         let mut out = [0.0; 23];
         let total = cards.len() as f64;
         for i in 0..cards.len() {
@@ -157,7 +186,12 @@ fn composition_bank_equals_brute_force_over_physical_cards() {
             cards.swap(i, last);
         }
         for t in 0..23 {
-            assert!((lib[t] - out[t]).abs() < 1e-13, "up {up} total {t}: {} vs {}", lib[t], out[t]);
+            assert!(
+                (lib[t] - out[t]).abs() < 1e-13,
+                "up {up} total {t}: {} vs {}",
+                lib[t],
+                out[t]
+            );
         }
     }
 }

@@ -31,6 +31,9 @@ pub enum Command {
     /// Dudo (Chilean liar's dice): bid odds, cheat sheets, advice.
     #[command(subcommand)]
     Dudo(super::dudo::DudoCommand),
+    /// 21 ecuatoriano: two-card specials, the bank's odds, whole hands with a rotating bank.
+    #[command(subcommand)]
+    Veintiuno(super::veintiuno::VeintiunoCommand),
     /// Combine shard files (--shard K/N) into the result of the whole run.
     Merge(super::MergeArgs),
 }

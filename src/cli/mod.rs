@@ -2,6 +2,7 @@
 
 mod args;
 mod dudo;
+mod veintiuno;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -87,6 +88,7 @@ where
 fn execute(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Dudo(cmd) => dudo::execute(cmd),
+        Command::Veintiuno(cmd) => veintiuno::execute(cmd),
         Command::Merge(m) => merge(m),
     }
 }

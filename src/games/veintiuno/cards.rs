@@ -15,7 +15,7 @@ pub const RANK_COUNT: usize = 10;
 pub const DECK: usize = 40;
 
 /// A card: rank index (0 = ace … 9 = king) and suit index (0..4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Card(u8);
 
 impl Card {
@@ -119,7 +119,9 @@ pub struct Composition {
 impl Composition {
     /// `decks` full decks.
     pub fn full(decks: u8) -> Self {
-        Self { counts: [decks; DECK] }
+        Self {
+            counts: [decks; DECK],
+        }
     }
     /// Cards left.
     pub fn total(&self) -> u32 {
@@ -127,7 +129,10 @@ impl Composition {
     }
     /// Cards left of a rank.
     pub fn of_rank(&self, rank: usize) -> u32 {
-        self.counts[rank * 4..rank * 4 + 4].iter().map(|&c| c as u32).sum()
+        self.counts[rank * 4..rank * 4 + 4]
+            .iter()
+            .map(|&c| c as u32)
+            .sum()
     }
     /// Removes one card; an error names it when none is left.
     pub fn remove(&mut self, card: Card) -> Result<()> {
@@ -166,7 +171,10 @@ mod tests {
         assert_eq!(c("sota de tréboles"), Card::new(7, 2));
         assert_eq!(c("dama de diamantes"), Card::new(8, 1));
         for bad in ["8H", "10S", "AX", "", "zz", "as de nada"] {
-            assert!(Card::parse(bad).unwrap_err().to_string().contains(bad), "{bad}");
+            assert!(
+                Card::parse(bad).unwrap_err().to_string().contains(bad),
+                "{bad}"
+            );
         }
         assert_eq!(c("QS").to_string(), "QS");
         assert_eq!(c("QS").points(), 10);
@@ -178,7 +186,9 @@ mod tests {
         let c = Composition::from_removed(1, "AH, AD, KS").unwrap();
         assert_eq!(c.total(), 37);
         assert_eq!(c.of_rank(0), 2);
-        let e = Composition::from_removed(1, "AH,AH").unwrap_err().to_string();
+        let e = Composition::from_removed(1, "AH,AH")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("AH"), "{e}");
     }
 }

@@ -33,14 +33,22 @@ pub struct SpecialOdds {
 /// The exact probability of each two-card hand dealt from `comp`.
 pub fn special_odds(comp: &Composition, opts: &Options) -> SpecialOdds {
     // Classify with the 12 rules as written, so both 12 figures are reported whatever the flags.
-    let classify = Options { twelve_counts_20: true, suited_twelve_21: true, ..*opts };
+    let classify = Options {
+        twelve_counts_20: true,
+        suited_twelve_21: true,
+        ..*opts
+    };
     let mut n = [0u64; 7];
     let mut pair = 0u64;
     let mut total = 0u64;
     for i in 0..DECK {
         for j in i..DECK {
             let (ci, cj) = (comp.counts[i] as u64, comp.counts[j] as u64);
-            let ways = if i == j { ci * ci.saturating_sub(1) / 2 } else { ci * cj };
+            let ways = if i == j {
+                ci * ci.saturating_sub(1) / 2
+            } else {
+                ci * cj
+            };
             if ways == 0 {
                 continue;
             }
@@ -61,7 +69,13 @@ pub fn special_odds(comp: &Composition, opts: &Options) -> SpecialOdds {
             n[k] += ways;
         }
     }
-    let p = |x: u64| if total == 0 { 0.0 } else { x as f64 / total as f64 };
+    let p = |x: u64| {
+        if total == 0 {
+            0.0
+        } else {
+            x as f64 / total as f64
+        }
+    };
     SpecialOdds {
         natural21: p(n[0]),
         monona: p(n[1]),
@@ -174,7 +188,10 @@ fn draw_from(
             continue;
         }
         let p = ranks[r] as f64 / left as f64;
-        let next = Points { hard: pts.hard + rank_points(r), ace: pts.ace || r == 0 };
+        let next = Points {
+            hard: pts.hard + rank_points(r),
+            ace: pts.ace || r == 0,
+        };
         if next.hard > 21 {
             dist[BUST] += p;
         } else if next.total() >= stand {
@@ -209,4 +226,98 @@ mod tests {
             assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         }
     }
+}
+
+/// The report of `tahur veintiuno odds`.
+pub fn odds_report(comp: &Composition, opts: &Options, removed: &str) -> crate::report::Report {
+    use crate::humanize::odds;
+    use crate::report::{Report, Value};
+    let o = special_odds(comp, opts);
+    let mut r = Report::new(format!(
+        "21 ecuatoriano · two-card hands from {} cards ({} deck{}{})",
+        comp.total(),
+        opts.decks,
+        if opts.decks > 1 { "s" } else { "" },
+        if removed.trim().is_empty() {
+            String::new()
+        } else {
+            format!(", without {removed}")
+        }
+    ));
+    r.field("cards", "cards left", Value::Int(comp.total() as i64));
+    for (key, label, p) in [
+        ("natural21", "21 in two cards (ace + figure)", o.natural21),
+        ("monona", "moñona (two aces)", o.monona),
+        ("twelve", "12 counting 20", o.twelve),
+        (
+            "twelve_suited",
+            "12 of one suit counting 21",
+            o.twelve_suited,
+        ),
+        ("thirteen", "13 (may withdraw)", o.thirteen),
+        (
+            "relancina",
+            "relancina (two different figures)",
+            o.relancina,
+        ),
+        ("pair", "a pair (may split)", o.pair),
+    ] {
+        r.field_plain(key, label, Value::Prob(p), odds(p));
+    }
+    r.field(
+        "pairs_counted",
+        "two-card hands enumerated",
+        Value::Int(o.pairs_counted as i64),
+    );
+    r
+}
+
+/// The report of `tahur veintiuno bank`: the bank's final total by up card.
+pub fn bank_report(comp: Option<&Composition>, stand: u8, opts: &Options) -> crate::report::Report {
+    use crate::report::{Report, Table, Value};
+    let mut r = Report::new(format!(
+        "21 ecuatoriano · bank's final total by up card · stands at {stand} · {}",
+        match comp {
+            Some(c) => format!("{} cards left", c.total()),
+            None => "infinite deck".into(),
+        }
+    ));
+    r.field("stand", "bank stands at", Value::Int(stand as i64));
+    let cols: Vec<(String, String)> = (stand.min(20)..=21)
+        .map(|t| (format!("t{t}"), t.to_string()))
+        .chain([("bust".to_string(), "bust".to_string())])
+        .collect();
+    let mut c: Vec<(&str, &str)> = vec![("up", "up card")];
+    c.extend(cols.iter().map(|(a, b)| (a.as_str(), b.as_str())));
+    let mut t = Table::new("bank", "P(bank ends on …)", &c);
+    t.top_level = true;
+    for up in 0..RANK_COUNT {
+        let d = match comp {
+            Some(comp) => {
+                // The up card comes out of the composition (any suit held).
+                match (0..4)
+                    .map(|s| Card::new(up, s))
+                    .find(|c| comp.counts[c.index()] > 0)
+                {
+                    Some(upc) => {
+                        let mut rest = comp.clone();
+                        rest.counts[upc.index()] -= 1;
+                        bank_from(&rest, upc, stand, opts)
+                    }
+                    None => continue,
+                }
+            }
+            None => bank_infinite(up, stand, opts),
+        };
+        let mut row = vec![Value::Text(super::cards::RANKS[up].into())];
+        // Totals below the standing total only occur through specials such as 12 → 20.
+        for tot in stand.min(20)..=21 {
+            row.push(Value::Prob(d[tot as usize]));
+        }
+        row.push(Value::Prob(d[BUST]));
+        t.push(row);
+    }
+    r.tables.push(t);
+    r.note("The bank's two-card specials count: 21 in two cards and moñona are 21, a 12 counts 20 (21 of one suit).");
+    r
 }

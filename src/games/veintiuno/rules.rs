@@ -54,7 +54,9 @@ impl Options {
     pub fn with_house_rules(mut self, spec: &str) -> Result<Self> {
         for pair in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (k, v) = pair.split_once('=').ok_or_else(|| {
-                Error::usage(format!("invalid house rule '{pair}': expected key=value, e.g. puje=off,decks=2"))
+                Error::usage(format!(
+                    "invalid house rule '{pair}': expected key=value, e.g. puje=off,decks=2"
+                ))
             })?;
             let (k, v) = (k.trim(), v.trim());
             let on_off = || match v.to_ascii_lowercase().as_str() {
@@ -63,9 +65,14 @@ impl Options {
                 _ => Err(Error::usage(format!("invalid {k}={v}: use on or off"))),
             };
             let small = |lo: u8, hi: u8| {
-                v.parse::<u8>().ok().filter(|n| (lo..=hi).contains(n)).ok_or_else(|| {
-                    Error::usage(format!("invalid {k}={v}: give a whole number from {lo} to {hi}"))
-                })
+                v.parse::<u8>()
+                    .ok()
+                    .filter(|n| (lo..=hi).contains(n))
+                    .ok_or_else(|| {
+                        Error::usage(format!(
+                            "invalid {k}={v}: give a whole number from {lo} to {hi}"
+                        ))
+                    })
             };
             match k {
                 "decks" => self.decks = small(1, 8)?,
@@ -128,7 +135,11 @@ pub fn two_card(a: Card, b: Card, opts: &Options) -> TwoCard {
         return TwoCard::TwelveSuited;
     }
     // 13 counts the ace as 11 (A + 2) as well as 6 + 7 and 3 + figure.
-    let soft = if (a.is_ace() || b.is_ace()) && hard + 10 <= 21 { hard + 10 } else { hard };
+    let soft = if (a.is_ace() || b.is_ace()) && hard + 10 <= 21 {
+        hard + 10
+    } else {
+        hard
+    };
     if soft == 13 {
         return TwoCard::Thirteen;
     }
@@ -151,7 +162,10 @@ impl Points {
     /// Adds a card.
     #[inline]
     pub fn add(self, c: Card) -> Points {
-        Points { hard: self.hard + c.points(), ace: self.ace || c.is_ace() }
+        Points {
+            hard: self.hard + c.points(),
+            ace: self.ace || c.is_ace(),
+        }
     }
     /// Best total: one ace counts 11 when that does not pass 21.
     #[inline]
@@ -201,11 +215,25 @@ mod tests {
         assert_eq!(two_card_total(c("5H"), c("7S"), &o), 20);
         assert_eq!(two_card_total(c("5H"), c("7H"), &o), 21);
         assert_eq!(two_card_total(c("AH"), c("5H"), &o), 16);
-        let plain = Options { twelve_counts_20: false, suited_twelve_21: false, ..o };
+        let plain = Options {
+            twelve_counts_20: false,
+            suited_twelve_21: false,
+            ..o
+        };
         assert_eq!(two_card_total(c("5H"), c("7H"), &plain), 12);
-        assert_eq!(Options::default().with_house_rules("decks=2, puje=off").unwrap().decks, 2);
+        assert_eq!(
+            Options::default()
+                .with_house_rules("decks=2, puje=off")
+                .unwrap()
+                .decks,
+            2
+        );
         for bad in ["decks=0", "puje=maybe", "color=red", "decks"] {
-            assert!(Options::default().with_house_rules(bad).unwrap_err().to_string().contains(bad.split('=').next().unwrap()));
+            assert!(Options::default()
+                .with_house_rules(bad)
+                .unwrap_err()
+                .to_string()
+                .contains(bad.split('=').next().unwrap()));
         }
     }
 }

@@ -1,0 +1,179 @@
+//! `tahur veintiuno …`
+
+use clap::{Args, Subcommand};
+
+use super::{emit, run_job, OutputArgs, RunRequest};
+use crate::error::{Error, Result};
+use crate::games::veintiuno::cards::Composition;
+use crate::games::veintiuno::engine::BankPolicy;
+use crate::games::veintiuno::exact;
+use crate::games::veintiuno::rules::Options;
+use crate::games::veintiuno::sim::{parse_policy, TableSetup};
+use crate::jobs::Job;
+
+/// 21 ecuatoriano commands.
+#[derive(Subcommand, Debug)]
+pub enum VeintiunoCommand {
+    /// Exact odds of every two-card special, from a full shoe or what is left of one.
+    #[command(after_help = "Examples:
+  tahur veintiuno odds
+  tahur veintiuno odds --house decks=2 --removed AH,AS,KD --format json")]
+    Odds(OddsCmd),
+    /// Exact distribution of the bank's final total by up card.
+    #[command(after_help = "Examples:
+  tahur veintiuno bank
+  tahur veintiuno bank --infinite --bank-stand 16
+  tahur veintiuno bank --removed AH,AS,AD,KD,QS --format csv")]
+    Bank(BankCmd),
+    /// Whole hands with a rotating bank: EV per seat, the bank's edge, specials, shoe depth.
+    #[command(after_help = "Examples:
+  tahur veintiuno sim --players 4 --hands 1e6
+  tahur veintiuno sim --players 5 --policies basic,mimic:16 --house puje=off,decks=2 --format json
+  tahur veintiuno sim --players 4 --hands 1e8 --shard 1/10 --output part1.json")]
+    Sim(SimCmd),
+}
+
+/// House rules shared by the commands.
+#[derive(Args, Debug, Clone)]
+pub struct HouseArgs {
+    /// House rules: decks=N, twelve=on|off, suited12=on|off, monona=N, natural=N, trillona=on|off,
+    /// puje=on|off, tapo=on|off, withdraw13=on|off, steal=on|off.
+    #[arg(long, value_name = "KEY=VALUE,…", default_value = "")]
+    pub house: String,
+}
+
+impl HouseArgs {
+    fn options(&self) -> Result<Options> {
+        Options::default().with_house_rules(&self.house)
+    }
+}
+
+/// `tahur veintiuno odds`.
+#[derive(Args, Debug)]
+pub struct OddsCmd {
+    #[command(flatten)]
+    pub house: HouseArgs,
+    /// Cards already dealt from the shoe, e.g. AH,AS,KD (also "as de corazones").
+    #[arg(long, value_name = "CARDS", default_value = "")]
+    pub removed: String,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// `tahur veintiuno bank`.
+#[derive(Args, Debug)]
+pub struct BankCmd {
+    #[command(flatten)]
+    pub house: HouseArgs,
+    /// Cards already dealt from the shoe.
+    #[arg(long, value_name = "CARDS", default_value = "")]
+    pub removed: String,
+    /// Use an infinite deck (every rank 1 in 10) instead of the shoe's cards.
+    #[arg(long, conflicts_with = "removed")]
+    pub infinite: bool,
+    /// The bank stands at this total or more.
+    #[arg(long, default_value_t = 17, value_parser = clap::value_parser!(u8).range(12..=21))]
+    pub bank_stand: u8,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// `tahur veintiuno sim`.
+#[derive(Args, Debug)]
+pub struct SimCmd {
+    /// People at the table, bank included (2–8).
+    #[arg(long, value_name = "P", default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8))]
+    pub players: u8,
+    /// Player policy by seat, repeated if fewer than players: basic, mimic, mimic:S.
+    #[arg(long, value_name = "P1,P2,…", default_value = "basic")]
+    pub policies: String,
+    #[command(flatten)]
+    pub house: HouseArgs,
+    /// The bank stands at this total or more.
+    #[arg(long, default_value_t = 17, value_parser = clap::value_parser!(u8).range(12..=21))]
+    pub bank_stand: u8,
+    /// The bank sends players al puje with 20 in two cards.
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    pub bank_puje: String,
+    /// Check every hand: no card dealt twice per shoe, money conserved.
+    #[arg(long)]
+    pub check: bool,
+    /// Hands to play (e.g. 1000000 or 1e6).
+    #[arg(long, value_name = "N", default_value = "1000000", value_parser = parse_hands)]
+    pub hands: u64,
+    /// Seed of the random streams.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads; never changes the result.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Run only shard K of N and write a partial result for `tahur merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+fn parse_hands(s: &str) -> std::result::Result<u64, String> {
+    match super::parse_count(s) {
+        Some(0) => Err("give at least 1 hand".into()),
+        Some(n) if n <= super::MAX_SAMPLES => Ok(n),
+        Some(_) => Err("at most 1e15 hands".into()),
+        None => Err("expected a whole number such as 1000000 or 1e6".into()),
+    }
+}
+
+/// Runs a 21 ecuatoriano command.
+pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
+    match cmd {
+        VeintiunoCommand::Odds(a) => {
+            let opts = a.house.options()?;
+            let comp = Composition::from_removed(opts.decks, &a.removed)?;
+            if comp.total() < 2 {
+                return Err(Error::usage(
+                    "fewer than two cards left: remove fewer cards",
+                ));
+            }
+            emit(&exact::odds_report(&comp, &opts, &a.removed), &a.out)?;
+            Ok(0)
+        }
+        VeintiunoCommand::Bank(a) => {
+            let opts = a.house.options()?;
+            let comp = if a.infinite {
+                None
+            } else {
+                Some(Composition::from_removed(opts.decks, &a.removed)?)
+            };
+            if comp.as_ref().is_some_and(|c| c.total() < 2) {
+                return Err(Error::usage(
+                    "fewer than two cards left: remove fewer cards",
+                ));
+            }
+            emit(
+                &exact::bank_report(comp.as_ref(), a.bank_stand, &opts),
+                &a.out,
+            )?;
+            Ok(0)
+        }
+        VeintiunoCommand::Sim(a) => {
+            let opts = a.house.options()?;
+            let list = a
+                .policies
+                .split(',')
+                .map(parse_policy)
+                .collect::<Result<Vec<_>>>()?;
+            let bank = BankPolicy {
+                stand: a.bank_stand,
+                puje: a.bank_puje == "on",
+            };
+            let setup = TableSetup::new(opts, a.players as usize, &list, bank, a.check)?;
+            let req = RunRequest {
+                samples: a.hands,
+                seed: a.seed,
+                threads: a.threads.map(usize::from),
+                shard: a.shard.as_deref(),
+            };
+            run_job(Job::VeintiunoSim(setup), req, &a.out, |_| Ok(()))
+        }
+    }
+}

@@ -1,0 +1,409 @@
+//! `tahur veintiuno sim`: many hands on the shared runner. Each chunk is a fresh table (new
+//! shoe, bank drawn by high card) playing its hands in a row, so shoe depletion and the
+//! rotating bank are part of every chunk.
+
+use serde::{Deserialize, Serialize};
+
+use super::engine::{BankPolicy, PlayerPolicy, Table, MAX_SEATS, SPECIAL_NAMES};
+use super::rules::Options;
+use crate::error::{Error, Result};
+use crate::humanize;
+use crate::report::{Report, Table as ReportTable, Value};
+use crate::rng::{SeedableRng, Stream};
+use crate::runner::{RunSummary, Simulation, Tally};
+use crate::stats::MeanEstimate;
+
+/// Hands per chunk (part of a run's definition).
+pub const HANDS_CHUNK: u64 = 4096;
+/// Shoe-depth buckets for the bank's edge.
+pub const DEPTH_BUCKETS: usize = 10;
+
+/// A table to simulate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableSetup {
+    /// House rules.
+    pub options: Options,
+    /// Player policy of each seat (every seat also takes its turn as bank).
+    pub policies: Vec<PlayerPolicy>,
+    /// The bank's policy.
+    pub bank: BankPolicy,
+    /// Check that no card is dealt twice per shoe and that money is conserved in every hand.
+    pub check: bool,
+}
+
+impl TableSetup {
+    /// Seats get the listed policies in order, repeated if the list is shorter.
+    pub fn new(
+        options: Options,
+        players: usize,
+        list: &[PlayerPolicy],
+        bank: BankPolicy,
+        check: bool,
+    ) -> Result<Self> {
+        if !(2..=MAX_SEATS).contains(&players) {
+            return Err(Error::usage(format!(
+                "invalid --players {players}: a table seats 2 to {MAX_SEATS}, bank included"
+            )));
+        }
+        if list.is_empty() || list.len() > players {
+            return Err(Error::usage(format!(
+                "{} policies for {players} players: give 1 to {players}",
+                list.len()
+            )));
+        }
+        if !(12..=21).contains(&bank.stand) {
+            return Err(Error::usage(format!(
+                "invalid --bank-stand {}: the bank stands at 12 to 21",
+                bank.stand
+            )));
+        }
+        Ok(Self {
+            options,
+            policies: (0..players).map(|i| list[i % list.len()].clone()).collect(),
+            bank,
+            check,
+        })
+    }
+}
+
+/// Parses a policy name: `basic`, `mimic` or `mimic:16`.
+pub fn parse_policy(name: &str) -> Result<PlayerPolicy> {
+    let n = name.trim().to_ascii_lowercase();
+    let (base, arg) = n.split_once(':').unwrap_or((&n, ""));
+    match base {
+        "basic" if arg.is_empty() => Ok(PlayerPolicy::basic()),
+        "mimic" => {
+            let stand = if arg.is_empty() {
+                17
+            } else {
+                arg.parse::<u8>()
+                    .ok()
+                    .filter(|s| (12..=21).contains(s))
+                    .ok_or_else(|| {
+                        Error::usage(format!(
+                            "invalid policy '{name}': mimic:S stands at S from 12 to 21"
+                        ))
+                    })?
+            };
+            Ok(PlayerPolicy::mimic(stand))
+        }
+        _ => Err(Error::usage(format!(
+            "unknown policy '{name}': policies are basic and mimic[:S] (hit below S)"
+        ))),
+    }
+}
+
+/// Integer counts of many hands.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandTally {
+    /// Hands played.
+    pub hands: u64,
+    /// Hands each seat played as a player.
+    pub player_hands: Vec<u64>,
+    /// Each seat's net as a player.
+    pub player_net: Vec<i64>,
+    /// Σ of each seat's squared per-hand net.
+    pub player_net_sq: Vec<u64>,
+    /// Hands each seat held the bank.
+    pub bank_hands: Vec<u64>,
+    /// Each seat's net while holding the bank.
+    pub bank_net_by_seat: Vec<i64>,
+    /// The bank's net (whoever held it).
+    pub bank_net: i64,
+    /// Σ of the bank's squared per-hand net.
+    pub bank_net_sq: u64,
+    /// Shoes started.
+    pub shoes: u64,
+    /// Hands by shoe depth at their start (tenths of the shoe dealt).
+    pub depth_hands: Vec<u64>,
+    /// The bank's net by shoe depth.
+    pub depth_bank_net: Vec<i64>,
+    /// Specials dealt to player hands (see `SPECIAL_NAMES`).
+    pub specials: Vec<u64>,
+    /// Net paid on hands with each special.
+    pub special_net: Vec<i64>,
+    /// Withdrawals on 13.
+    pub withdrawals: u64,
+    /// Tapo y quedo.
+    pub tapos: u64,
+    /// Splits.
+    pub splits: u64,
+    /// Hands sent al puje.
+    pub puje: u64,
+    /// Times the bank was stolen.
+    pub steals: u64,
+    /// Hands whose money did not add up (with checks on; always 0).
+    pub violations: u64,
+    /// Decks opened because a hand needed every card of the shoe.
+    pub extra_decks: u64,
+}
+
+impl Tally for HandTally {
+    fn absorb(&mut self, o: &Self) {
+        fn add<T: Copy + std::ops::AddAssign + Default>(a: &mut Vec<T>, b: &[T]) {
+            if a.len() < b.len() {
+                a.resize(b.len(), T::default());
+            }
+            for (x, &y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+        self.hands += o.hands;
+        add(&mut self.player_hands, &o.player_hands);
+        add(&mut self.player_net, &o.player_net);
+        add(&mut self.player_net_sq, &o.player_net_sq);
+        add(&mut self.bank_hands, &o.bank_hands);
+        add(&mut self.bank_net_by_seat, &o.bank_net_by_seat);
+        self.bank_net += o.bank_net;
+        self.bank_net_sq += o.bank_net_sq;
+        self.shoes += o.shoes;
+        add(&mut self.depth_hands, &o.depth_hands);
+        add(&mut self.depth_bank_net, &o.depth_bank_net);
+        add(&mut self.specials, &o.specials);
+        add(&mut self.special_net, &o.special_net);
+        self.withdrawals += o.withdrawals;
+        self.tapos += o.tapos;
+        self.splits += o.splits;
+        self.puje += o.puje;
+        self.steals += o.steals;
+        self.violations += o.violations;
+        self.extra_decks += o.extra_decks;
+    }
+}
+
+/// The hand simulation.
+pub struct HandSimulation {
+    setup: TableSetup,
+}
+
+impl HandSimulation {
+    /// The simulation of a table.
+    pub fn new(setup: &TableSetup) -> Self {
+        Self {
+            setup: setup.clone(),
+        }
+    }
+}
+
+impl Simulation for HandSimulation {
+    type Tally = HandTally;
+    fn chunk_size(&self) -> u64 {
+        HANDS_CHUNK
+    }
+    fn empty_tally(&self) -> HandTally {
+        let n = self.setup.policies.len();
+        HandTally {
+            player_hands: vec![0; n],
+            player_net: vec![0; n],
+            player_net_sq: vec![0; n],
+            bank_hands: vec![0; n],
+            bank_net_by_seat: vec![0; n],
+            depth_hands: vec![0; DEPTH_BUCKETS],
+            depth_bank_net: vec![0; DEPTH_BUCKETS],
+            specials: vec![0; SPECIAL_NAMES.len()],
+            special_net: vec![0; SPECIAL_NAMES.len()],
+            ..Default::default()
+        }
+    }
+    fn run_chunk(&self, stream: &mut Stream, hands: u64, t: &mut HandTally) {
+        let s = &self.setup;
+        let rng = Stream::seed_from_u64(crate::rng::Rng::next_u64(stream));
+        let mut table = Table::new(s.options, s.policies.clone(), s.bank, rng, s.check);
+        let shoe_len = 40 * s.options.decks as usize;
+        let n = s.policies.len();
+        t.shoes += 1; // the table's first shoe
+        for _ in 0..hands {
+            let r = table.play_hand();
+            t.hands += 1;
+            for seat in 0..n {
+                if seat == r.bank {
+                    continue;
+                }
+                let x = r.player_net[seat] as i64;
+                t.player_hands[seat] += 1;
+                t.player_net[seat] += x;
+                t.player_net_sq[seat] += (x * x) as u64;
+            }
+            t.bank_hands[r.bank] += 1;
+            t.bank_net_by_seat[r.bank] += r.bank_net as i64;
+            t.bank_net += r.bank_net as i64;
+            t.bank_net_sq += (r.bank_net as i64 * r.bank_net as i64) as u64;
+            t.shoes += r.new_shoe as u64;
+            let b = (r.depth as usize * DEPTH_BUCKETS / shoe_len).min(DEPTH_BUCKETS - 1);
+            t.depth_hands[b] += 1;
+            t.depth_bank_net[b] += r.bank_net as i64;
+            for k in 0..SPECIAL_NAMES.len() {
+                t.specials[k] += r.specials[k] as u64;
+                t.special_net[k] += r.special_net[k] as i64;
+            }
+            t.withdrawals += r.withdrawals as u64;
+            t.tapos += r.tapos as u64;
+            t.splits += r.splits as u64;
+            t.puje += r.puje as u64;
+            t.steals += r.stolen as u64;
+            if s.check && r.bank_net + r.player_net.iter().sum::<i32>() != 0 {
+                t.violations += 1;
+            }
+        }
+        t.extra_decks += table.extra_decks as u64;
+    }
+}
+
+/// Per-hand mean and interval from an integer sum and sum of squares.
+fn mean(n: u64, sum: i64, sq: u64) -> MeanEstimate {
+    MeanEstimate::from_sums(n, sum as i128, sq as u128)
+}
+
+/// The report of a simulation.
+pub fn report(setup: &TableSetup, t: &HandTally, run: &RunSummary) -> Report {
+    let names: Vec<&str> = setup.policies.iter().map(|p| p.name.as_str()).collect();
+    let mut r = Report::new(format!(
+        "21 ecuatoriano · {} players (bank rotating) · {}",
+        setup.policies.len(),
+        names.join(", ")
+    ));
+    r.field("hands", "hands", Value::Int(t.hands as i64));
+    if !run.is_complete() {
+        r.field(
+            "hands_requested",
+            "hands requested",
+            Value::Int(run.spec.samples as i64),
+        );
+    }
+    r.field("seed", "seed", Value::Int(run.spec.seed as i64));
+    r.field("bank_net", "bank net (units)", Value::Int(t.bank_net));
+    let bank = mean(t.hands, t.bank_net, t.bank_net_sq);
+    let bci = bank.interval(0.95);
+    r.field_plain(
+        "bank_per_hand",
+        "bank's result per hand",
+        Value::Num(bank.mean, 4),
+        "what holding the bank is worth per hand".into(),
+    );
+    r.field(
+        "bank_per_hand_ci95",
+        "95 % interval",
+        Value::NumInterval(bci.low, bci.high, 4),
+    );
+    let player_hands: u64 = t.player_hands.iter().sum();
+    let edge = if player_hands == 0 {
+        0.0
+    } else {
+        t.bank_net as f64 / player_hands as f64
+    };
+    r.field("bank_edge", "bank's edge per unit bet", Value::Prob(edge));
+    r.field(
+        "bank_per_shoe",
+        "bank's result per shoe",
+        Value::Num(t.bank_net as f64 / t.shoes.max(1) as f64, 3),
+    );
+    r.field(
+        "hands_per_shoe",
+        "hands per shoe",
+        Value::Num(t.hands as f64 / t.shoes.max(1) as f64, 2),
+    );
+    r.field(
+        "bank_changes",
+        "bank changes hands (per 100 hands)",
+        Value::Num(100.0 * t.steals as f64 / t.hands.max(1) as f64, 2),
+    );
+    r.field(
+        "puje",
+        "hands sent al puje",
+        Value::Prob(t.puje as f64 / t.hands.max(1) as f64),
+    );
+    if t.extra_decks > 0 {
+        r.note(format!(
+            "{} times a hand needed every card of the shoe and the dealer opened one more deck for the rest of that table's play.",
+            humanize::thousands(t.extra_decks)
+        ));
+    }
+    if setup.check {
+        r.field(
+            "violations",
+            "hands where money or cards did not add up",
+            Value::Int(t.violations as i64),
+        );
+    }
+    let mut seats = ReportTable::new(
+        "seats",
+        "Seats",
+        &[
+            ("seat", "seat"),
+            ("policy", "policy"),
+            ("hands", "hands as player"),
+            ("net", "net as player"),
+            ("ev", "EV per hand"),
+            ("ci95", "95 % interval"),
+            ("bank_hands", "hands as bank"),
+            ("bank_net", "net as bank"),
+        ],
+    );
+    seats.top_level = true;
+    for (i, name) in names.iter().enumerate() {
+        let m = mean(t.player_hands[i], t.player_net[i], t.player_net_sq[i]);
+        let ci = m.interval(0.95);
+        seats.push(vec![
+            Value::Int(i as i64 + 1),
+            Value::Text(name.to_string()),
+            Value::Int(t.player_hands[i] as i64),
+            Value::Int(t.player_net[i]),
+            Value::Num(if m.n == 0 { 0.0 } else { m.mean }, 4),
+            Value::NumInterval(ci.low, ci.high, 4),
+            Value::Int(t.bank_hands[i] as i64),
+            Value::Int(t.bank_net_by_seat[i]),
+        ]);
+    }
+    r.tables.push(seats);
+    let mut sp = ReportTable::new(
+        "specials",
+        "Specials (player hands)",
+        &[
+            ("special", "special"),
+            ("count", "count"),
+            ("per_hand", "per player hand"),
+            ("net", "net paid"),
+            ("ev_contribution", "EV contribution per player hand"),
+        ],
+    );
+    for (k, name) in SPECIAL_NAMES.iter().enumerate() {
+        let ph = player_hands.max(1) as f64;
+        sp.push(vec![
+            Value::Text(name.to_string()),
+            Value::Int(t.specials[k] as i64),
+            Value::Prob(t.specials[k] as f64 / ph),
+            Value::Int(t.special_net[k]),
+            Value::Num(t.special_net[k] as f64 / ph, 5),
+        ]);
+    }
+    r.tables.push(sp);
+    let mut depth = ReportTable::new(
+        "depth",
+        "Bank's result by shoe depth",
+        &[
+            ("dealt", "shoe dealt"),
+            ("hands", "hands"),
+            ("bank_per_hand", "bank per hand"),
+        ],
+    );
+    for b in 0..DEPTH_BUCKETS {
+        if t.depth_hands[b] > 0 {
+            depth.push(vec![
+                Value::Text(format!("{}–{} %", b * 10, b * 10 + 10)),
+                Value::Int(t.depth_hands[b] as i64),
+                Value::Num(t.depth_bank_net[b] as f64 / t.depth_hands[b] as f64, 4),
+            ]);
+        }
+    }
+    r.tables.push(depth);
+    r.note(format!(
+        "Withdrawals {}, tapo y quedo {}, splits {}. Money is conserved: the bank's net plus every seat's net as a player is exactly 0.",
+        humanize::thousands(t.withdrawals),
+        humanize::thousands(t.tapos),
+        humanize::thousands(t.splits)
+    ));
+    for n in run.notes() {
+        r.note(n);
+    }
+    r
+}

@@ -1,0 +1,137 @@
+//! 21 ecuatoriano hands: money conservation, every card once per shoe, dealt specials against
+//! the exact odds.
+
+use tahur::games::veintiuno::cards::Composition;
+use tahur::games::veintiuno::engine::{BankPolicy, Move, PlayerPolicy, Table};
+use tahur::games::veintiuno::exact::special_odds;
+use tahur::games::veintiuno::rules::Options;
+use tahur::games::veintiuno::sim::{HandSimulation, TableSetup};
+use tahur::rng::{SeedableRng, Stream};
+use tahur::runner::{run, RunControl, RunSpec};
+use tahur::stats::Proportion;
+
+/// A policy that uses every move: tapo on hard 12–14, splits everything splittable, withdraws.
+fn busy_policy() -> PlayerPolicy {
+    let mut p = PlayerPolicy::basic();
+    p.name = "busy".into();
+    for t in 12..=14 {
+        p.tapo[t] = [true; 10];
+    }
+    p.split = vec![[true; 10]; 10];
+    p.withdraw = [true; 10];
+    p.hard[15] = [Move::Hit; 10];
+    p
+}
+
+#[test]
+fn money_is_conserved_and_no_card_is_dealt_twice() {
+    let option_sets = [
+        Options::default(),
+        Options::default()
+            .with_house_rules("decks=2,puje=off")
+            .unwrap(),
+        Options::default()
+            .with_house_rules(
+                "twelve=off,suited12=off,trillona=off,steal=off,tapo=off,withdraw13=off",
+            )
+            .unwrap(),
+        Options::default()
+            .with_house_rules("monona=2,natural=3")
+            .unwrap(),
+    ];
+    for (k, opts) in option_sets.iter().enumerate() {
+        for players in [2usize, 4, 8] {
+            let list = [
+                busy_policy(),
+                PlayerPolicy::basic(),
+                PlayerPolicy::mimic(15),
+            ];
+            let setup = TableSetup::new(
+                *opts,
+                players,
+                &list[..list.len().min(players)],
+                BankPolicy::default(),
+                true,
+            )
+            .unwrap();
+            let spec = RunSpec {
+                samples: 20_000,
+                seed: 7 + k as u64,
+                chunk_size: 4096,
+            };
+            let r = run(
+                &HandSimulation::new(&setup),
+                &spec,
+                None,
+                &RunControl::default(),
+            )
+            .unwrap();
+            let t = &r.tally;
+            assert_eq!(t.violations, 0);
+            assert_eq!(t.hands, 20_000);
+            assert_eq!(
+                t.bank_net + t.player_net.iter().sum::<i64>(),
+                0,
+                "money conserved"
+            );
+            assert_eq!(t.bank_net, t.bank_net_by_seat.iter().sum::<i64>());
+            assert_eq!(
+                t.player_hands.iter().sum::<u64>(),
+                20_000 * (players as u64 - 1)
+            );
+            if opts.tapo && opts.withdraw_13 {
+                assert!(
+                    t.tapos > 0 && t.splits > 0 && t.withdrawals > 0,
+                    "every move was exercised"
+                );
+            } else {
+                assert_eq!(t.tapos, 0);
+                assert_eq!(t.withdrawals, 0);
+            }
+            if !opts.bank_steal {
+                assert_eq!(t.steals, 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn first_hands_deal_specials_at_the_exact_odds() {
+    // The first hand of a fresh table deals uniformly random pairs from a full deck: the
+    // frequency of each special must match the exact odds (4.5 standard errors).
+    let opts = Options::default();
+    let exact = special_odds(&Composition::full(1), &opts);
+    let mut counts = [0u64; 6];
+    let mut hands = 0u64;
+    for seed in 0..100_000u64 {
+        let mut table = Table::new(
+            opts,
+            vec![PlayerPolicy::mimic(17); 3],
+            BankPolicy::default(),
+            Stream::seed_from_u64(seed),
+            false,
+        );
+        let r = table.play_hand();
+        hands += 2;
+        for k in 0..6 {
+            counts[k] += r.specials[k] as u64;
+        }
+    }
+    let want = [
+        exact.natural21,
+        exact.monona,
+        exact.twelve,
+        exact.twelve_suited,
+        exact.thirteen,
+        exact.relancina,
+    ];
+    for k in 0..6 {
+        let z = Proportion::new(counts[k], hands).z_score_against(want[k]);
+        assert!(
+            z.abs() < 4.5,
+            "special {k}: {} of {hands} against {}: z = {z}",
+            counts[k],
+            want[k]
+        );
+    }
+}
