@@ -255,6 +255,7 @@ struct Hand {
 }
 
 /// A table: the shoe, the seats and who holds the bank.
+#[derive(Clone)]
 pub struct Table {
     opts: Options,
     seats: usize,
@@ -273,6 +274,9 @@ pub struct Table {
     decks: u8,
     /// Decks opened because a hand needed every card.
     pub extra_decks: u32,
+    /// For every ordered pair of cards: its special's index, if any, and the total it counts.
+    pair_info: Vec<(Option<usize>, u8)>,
+    hands_buf: Option<Box<[[Hand; MAX_SPLIT_HANDS]; MAX_SEATS]>>,
 }
 
 fn uniform_below(rng: &mut Stream, n: usize) -> usize {
@@ -309,14 +313,48 @@ impl Table {
             shoe,
             pos: 0,
             hand_start: 0,
-            rng,
+            rng: rng.clone(),
             dealt_check: check.then_some([0; DECK]),
             shuffles: 0,
             decks: opts.decks,
             extra_decks: 0,
+            pair_info: (0..DECK * DECK)
+                .map(|i| {
+                    let (a, b) = (Card::from_index(i / DECK), Card::from_index(i % DECK));
+                    let k = match two_card(a, b, &opts) {
+                        TwoCard::Natural => Some(0),
+                        TwoCard::Monona => Some(1),
+                        TwoCard::Twelve => Some(2),
+                        TwoCard::TwelveSuited => Some(3),
+                        TwoCard::Thirteen => Some(4),
+                        TwoCard::Relancina => Some(5),
+                        TwoCard::Plain => None,
+                    };
+                    (k, super::rules::two_card_total(a, b, &opts))
+                })
+                .collect(),
+            hands_buf: Some(Box::new([[Hand::default(); MAX_SPLIT_HANDS]; MAX_SEATS])),
         };
+        t.restart(rng);
+        t
+    }
+
+    /// Starts the table afresh from `rng`: a new shoe, shuffled, and the first bank drawn by
+    /// high card (ace highest; ties draw again among the tied). Cheaper than building a table.
+    pub fn restart(&mut self, rng: Stream) {
+        let t = self;
+        t.rng = rng;
+        t.decks = t.opts.decks;
+        t.shoe.truncate(DECK * t.decks as usize);
+        for (i, c) in t.shoe.iter_mut().enumerate() {
+            *c = (i / t.decks as usize) as u8;
+        }
+        t.pos = 0;
+        t.hand_start = 0;
+        t.shuffles = 0;
+        t.extra_decks = 0;
         t.shuffle_from(0);
-        // Highest card takes the bank (ace highest; ties draw again among the tied).
+        let seats = t.seats;
         let mut tied: Vec<usize> = (0..seats).collect();
         loop {
             let high = |c: Card| if c.is_ace() { 10 } else { c.rank() };
@@ -338,7 +376,6 @@ impl Table {
                 break;
             }
         }
-        t
     }
 
     /// The seat holding the bank.
@@ -347,12 +384,28 @@ impl Table {
     }
 
     fn shuffle_from(&mut self, start: usize) {
-        // Fisher–Yates over shoe[start..].
+        // Fisher–Yates over shoe[start..], with Lemire's exact bounded draws on 32-bit halves of
+        // each 64-bit word (the shoe is far shorter than 2^32).
         self.shuffles += 1;
         let n = self.shoe.len();
+        let mut spare: Option<u32> = None;
         for i in (start + 1..n).rev() {
-            let j = start + uniform_below(&mut self.rng, i - start + 1);
-            self.shoe.swap(i, j);
+            let bound = (i - start + 1) as u32;
+            let j = loop {
+                let r = match spare.take() {
+                    Some(r) => r,
+                    None => {
+                        let w = self.rng.next_u64();
+                        spare = Some((w >> 32) as u32);
+                        w as u32
+                    }
+                };
+                let m = r as u64 * bound as u64;
+                if (m as u32) >= bound || (m as u32) >= bound.wrapping_neg() % bound {
+                    break (m >> 32) as usize;
+                }
+            };
+            self.shoe.swap(i, start + j);
         }
         if let Some(d) = self.dealt_check.as_mut() {
             *d = [0; DECK];
@@ -362,36 +415,7 @@ impl Table {
     #[inline]
     fn draw(&mut self) -> Card {
         if self.pos == self.shoe.len() {
-            // Out of cards: the cards on the table move to the front, the discards are shuffled.
-            let on_table = self.pos - self.hand_start;
-            if on_table == self.shoe.len() {
-                // Every card is on the table: the dealer opens one more deck ("una o más
-                // barajas según el número de jugadores"), and the table keeps it.
-                self.decks += 1;
-                self.extra_decks += 1;
-                self.shoe.extend(0..DECK as u8);
-            }
-            self.shoe.copy_within(self.hand_start..self.pos, 0);
-            // The rest of the shoe holds exactly the discards again once sorted back in.
-            let mut counts = [0u8; DECK];
-            for &c in &self.shoe[..on_table] {
-                counts[c as usize] += 1;
-            }
-            let mut k = on_table;
-            for (c, &n) in counts.iter().enumerate() {
-                for _ in n..self.decks {
-                    self.shoe[k] = c as u8;
-                    k += 1;
-                }
-            }
-            self.hand_start = 0;
-            self.pos = on_table;
-            self.shuffle_from(on_table);
-            if let Some(d) = self.dealt_check.as_mut() {
-                for &c in &self.shoe[..on_table] {
-                    d[c as usize] += 1;
-                }
-            }
+            self.reshuffle();
         }
         let c = self.shoe[self.pos];
         self.pos += 1;
@@ -404,6 +428,31 @@ impl Table {
             );
         }
         Card::from_index(c as usize)
+    }
+
+    /// Out of cards: the cards on the table move to the front, the discards behind them are
+    /// shuffled into a new shoe.
+    #[cold]
+    #[inline(never)]
+    fn reshuffle(&mut self) {
+        let on_table = self.pos - self.hand_start;
+        if on_table == self.shoe.len() {
+            // Every card is on the table: the dealer opens one more deck ("una o más barajas
+            // según el número de jugadores"), and the table keeps it.
+            self.decks += 1;
+            self.extra_decks += 1;
+            self.shoe.extend(0..DECK as u8);
+        }
+        // [discards | on table | (new deck)] → [on table | discards (and new deck)]
+        self.shoe[..self.pos].rotate_left(self.hand_start);
+        self.hand_start = 0;
+        self.pos = on_table;
+        self.shuffle_from(on_table);
+        if let Some(d) = self.dealt_check.as_mut() {
+            for &c in &self.shoe[..on_table] {
+                d[c as usize] += 1;
+            }
+        }
     }
 
     /// Plays one hand and settles every bet.
@@ -423,7 +472,11 @@ impl Table {
             *o = (bank + 1 + i) % n;
         }
         let players = n - 1;
-        let mut hands = [[Hand::default(); MAX_SPLIT_HANDS]; MAX_SEATS];
+        // The hands buffer is reused from hand to hand; every slot used is written in full.
+        let mut hands = self
+            .hands_buf
+            .take()
+            .expect("the buffer is put back after each hand");
         let mut nhands = [1usize; MAX_SEATS];
         let mut firsts = [Card::from_index(0); MAX_SEATS];
         for i in 0..players {
@@ -433,15 +486,18 @@ impl Table {
         for i in 0..players {
             let second = self.draw();
             let h = &mut hands[i][0];
-            h.first = firsts[i];
-            h.second = second;
-            h.pts = Points::default().add(firsts[i]).add(second);
-            h.cards = 2;
-            h.bet = 1;
+            *h = Hand {
+                first: firsts[i],
+                second,
+                pts: Points::default().add(firsts[i]).add(second),
+                cards: 2,
+                bet: 1,
+                ..Hand::default()
+            };
             self.classify(h, firsts[i], second, &mut rep);
         }
         let up = self.draw();
-        let bank_total0 = super::rules::two_card_total(up, hole, &self.opts);
+        let bank_total0 = self.pair_info[up.index() * DECK + hole.index()].1;
         let mut bank_pts = Points::default().add(up).add(hole);
         let puje = self.opts.puje && self.bank_policy.puje && bank_total0 == 20;
         rep.puje = puje;
@@ -539,6 +595,7 @@ impl Table {
         }
         rep.bank_net = -rep.player_net.iter().sum::<i32>();
         rep.new_shoe = self.shuffles != shuffles_before;
+        self.hands_buf = Some(hands);
         if let (Some(s), true) = (stealer, self.opts.bank_steal) {
             if s != self.bank {
                 self.bank = s;
@@ -549,15 +606,7 @@ impl Table {
     }
 
     fn classify(&self, h: &mut Hand, a: Card, b: Card, rep: &mut HandReport) {
-        let k = match two_card(a, b, &self.opts) {
-            TwoCard::Natural => Some(0),
-            TwoCard::Monona => Some(1),
-            TwoCard::Twelve => Some(2),
-            TwoCard::TwelveSuited => Some(3),
-            TwoCard::Thirteen => Some(4),
-            TwoCard::Relancina => Some(5),
-            TwoCard::Plain => None,
-        };
+        let k = self.pair_info[a.index() * DECK + b.index()].0;
         h.special = k;
         h.special_total = match k {
             Some(2) => 20,

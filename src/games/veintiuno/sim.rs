@@ -174,13 +174,23 @@ impl Tally for HandTally {
 /// The hand simulation.
 pub struct HandSimulation {
     setup: TableSetup,
+    /// A table built once; every chunk restarts a copy of it with its own stream.
+    template: Table,
 }
 
 impl HandSimulation {
     /// The simulation of a table.
     pub fn new(setup: &TableSetup) -> Self {
+        let template = Table::new(
+            setup.options,
+            setup.policies.clone(),
+            setup.bank,
+            Stream::seed_from_u64(0),
+            setup.check,
+        );
         Self {
             setup: setup.clone(),
+            template,
         }
     }
 }
@@ -208,33 +218,42 @@ impl Simulation for HandSimulation {
     fn run_chunk(&self, stream: &mut Stream, hands: u64, t: &mut HandTally) {
         let s = &self.setup;
         let rng = Stream::seed_from_u64(crate::rng::Rng::next_u64(stream));
-        let mut table = Table::new(s.options, s.policies.clone(), s.bank, rng, s.check);
+        let mut table = self.template.clone();
+        table.restart(rng);
         let shoe_len = 40 * s.options.decks as usize;
         let n = s.policies.len();
         t.shoes += 1; // the table's first shoe
+                      // Chunk-local fixed-size accumulators: no bounds checks in the per-hand loop.
+        let mut player_hands = [0u64; MAX_SEATS];
+        let mut player_net = [0i64; MAX_SEATS];
+        let mut player_sq = [0u64; MAX_SEATS];
+        let mut bank_hands = [0u64; MAX_SEATS];
+        let mut bank_by_seat = [0i64; MAX_SEATS];
+        let mut depth_hands = [0u64; DEPTH_BUCKETS];
+        let mut depth_net = [0i64; DEPTH_BUCKETS];
+        let mut specials = [0u64; 7];
+        let mut special_net = [0i64; 7];
         for _ in 0..hands {
             let r = table.play_hand();
-            t.hands += 1;
             for seat in 0..n {
-                if seat == r.bank {
-                    continue;
-                }
                 let x = r.player_net[seat] as i64;
-                t.player_hands[seat] += 1;
-                t.player_net[seat] += x;
-                t.player_net_sq[seat] += (x * x) as u64;
+                let player = (seat != r.bank) as u64;
+                player_hands[seat] += player;
+                player_net[seat] += x;
+                player_sq[seat] += (x * x) as u64;
             }
-            t.bank_hands[r.bank] += 1;
-            t.bank_net_by_seat[r.bank] += r.bank_net as i64;
-            t.bank_net += r.bank_net as i64;
-            t.bank_net_sq += (r.bank_net as i64 * r.bank_net as i64) as u64;
+            let b = r.bank_net as i64;
+            bank_hands[r.bank] += 1;
+            bank_by_seat[r.bank] += b;
+            t.bank_net += b;
+            t.bank_net_sq += (b * b) as u64;
             t.shoes += r.new_shoe as u64;
-            let b = (r.depth as usize * DEPTH_BUCKETS / shoe_len).min(DEPTH_BUCKETS - 1);
-            t.depth_hands[b] += 1;
-            t.depth_bank_net[b] += r.bank_net as i64;
-            for k in 0..SPECIAL_NAMES.len() {
-                t.specials[k] += r.specials[k] as u64;
-                t.special_net[k] += r.special_net[k] as i64;
+            let d = (r.depth as usize * DEPTH_BUCKETS / shoe_len).min(DEPTH_BUCKETS - 1);
+            depth_hands[d] += 1;
+            depth_net[d] += b;
+            for k in 0..7 {
+                specials[k] += r.specials[k] as u64;
+                special_net[k] += r.special_net[k] as i64;
             }
             t.withdrawals += r.withdrawals as u64;
             t.tapos += r.tapos as u64;
@@ -244,6 +263,22 @@ impl Simulation for HandSimulation {
             if s.check && r.bank_net + r.player_net.iter().sum::<i32>() != 0 {
                 t.violations += 1;
             }
+        }
+        t.hands += hands;
+        for seat in 0..n {
+            t.player_hands[seat] += player_hands[seat];
+            t.player_net[seat] += player_net[seat];
+            t.player_net_sq[seat] += player_sq[seat];
+            t.bank_hands[seat] += bank_hands[seat];
+            t.bank_net_by_seat[seat] += bank_by_seat[seat];
+        }
+        for k in 0..DEPTH_BUCKETS {
+            t.depth_hands[k] += depth_hands[k];
+            t.depth_bank_net[k] += depth_net[k];
+        }
+        for k in 0..7 {
+            t.specials[k] += specials[k];
+            t.special_net[k] += special_net[k];
         }
         t.extra_decks += table.extra_decks as u64;
     }
