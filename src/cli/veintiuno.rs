@@ -31,6 +31,13 @@ pub enum VeintiunoCommand {
   tahur veintiuno sim --players 5 --policies basic,mimic:16 --house puje=off,decks=2 --format json
   tahur veintiuno sim --players 4 --hands 1e8 --shard 1/10 --output part1.json")]
     Sim(SimCmd),
+    /// The best move at every decision point (hit/stand, split, tapo, withdraw) by the bank's up
+    /// card, for a fresh shoe or a depleted one, from expected values on common random numbers.
+    #[command(after_help = "Examples:
+  tahur veintiuno strategy
+  tahur veintiuno strategy --removed AH,AS,KD,KS,QH,5C,7C --samples 50000 --chart ev.svg
+  tahur veintiuno strategy --write data/veintiuno/strategy.csv --format markdown")]
+    Strategy(StrategyCmd),
 }
 
 /// House rules shared by the commands.
@@ -175,5 +182,73 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
             };
             run_job(Job::VeintiunoSim(setup), req, &a.out, |_| Ok(()))
         }
+        VeintiunoCommand::Strategy(a) => strategy(a),
     }
+}
+
+/// `tahur veintiuno strategy`.
+#[derive(Args, Debug)]
+pub struct StrategyCmd {
+    #[command(flatten)]
+    pub house: HouseArgs,
+    /// Cards already dealt (a depleted shoe), e.g. AH,AS,KD.
+    #[arg(long, value_name = "CARDS", default_value = "")]
+    pub removed: String,
+    /// The bank stands at this total or more.
+    #[arg(long, default_value_t = 17, value_parser = clap::value_parser!(u8).range(12..=21))]
+    pub bank_stand: u8,
+    /// Sampled hands per decision point, up card and action.
+    #[arg(long, value_name = "N", default_value = "20000", value_parser = parse_strategy_samples)]
+    pub samples: u32,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Draw the EV of the best move by hard total, one line per up card, as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<std::path::PathBuf>,
+    /// Also write the sheet as CSV (the `sheet` policy reads data/veintiuno/strategy.csv).
+    #[arg(long, value_name = "FILE.csv")]
+    pub write: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+fn parse_strategy_samples(s: &str) -> std::result::Result<u32, String> {
+    match super::parse_count(s) {
+        Some(n) if (100..=10_000_000).contains(&n) => Ok(n as u32),
+        _ => Err("expected 100 to 10000000 samples, e.g. 20000".into()),
+    }
+}
+
+/// Runs `tahur veintiuno strategy`.
+pub fn strategy(a: StrategyCmd) -> Result<i32> {
+    use crate::games::veintiuno::strategy::{self as st, StrategyQuery};
+    let opts = a.house.options()?;
+    let composition = Composition::from_removed(opts.decks, &a.removed)?;
+    if composition.total() < 12 {
+        return Err(Error::usage(
+            "fewer than 12 cards left: too few to play a hand out; remove fewer cards",
+        ));
+    }
+    let q = StrategyQuery {
+        options: opts,
+        composition,
+        bank: BankPolicy {
+            stand: a.bank_stand,
+            puje: true,
+        },
+        samples: a.samples,
+        seed: a.seed,
+    };
+    let sheet = st::derive(&q);
+    if let Some(p) = &a.chart {
+        st::chart(&sheet, "21 ecuatoriano · EV of the best move").write(p)?;
+    }
+    let rep = st::report(&q, &sheet, &a.removed);
+    if let Some(p) = &a.write {
+        let csv = crate::report::render(&rep, crate::report::Format::Csv)?;
+        crate::report::write_atomic(p, csv.as_bytes())?;
+    }
+    emit(&rep, &a.out)?;
+    Ok(0)
 }

@@ -100,18 +100,20 @@ impl LineChart {
             .series
             .iter()
             .flat_map(|s| s.points.iter().map(|p| p.1));
-        let y_top = ys.fold(0.0f64, f64::max);
+        let (y_bottom, y_top) = ys.fold((0.0f64, 0.0f64), |(lo, hi), y| (lo.min(y), hi.max(y)));
         let y_max = if self.y_percent {
             1.0
         } else {
             y_top * 1.05 + f64::EPSILON
         };
+        // Negative values (e.g. expected values) get room below zero.
+        let y_min = if self.y_percent { 0.0 } else { y_bottom * 1.05 };
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, ("sans-serif", 22))
             .margin(16)
             .x_label_area_size(44)
             .y_label_area_size(64)
-            .build_cartesian_2d(x_min..x_max, 0.0..y_max)?;
+            .build_cartesian_2d(x_min..x_max, y_min..y_max)?;
         let percent = self.y_percent;
         let integer = self.x_integer;
         chart

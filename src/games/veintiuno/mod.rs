@@ -8,3 +8,4 @@ pub mod engine;
 pub mod exact;
 pub mod rules;
 pub mod sim;
+pub mod strategy;

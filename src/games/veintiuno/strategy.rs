@@ -1,0 +1,671 @@
+//! `tahur veintiuno strategy`: the best action at every decision point, found by comparing the
+//! actions' expected values on common random numbers.
+//!
+//! For each decision point — hard totals 4–20, soft totals 12–20, two-card hands for tapo y
+//! quedo and withdrawal on 13, pairs — against each bank up card, hands that reach the point are
+//! sampled from the composition (a fresh shoe or what is left of one); every legal action is
+//! played from the same shuffled rest of the shoe (common random numbers, so differences are
+//! precise), continuing with the decisions already made. Points are solved backwards: hard
+//! totals from 20 down (a hard hand only grows), then soft totals from 20 down (they grow or
+//! turn hard), then pairs. Samples where the bank's two cards would send the players al puje
+//! are skipped: then no player decides anything. The value of taking the bank by a split 21 is
+//! not counted, only the payment.
+
+use serde::Serialize;
+
+use super::cards::{Card, Composition, DECK, RANKS};
+use super::engine::{BankPolicy, Move, PlayerPolicy};
+use super::rules::{two_card, two_card_total, Options, Points, TwoCard};
+use crate::report::chart::{LineChart, Series};
+use crate::report::{Report, Table, Value};
+use crate::rng::{Rng, SeedableRng, Stream};
+
+/// Up-card classes: A, 2–7 and figures.
+pub const UP_CLASSES: [&str; 8] = ["A", "2", "3", "4", "5", "6", "7", "F"];
+
+fn up_class(rank: usize) -> usize {
+    rank.min(7)
+}
+
+/// What to derive.
+#[derive(Clone, Debug)]
+pub struct StrategyQuery {
+    /// House rules.
+    pub options: Options,
+    /// Cards in the shoe.
+    pub composition: Composition,
+    /// The bank's policy.
+    pub bank: BankPolicy,
+    /// Sampled hands per decision point, up card and action.
+    pub samples: u32,
+    /// Seed.
+    pub seed: u64,
+}
+
+/// The derived sheet with the expected values behind it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Sheet {
+    /// `hard[t][up]` best move (stand/hit) and its EV.
+    pub hard: Vec<[(char, f64); 8]>,
+    /// `soft[t][up]`.
+    pub soft: Vec<[(char, f64); 8]>,
+    /// `pairs[rank][up]`: split or not, with EV(split) − EV(playing on).
+    pub pairs: Vec<[(bool, f64); 8]>,
+    /// `tapo[t][up]`: tapo y quedo with two cards of hard total t, with EV(tapo) − EV(best).
+    pub tapo: Vec<[(bool, f64); 8]>,
+    /// `withdraw[up]`: withdraw on 13, with the EV of playing on.
+    pub withdraw: [(bool, f64); 8],
+}
+
+/// A deck to draw from: a buffer of card indices with a cursor.
+struct Shoe {
+    cards: Vec<u8>,
+}
+
+fn uniform(rng: &mut Stream, n: usize) -> usize {
+    let n64 = n as u64;
+    let threshold = n64.wrapping_neg() % n64;
+    loop {
+        let m = (rng.next_u64() as u128) * n64 as u128;
+        if (m as u64) >= threshold {
+            return (m >> 64) as usize;
+        }
+    }
+}
+
+impl Shoe {
+    fn from(comp: &Composition) -> Self {
+        let mut cards = Vec::with_capacity(comp.total() as usize);
+        for i in 0..DECK {
+            for _ in 0..comp.counts[i] {
+                cards.push(i as u8);
+            }
+        }
+        Self { cards }
+    }
+    /// Moves `k` uniformly random cards to the front (a partial Fisher–Yates).
+    fn pick_front(&mut self, k: usize, rng: &mut Stream) {
+        let n = self.cards.len();
+        for i in 0..k.min(n) {
+            let j = i + uniform(rng, n - i);
+            self.cards.swap(i, j);
+        }
+    }
+    fn card(&self, i: usize) -> Card {
+        Card::from_index(self.cards[i] as usize)
+    }
+}
+
+/// A hand being played in an evaluation.
+#[derive(Clone, Copy)]
+struct Hand {
+    pts: Points,
+    cards: u8,
+    special_total: u8,
+    bet: f64,
+    tapo: bool,
+    done: Option<f64>,
+}
+
+struct Evaluator<'a> {
+    opts: &'a Options,
+    bank: BankPolicy,
+    policy: &'a PlayerPolicy,
+}
+
+impl Evaluator<'_> {
+    /// Plays a hand on with the policy (hit/stand only), drawing from `deck` at `*k`.
+    fn play_on(&self, h: &mut Hand, up: usize, deck: &Shoe, k: &mut usize) {
+        while h.done.is_none() {
+            let total = if h.special_total > 0 {
+                h.special_total
+            } else {
+                h.pts.total()
+            };
+            if total >= 21 {
+                return;
+            }
+            let d = super::engine::Decision {
+                points: h.pts,
+                total,
+                cards: h.cards,
+                pair: None,
+                can_withdraw: false,
+                can_tapo: false,
+                up,
+            };
+            if self.policy.decide(&d) != Move::Hit {
+                return;
+            }
+            self.hit(h, deck, k);
+        }
+    }
+
+    fn hit(&self, h: &mut Hand, deck: &Shoe, k: &mut usize) {
+        h.pts = h.pts.add(deck.card(*k));
+        *k += 1;
+        h.cards += 1;
+        h.special_total = 0;
+        if h.pts.hard > 21 && !h.tapo {
+            h.done = Some(-h.bet);
+        } else if h.pts.total() == 21 && h.cards == 7 && self.opts.trillona {
+            h.done = Some(7.0 * h.bet);
+        }
+    }
+
+    /// The bank plays from `deck` at `k` and every open hand is settled.
+    fn settle(&self, up: Card, hole: Card, hands: &[Hand], deck: &Shoe, mut k: usize) -> f64 {
+        let mut net: f64 = hands.iter().filter_map(|h| h.done).sum();
+        if hands.iter().all(|h| h.done.is_some()) {
+            return net;
+        }
+        let two = two_card_total(up, hole, self.opts);
+        let mut pts = Points::default().add(up).add(hole);
+        let bank = if two != pts.total() || two >= self.bank.stand {
+            two
+        } else {
+            while pts.hard <= 21 && pts.total() < self.bank.stand {
+                pts = pts.add(deck.card(k));
+                k += 1;
+            }
+            if pts.hard > 21 {
+                22
+            } else {
+                pts.total()
+            }
+        };
+        for h in hands.iter().filter(|h| h.done.is_none()) {
+            let total = if h.special_total > 0 {
+                h.special_total
+            } else {
+                h.pts.total()
+            };
+            net += if h.pts.hard > 21 {
+                if bank == 22 {
+                    0.0
+                } else {
+                    -h.bet
+                }
+            } else if bank == 22 || total > bank {
+                h.bet
+            } else {
+                -h.bet
+            };
+        }
+        net
+    }
+
+    /// A fresh two-card hand (after a split): specials apply and are paid at once.
+    fn two_card_hand(&self, a: Card, b: Card, bet: f64) -> Hand {
+        let pts = Points::default().add(a).add(b);
+        let mut h = Hand {
+            pts,
+            cards: 2,
+            special_total: 0,
+            bet,
+            tapo: false,
+            done: None,
+        };
+        match two_card(a, b, self.opts) {
+            TwoCard::Natural => h.done = Some(self.opts.natural_pays as f64 * bet),
+            TwoCard::Monona => h.done = Some(self.opts.monona_pays as f64 * bet),
+            TwoCard::Twelve => h.special_total = 20,
+            TwoCard::TwelveSuited => h.special_total = 21,
+            _ => {}
+        }
+        h
+    }
+
+    /// Net of one action from a hand of `cards` against `up`, the rest of the shoe in `deck`
+    /// (whose first card is the bank's hole card).
+    fn action(&self, cards: &[Card], up: Card, action: Move, deck: &Shoe) -> f64 {
+        let hole = deck.card(0);
+        let mut k = 1;
+        let pts = cards.iter().fold(Points::default(), |p, &c| p.add(c));
+        let mut h = Hand {
+            pts,
+            cards: cards.len() as u8,
+            special_total: 0,
+            bet: 1.0,
+            tapo: false,
+            done: None,
+        };
+        let u = up_class(up.rank());
+        match action {
+            Move::Withdraw => 0.0,
+            Move::Stand => self.settle(up, hole, &[h], deck, k),
+            Move::Hit => {
+                self.hit(&mut h, deck, &mut k);
+                self.play_on(&mut h, u, deck, &mut k);
+                self.settle(up, hole, &[h], deck, k)
+            }
+            Move::Tapo => {
+                h.tapo = true;
+                self.hit(&mut h, deck, &mut k);
+                self.settle(up, hole, &[h], deck, k)
+            }
+            Move::Split => {
+                let (a, b) = (cards[0], cards[1]);
+                let mut h1 = self.two_card_hand(a, deck.card(k), 1.0);
+                let mut h2 = self.two_card_hand(b, deck.card(k + 1), 2.0);
+                k += 2;
+                self.play_on(&mut h1, u, deck, &mut k);
+                self.play_on(&mut h2, u, deck, &mut k);
+                self.settle(up, hole, &[h1, h2], deck, k)
+            }
+        }
+    }
+}
+
+/// Which hands a decision point is about.
+#[derive(Clone, Copy, PartialEq)]
+enum Point {
+    Hard(u8),
+    Soft(u8),
+    /// Two cards, plain (not special), hard total.
+    TwoCardHard(u8),
+    Thirteen,
+    Pair(usize),
+}
+
+/// Samples a hand at `point` and the bank's up card class `up` from the shoe: returns the hand's
+/// cards and the up card, with the rest of the shoe shuffled behind them in `deck`.
+fn sample(
+    point: Point,
+    up: usize,
+    shoe: &mut Shoe,
+    rng: &mut Stream,
+    opts: &Options,
+) -> Option<(Vec<Card>, Card)> {
+    for _ in 0..100_000 {
+        shoe.pick_front(4, rng);
+        let upc = shoe.card(0);
+        if up_class(upc.rank()) != up {
+            continue;
+        }
+        let (a, b, c) = (shoe.card(1), shoe.card(2), shoe.card(3));
+        let kind = two_card(a, b, opts);
+        let two = Points::default().add(a).add(b);
+        let plain = matches!(kind, TwoCard::Plain | TwoCard::Relancina);
+        let three = two.add(c);
+        let hand: Option<Vec<Card>> = match point {
+            Point::Pair(r) => (a.rank() == r && b.rank() == r && plain).then(|| vec![a, b]),
+            Point::Thirteen => (kind == TwoCard::Thirteen).then(|| vec![a, b]),
+            Point::TwoCardHard(t) => {
+                (plain && !two.is_soft() && two.total() == t).then(|| vec![a, b])
+            }
+            Point::Hard(t) => {
+                if plain && !two.is_soft() && two.total() == t {
+                    Some(vec![a, b])
+                } else if plain && !three.is_soft() && three.hard <= 21 && three.total() == t {
+                    Some(vec![a, b, c])
+                } else {
+                    None
+                }
+            }
+            Point::Soft(t) => {
+                if plain && two.is_soft() && two.total() == t {
+                    Some(vec![a, b])
+                } else if plain && three.is_soft() && three.total() == t {
+                    Some(vec![a, b, c])
+                } else {
+                    None
+                }
+            }
+        };
+        if let Some(h) = hand {
+            return Some((h, upc));
+        }
+    }
+    None
+}
+
+/// Mean EV of each action and the standard error of each paired difference.
+struct Evaluation {
+    ev: Vec<f64>,
+    /// `diff_se[i][j]`: standard error of EV(i) − EV(j).
+    diff_se: Vec<Vec<f64>>,
+}
+
+impl Evaluation {
+    /// Whether action `i` beats action `j` by more than two standard errors.
+    fn clearly_better(&self, i: usize, j: usize) -> bool {
+        self.ev[i] - self.ev[j] > 2.0 * self.diff_se[i][j]
+    }
+}
+
+/// EVs of the given actions at a point against an up class, on common random numbers. Each
+/// point and up card has its own stream (from the seed), so points can run in parallel.
+fn evaluate(
+    q: &StrategyQuery,
+    policy: &PlayerPolicy,
+    point: Point,
+    up: usize,
+    actions: &[Move],
+) -> Option<Evaluation> {
+    let key = match point {
+        Point::Hard(t) => t as u64,
+        Point::Soft(t) => 100 + t as u64,
+        Point::TwoCardHard(t) => 200 + t as u64,
+        Point::Thirteen => 300,
+        Point::Pair(r) => 400 + r as u64,
+    };
+    let rng = &mut Stream::seed_from_u64(
+        q.seed ^ (key * 16 + up as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    );
+    let ev = Evaluator {
+        opts: &q.options,
+        bank: q.bank,
+        policy,
+    };
+    let mut shoe = Shoe::from(&q.composition);
+    let m = actions.len();
+    let mut sums = vec![0.0; m];
+    let mut dsq = vec![vec![0.0; m]; m];
+    let mut x = vec![0.0; m];
+    let mut n = 0u32;
+    let mut tries = 0u32;
+    while n < q.samples && tries < q.samples * 20 {
+        tries += 1;
+        let (cards, upc) = sample(point, up, &mut shoe, rng, &q.options)?;
+        // The rest of the shoe, shuffled: hole card first, then the cards to draw. The sampled
+        // up card and hand sit at the front of `shoe` (positions 0..=len).
+        let mut rest = Shoe {
+            cards: shoe.cards[1 + cards.len()..].to_vec(),
+        };
+        rest.pick_front(rest.cards.len(), rng);
+        let hole = rest.card(0);
+        if q.options.puje && q.bank.puje && two_card_total(upc, hole, &q.options) == 20 {
+            continue; // al puje: the player decides nothing
+        }
+        for (i, &a) in actions.iter().enumerate() {
+            x[i] = ev.action(&cards, upc, a, &rest);
+            sums[i] += x[i];
+        }
+        for i in 0..m {
+            for j in 0..m {
+                dsq[i][j] += (x[i] - x[j]) * (x[i] - x[j]);
+            }
+        }
+        n += 1;
+    }
+    if n < 2 {
+        return None;
+    }
+    let nf = n as f64;
+    let mean: Vec<f64> = sums.iter().map(|s| s / nf).collect();
+    let diff_se = (0..m)
+        .map(|i| {
+            (0..m)
+                .map(|j| {
+                    let d = mean[i] - mean[j];
+                    ((dsq[i][j] / nf - d * d).max(0.0) / (nf - 1.0)).sqrt()
+                })
+                .collect()
+        })
+        .collect();
+    Some(Evaluation { ev: mean, diff_se })
+}
+
+/// Derives the sheet. The eight up-card classes of one decision point are evaluated in
+/// parallel; points are solved in order because later points continue with earlier decisions.
+pub fn derive(q: &StrategyQuery) -> Sheet {
+    use rayon::prelude::*;
+    let mut policy = PlayerPolicy::mimic(17);
+    policy.name = "derived".into();
+    let mut sheet = Sheet {
+        hard: vec![[('—', 0.0); 8]; 22],
+        soft: vec![[('—', 0.0); 8]; 22],
+        pairs: vec![[(false, 0.0); 8]; 10],
+        tapo: vec![[(false, 0.0); 8]; 22],
+        withdraw: [(false, 0.0); 8],
+    };
+    let ranks_of = |class: usize| -> Vec<usize> {
+        if class == 7 {
+            vec![7, 8, 9]
+        } else {
+            vec![class]
+        }
+    };
+    let all = |policy: &PlayerPolicy, point: Point, actions: &[Move]| -> Vec<Option<Evaluation>> {
+        (0..8)
+            .into_par_iter()
+            .map(|up| evaluate(q, policy, point, up, actions))
+            .collect()
+    };
+    let hit_or_stand = |e: &Evaluation| {
+        if e.ev[1] > e.ev[0] {
+            Move::Hit
+        } else {
+            Move::Stand
+        }
+    };
+    for t in (4..=20u8).rev() {
+        for (up, e) in all(&policy, Point::Hard(t), &[Move::Stand, Move::Hit])
+            .into_iter()
+            .enumerate()
+        {
+            if let Some(e) = e {
+                let best = hit_or_stand(&e);
+                for r in ranks_of(up) {
+                    policy.hard[t as usize][r] = best;
+                }
+                sheet.hard[t as usize][up] = (best.code(), e.ev[0].max(e.ev[1]));
+            }
+        }
+    }
+    for t in (12..=20u8).rev() {
+        for (up, e) in all(&policy, Point::Soft(t), &[Move::Stand, Move::Hit])
+            .into_iter()
+            .enumerate()
+        {
+            if let Some(e) = e {
+                let best = hit_or_stand(&e);
+                for r in ranks_of(up) {
+                    policy.soft[t as usize][r] = best;
+                }
+                sheet.soft[t as usize][up] = (best.code(), e.ev[0].max(e.ev[1]));
+            }
+        }
+    }
+    // Tapo, withdrawal and splits are marked only when clearly better (two standard errors).
+    if q.options.tapo {
+        for t in 4..=20u8 {
+            for (up, e) in all(
+                &policy,
+                Point::TwoCardHard(t),
+                &[Move::Stand, Move::Hit, Move::Tapo],
+            )
+            .into_iter()
+            .enumerate()
+            {
+                if let Some(e) = e {
+                    let best = if e.ev[1] > e.ev[0] { 1 } else { 0 };
+                    let take = e.clearly_better(2, best);
+                    for r in ranks_of(up) {
+                        policy.tapo[t as usize][r] = take;
+                    }
+                    sheet.tapo[t as usize][up] = (take, e.ev[2] - e.ev[best]);
+                }
+            }
+        }
+    }
+    if q.options.withdraw_13 {
+        for (up, e) in all(
+            &policy,
+            Point::Thirteen,
+            &[Move::Stand, Move::Hit, Move::Withdraw],
+        )
+        .into_iter()
+        .enumerate()
+        {
+            if let Some(e) = e {
+                let best = if e.ev[1] > e.ev[0] { 1 } else { 0 };
+                let take = e.clearly_better(2, best);
+                for r in ranks_of(up) {
+                    policy.withdraw[r] = take;
+                }
+                sheet.withdraw[up] = (take, e.ev[best]);
+            }
+        }
+    }
+    for rank in 1..10 {
+        for (up, e) in all(
+            &policy,
+            Point::Pair(rank),
+            &[Move::Stand, Move::Hit, Move::Split],
+        )
+        .into_iter()
+        .enumerate()
+        {
+            if let Some(e) = e {
+                let best = if e.ev[1] > e.ev[0] { 1 } else { 0 };
+                let take = e.clearly_better(2, best);
+                for r in ranks_of(up) {
+                    policy.split[rank][r] = take;
+                }
+                sheet.pairs[rank][up] = (take, e.ev[2] - e.ev[best]);
+            }
+        }
+    }
+    sheet
+}
+
+/// The sheet as a player policy (`--policies sheet` uses the one shipped in `data/`).
+pub fn to_policy(sheet: &Sheet, name: &str) -> PlayerPolicy {
+    let mut p = PlayerPolicy::mimic(17);
+    p.name = name.into();
+    for r in 0..10 {
+        let up = up_class(r);
+        for t in 0..22 {
+            if let Some(m) = Move::from_code(sheet.hard[t][up].0) {
+                p.hard[t][r] = m;
+            }
+            if let Some(m) = Move::from_code(sheet.soft[t][up].0) {
+                p.soft[t][r] = m;
+            }
+            p.tapo[t][r] = sheet.tapo[t][up].0;
+        }
+        for rank in 0..10 {
+            p.split[rank][r] = sheet.pairs[rank][up].0;
+        }
+        p.withdraw[r] = sheet.withdraw[up].0;
+    }
+    p
+}
+
+/// The report: one table per kind of decision.
+pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
+    let mut r = Report::new(format!(
+        "21 ecuatoriano strategy · {} cards in the shoe{} · bank stands at {}",
+        q.composition.total(),
+        if removed.is_empty() {
+            String::new()
+        } else {
+            format!(" (without {removed})")
+        },
+        q.bank.stand
+    ));
+    r.field(
+        "cards",
+        "cards in the shoe",
+        Value::Int(q.composition.total() as i64),
+    );
+    r.field(
+        "samples",
+        "hands per point, up card and action",
+        Value::Int(q.samples as i64),
+    );
+    r.field("seed", "seed", Value::Int(q.seed as i64));
+    let mut cols: Vec<(&str, &str)> = vec![("hand", "hand")];
+    cols.extend(UP_CLASSES.iter().map(|u| (*u, *u)));
+    let mut moves = Table::new(
+        "moves",
+        "Hit (H) or stand (S) by total against the bank's up card",
+        &cols,
+    );
+    moves.top_level = true;
+    for t in (4..=20).rev() {
+        let mut row = vec![Value::Text(format!("hard {t}"))];
+        row.extend(
+            sheet.hard[t]
+                .iter()
+                .map(|(c, _)| Value::Text(c.to_string())),
+        );
+        moves.push(row);
+    }
+    for t in (12..=20).rev() {
+        let mut row = vec![Value::Text(format!("soft {t}"))];
+        row.extend(
+            sheet.soft[t]
+                .iter()
+                .map(|(c, _)| Value::Text(c.to_string())),
+        );
+        moves.push(row);
+    }
+    r.tables.push(moves);
+    let mut special = Table::new(
+        "special_moves",
+        "Split (P), tapo y quedo (T), withdraw on 13 (W)",
+        &cols,
+    );
+    special.top_level = true;
+    for rank in 1..10 {
+        let mut row = vec![Value::Text(format!("pair {}{}", RANKS[rank], RANKS[rank]))];
+        row.extend(
+            sheet.pairs[rank]
+                .iter()
+                .map(|(b, _)| Value::Text(if *b { "P".into() } else { "·".into() })),
+        );
+        special.push(row);
+    }
+    for t in 4..=20 {
+        if sheet.tapo[t].iter().any(|(b, _)| *b) {
+            let mut row = vec![Value::Text(format!("two cards, {t}"))];
+            row.extend(
+                sheet.tapo[t]
+                    .iter()
+                    .map(|(b, _)| Value::Text(if *b { "T".into() } else { "·".into() })),
+            );
+            special.push(row);
+        }
+    }
+    let mut row = vec![Value::Text("13 in two cards".into())];
+    row.extend(
+        sheet
+            .withdraw
+            .iter()
+            .map(|(b, _)| Value::Text(if *b { "W".into() } else { "·".into() })),
+    );
+    special.push(row);
+    r.tables.push(special);
+    let mut evs = Table::new("ev", "Expected value of the best move, hard totals", &cols);
+    for t in (4..=20).rev() {
+        let mut row = vec![Value::Text(format!("hard {t}"))];
+        row.extend(sheet.hard[t].iter().map(|(_, e)| Value::Num(*e, 3)));
+        evs.push(row);
+    }
+    r.tables.push(evs);
+    r.note("Moves compare expected values on common random numbers; a point's sampling error is about 1/sqrt(samples) per hand, much less for the difference between moves.");
+    r
+}
+
+/// EV of the best move by hard total, one line per up card.
+pub fn chart(sheet: &Sheet, title: &str) -> LineChart {
+    LineChart {
+        title: title.into(),
+        x_label: "hard total".into(),
+        y_label: "expected value per unit bet".into(),
+        y_percent: false,
+        series: UP_CLASSES
+            .iter()
+            .enumerate()
+            .map(|(u, name)| Series {
+                label: format!("bank shows {name}"),
+                points: (4..=20).map(|t| (t as f64, sheet.hard[t][u].1)).collect(),
+            })
+            .collect(),
+        y_marks: vec![0.0],
+        x_integer: true,
+    }
+}
