@@ -28,6 +28,8 @@ pub enum Job {
     DudoCompare(CompareSetup),
     /// `tahur veintiuno sim`.
     VeintiunoSim(crate::games::veintiuno::sim::TableSetup),
+    /// `tahur veintiuno compare`.
+    VeintiunoCompare(crate::games::veintiuno::compare::CompareSetup),
 }
 
 /// The raw outcome of running a job (or one shard of it).
@@ -81,7 +83,9 @@ impl Job {
         match self {
             Job::DudoProb(_) => crate::games::dudo::montecarlo::BID_CHUNK,
             Job::DudoSim(_) | Job::DudoCompare(_) => sim::GAMES_CHUNK,
-            Job::VeintiunoSim(_) => crate::games::veintiuno::sim::HANDS_CHUNK,
+            Job::VeintiunoSim(_) | Job::VeintiunoCompare(_) => {
+                crate::games::veintiuno::sim::HANDS_CHUNK
+            }
         }
     }
 
@@ -116,6 +120,12 @@ impl Job {
                 shard,
                 control,
             ),
+            Job::VeintiunoCompare(c) => run_typed(
+                &crate::games::veintiuno::compare::CompareSimulation::new(c),
+                spec,
+                shard,
+                control,
+            ),
         }
     }
 
@@ -126,6 +136,9 @@ impl Job {
             Job::DudoSim(_) => merge_typed::<GameTally>(tallies),
             Job::DudoCompare(_) => merge_typed::<CompareTally>(tallies),
             Job::VeintiunoSim(_) => merge_typed::<crate::games::veintiuno::sim::HandTally>(tallies),
+            Job::VeintiunoCompare(_) => {
+                merge_typed::<crate::games::veintiuno::compare::CompareTally>(tallies)
+            }
         }
     }
 
@@ -146,6 +159,11 @@ impl Job {
             Job::VeintiunoSim(t) => Ok(crate::games::veintiuno::sim::report(
                 t,
                 &typed::<crate::games::veintiuno::sim::HandTally>(tally)?,
+                summary,
+            )),
+            Job::VeintiunoCompare(c) => Ok(crate::games::veintiuno::compare::report(
+                c,
+                &typed::<crate::games::veintiuno::compare::CompareTally>(tally)?,
                 summary,
             )),
         }

@@ -1023,3 +1023,60 @@ fn veintiuno_commands() {
         assert!(e.contains(needle), "{args:?}: {e}");
     }
 }
+
+#[test]
+fn veintiuno_strategy_and_compare() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("strategy.csv");
+    let svg = dir.path().join("ev.svg");
+    let v = json(&[
+        "veintiuno",
+        "strategy",
+        "--samples",
+        "400",
+        "--format",
+        "json",
+        "--write",
+        csv.to_str().unwrap(),
+        "--chart",
+        svg.to_str().unwrap(),
+    ]);
+    let moves = v["moves"].as_array().unwrap();
+    // hard 20 stands against every up card; hard 4 hits against every up card
+    let row = |name: &str| moves.iter().find(|r| r["hand"] == name).unwrap().clone();
+    for up in ["A", "2", "3", "4", "5", "6", "7", "F"] {
+        assert_eq!(row("hard 20")[up], "S", "hard 20 vs {up}");
+        assert_eq!(row("hard 4")[up], "H", "hard 4 vs {up}");
+    }
+    assert!(std::fs::read_to_string(&csv)
+        .unwrap()
+        .starts_with("hand,A,2,3,4,5,6,7,F"));
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<polyline"));
+
+    let c = json(&[
+        "veintiuno",
+        "compare",
+        "--a",
+        "puje=on",
+        "--b",
+        "puje=off",
+        "--hands",
+        "200000",
+        "--format",
+        "json",
+    ]);
+    let rows = c["comparisons"].as_array().unwrap();
+    assert_eq!(rows[0]["metric"], "bank's result");
+    let ci = rows[0]["ci95"].as_array().unwrap();
+    let d = rows[0]["difference"].as_f64().unwrap();
+    assert!(ci[0].as_f64().unwrap() <= d && d <= ci[1].as_f64().unwrap());
+    for (args, needle) in [
+        (&["veintiuno", "compare", "--a", "puje=off", "--b", "puje=off"][..], "same rules"),
+        (&["veintiuno", "compare", "--a", "decks=0"], "decks=0"),
+        (&["veintiuno", "strategy", "--samples", "5"], "'5'"),
+        (&["veintiuno", "strategy", "--removed", "AH,AS,AD,AC,2H,2S,2D,2C,3H,3S,3D,3C,4H,4S,4D,4C,5H,5S,5D,5C,6H,6S,6D,6C,7H,7S,7D,7C,JH,JS"], "fewer than 12"),
+    ] {
+        let e = fails(args);
+        assert!(e.contains(needle), "{args:?}: {e}");
+    }
+}

@@ -38,6 +38,47 @@ pub enum VeintiunoCommand {
   tahur veintiuno strategy --removed AH,AS,KD,KS,QH,5C,7C --samples 50000 --chart ev.svg
   tahur veintiuno strategy --write data/veintiuno/strategy.csv --format markdown")]
     Strategy(StrategyCmd),
+    /// Two house-rule sets side by side on common random numbers: differences with intervals
+    /// and tests.
+    #[command(after_help = "Examples:
+  tahur veintiuno compare --a puje=on --b puje=off
+  tahur veintiuno compare --players 5 --a decks=1 --b decks=2 --hands 1e7
+  tahur veintiuno compare --a monona=3 --b monona=2 --bank-stand 16 --format json")]
+    Compare(CompareCmd),
+}
+
+/// `tahur veintiuno compare`.
+#[derive(Args, Debug)]
+pub struct CompareCmd {
+    /// Variant A's house rules (as --house).
+    #[arg(long, value_name = "KEY=VALUE,…", default_value = "")]
+    pub a: String,
+    /// Variant B's house rules.
+    #[arg(long, value_name = "KEY=VALUE,…", default_value = "")]
+    pub b: String,
+    /// People at the table, bank included (2–8).
+    #[arg(long, value_name = "P", default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8))]
+    pub players: u8,
+    /// Player policy by seat: basic, mimic, mimic:S.
+    #[arg(long, value_name = "P1,P2,…", default_value = "basic")]
+    pub policies: String,
+    /// The bank stands at this total or more.
+    #[arg(long, default_value_t = 17, value_parser = clap::value_parser!(u8).range(12..=21))]
+    pub bank_stand: u8,
+    /// Hands per variant.
+    #[arg(long, value_name = "N", default_value = "1000000", value_parser = parse_hands)]
+    pub hands: u64,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads; never changes the result.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Run only shard K of N and write a partial result for `tahur merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 /// House rules shared by the commands.
@@ -183,6 +224,43 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
             run_job(Job::VeintiunoSim(setup), req, &a.out, |_| Ok(()))
         }
         VeintiunoCommand::Strategy(a) => strategy(a),
+        VeintiunoCommand::Compare(a) => {
+            use crate::games::veintiuno::compare::CompareSetup;
+            let list = a
+                .policies
+                .split(',')
+                .map(parse_policy)
+                .collect::<Result<Vec<_>>>()?;
+            let bank = BankPolicy {
+                stand: a.bank_stand,
+                puje: true,
+            };
+            let variant = |spec: &str| -> Result<TableSetup> {
+                TableSetup::new(
+                    Options::default().with_house_rules(spec)?,
+                    a.players as usize,
+                    &list,
+                    bank,
+                    false,
+                )
+            };
+            let name = |s: &str| {
+                if s.trim().is_empty() {
+                    "standard".to_string()
+                } else {
+                    s.to_string()
+                }
+            };
+            let setup =
+                CompareSetup::new(variant(&a.a)?, variant(&a.b)?, [name(&a.a), name(&a.b)])?;
+            let req = RunRequest {
+                samples: a.hands,
+                seed: a.seed,
+                threads: a.threads.map(usize::from),
+                shard: a.shard.as_deref(),
+            };
+            run_job(Job::VeintiunoCompare(setup), req, &a.out, |_| Ok(()))
+        }
     }
 }
 
@@ -206,8 +284,9 @@ pub struct StrategyCmd {
     /// Draw the EV of the best move by hard total, one line per up card, as SVG.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<std::path::PathBuf>,
-    /// Also write the sheet as CSV (the `sheet` policy reads data/veintiuno/strategy.csv).
-    #[arg(long, value_name = "FILE.csv")]
+    /// Also write the sheet as JSON, playable with `--policies sheet:FILE.json` (the `sheet`
+    /// policy plays data/veintiuno/strategy.json, the fresh-deck sheet).
+    #[arg(long, value_name = "FILE.json")]
     pub write: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,
@@ -246,8 +325,10 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
     }
     let rep = st::report(&q, &sheet, &a.removed);
     if let Some(p) = &a.write {
-        let csv = crate::report::render(&rep, crate::report::Format::Csv)?;
-        crate::report::write_atomic(p, csv.as_bytes())?;
+        let json = serde_json::to_string_pretty(&sheet)
+            .map_err(|e| Error::Internal(e.to_string()))?
+            + "\n";
+        crate::report::write_atomic(p, json.as_bytes())?;
     }
     emit(&rep, &a.out)?;
     Ok(0)

@@ -468,8 +468,11 @@ impl Table {
         let bank = self.bank;
         // Players in order from the bank's right.
         let mut order = [0usize; MAX_SEATS];
-        for (i, o) in order.iter_mut().enumerate().take(n - 1) {
-            *o = (bank + 1 + i) % n;
+        let mut seat = bank;
+        for o in order.iter_mut().take(n - 1) {
+            // The next seat round the table, without a division.
+            seat = if seat + 1 == n { 0 } else { seat + 1 };
+            *o = seat;
         }
         let players = n - 1;
         // The hands buffer is reused from hand to hand; every slot used is written in full.

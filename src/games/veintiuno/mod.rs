@@ -4,6 +4,7 @@
 //! the bet, tapo y quedo, mandar al puje.
 
 pub mod cards;
+pub mod compare;
 pub mod engine;
 pub mod exact;
 pub mod rules;

@@ -66,10 +66,27 @@ impl TableSetup {
     }
 }
 
-/// Parses a policy name: `basic`, `mimic` or `mimic:16`.
+/// Parses a policy name: `basic`, `mimic`, `mimic:16`, `sheet` (the fresh-deck sheet shipped
+/// in `data/veintiuno/strategy.json`) or `sheet:FILE.json` (a sheet from `veintiuno strategy
+/// --write`).
 pub fn parse_policy(name: &str) -> Result<PlayerPolicy> {
     let n = name.trim().to_ascii_lowercase();
     let (base, arg) = n.split_once(':').unwrap_or((&n, ""));
+    if base == "sheet" {
+        static SHIPPED: &str = include_str!("../../../data/veintiuno/strategy.json");
+        let (text, label) = if arg.is_empty() {
+            (SHIPPED.to_string(), "sheet".to_string())
+        } else {
+            let path = name.trim().split_once(':').map(|x| x.1).unwrap_or_default();
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Error::usage(format!("cannot read sheet '{path}': {e}")))?;
+            (text, format!("sheet:{path}"))
+        };
+        let sheet: super::strategy::Sheet = serde_json::from_str(&text).map_err(|e| {
+            Error::usage(format!("'{label}' is not a strategy sheet ({e}); write one with `tahur veintiuno strategy --write FILE.json`"))
+        })?;
+        return Ok(super::strategy::to_policy(&sheet, &label));
+    }
     match base {
         "basic" if arg.is_empty() => Ok(PlayerPolicy::basic()),
         "mimic" => {
@@ -88,7 +105,7 @@ pub fn parse_policy(name: &str) -> Result<PlayerPolicy> {
             Ok(PlayerPolicy::mimic(stand))
         }
         _ => Err(Error::usage(format!(
-            "unknown policy '{name}': policies are basic and mimic[:S] (hit below S)"
+            "unknown policy '{name}': policies are basic, mimic[:S] (hit below S), sheet and sheet:FILE.json"
         ))),
     }
 }
@@ -221,6 +238,10 @@ impl Simulation for HandSimulation {
         let mut table = self.template.clone();
         table.restart(rng);
         let shoe_len = 40 * s.options.decks as usize;
+        // Shoe position → tenth of the shoe dealt, looked up instead of divided per hand.
+        let depth_bucket: Vec<u8> = (0..shoe_len)
+            .map(|p| (p * DEPTH_BUCKETS / shoe_len) as u8)
+            .collect();
         let n = s.policies.len();
         t.shoes += 1; // the table's first shoe
                       // Chunk-local fixed-size accumulators: no bounds checks in the per-hand loop.
@@ -248,7 +269,10 @@ impl Simulation for HandSimulation {
             t.bank_net += b;
             t.bank_net_sq += (b * b) as u64;
             t.shoes += r.new_shoe as u64;
-            let d = (r.depth as usize * DEPTH_BUCKETS / shoe_len).min(DEPTH_BUCKETS - 1);
+            let d = depth_bucket
+                .get(r.depth as usize)
+                .copied()
+                .unwrap_or(DEPTH_BUCKETS as u8 - 1) as usize;
             depth_hands[d] += 1;
             depth_net[d] += b;
             for k in 0..7 {

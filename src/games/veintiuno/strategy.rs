@@ -43,7 +43,7 @@ pub struct StrategyQuery {
 }
 
 /// The derived sheet with the expected values behind it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Sheet {
     /// `hard[t][up]` best move (stand/hit) and its EV.
     pub hard: Vec<[(char, f64); 8]>,
