@@ -20,6 +20,7 @@ fn busy_policy() -> PlayerPolicy {
     p.split = vec![[true; 10]; 10];
     p.withdraw = [true; 10];
     p.hard[15] = [Move::Hit; 10];
+    p.void_as_pie = true;
     p
 }
 
@@ -81,7 +82,7 @@ fn money_is_conserved_and_no_card_is_dealt_twice() {
             );
             if opts.tapo && opts.withdraw_13 {
                 assert!(
-                    t.tapos > 0 && t.splits > 0 && t.withdrawals > 0,
+                    t.tapos > 0 && t.splits > 0 && t.withdrawals > 0 && t.voided > 0,
                     "every move was exercised"
                 );
             } else {

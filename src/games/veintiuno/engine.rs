@@ -100,6 +100,9 @@ pub struct PlayerPolicy {
     pub withdraw: [bool; 10],
     /// `tapo[total][up]`: tapo y quedo with two cards of this hard total.
     pub tapo: Vec<[bool; 10]>,
+    /// As pie de banco with 13 in two cards, end the hand (everything not yet paid is returned).
+    #[serde(default)]
+    pub void_as_pie: bool,
 }
 
 impl PlayerPolicy {
@@ -119,6 +122,7 @@ impl PlayerPolicy {
             split: vec![[false; 10]; 10],
             withdraw: [false; 10],
             tapo: vec![[false; 10]; 22],
+            void_as_pie: false,
         }
     }
 
@@ -222,6 +226,8 @@ pub struct HandReport {
     pub splits: u8,
     /// The bank sent players al puje.
     pub puje: bool,
+    /// The pie de banco ended the hand on 13.
+    pub voided: bool,
     /// Whether a new shoe was shuffled during this hand.
     pub new_shoe: bool,
     /// Cards already dealt from the shoe when the hand started.
@@ -523,6 +529,27 @@ impl Table {
                     }
                 }
             }
+        }
+        // The pie de banco (first after the bank) may end the hand on 13: what was announced at
+        // once stays paid, every other bet comes back, and the cards are dealt again.
+        let pie = &hands[0][0];
+        if players > 0
+            && self.opts.withdraw_13
+            && pie.special == Some(4)
+            && !puje
+            && self.policies[order[0]].void_as_pie
+        {
+            rep.voided = true;
+            rep.bank_net = -rep.player_net.iter().sum::<i32>();
+            rep.new_shoe = self.shuffles != shuffles_before;
+            self.hands_buf = Some(hands);
+            if let (Some(s), true) = (stealer, self.opts.bank_steal) {
+                if s != self.bank {
+                    self.bank = s;
+                    rep.stolen = true;
+                }
+            }
+            return rep;
         }
         let up_rank = up.rank();
         for i in 0..players {

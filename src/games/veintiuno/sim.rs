@@ -66,7 +66,8 @@ impl TableSetup {
     }
 }
 
-/// Parses a policy name: `basic`, `mimic`, `mimic:16`, `sheet` (the fresh-deck sheet shipped
+/// Parses a policy name: `basic`, `pie` (basic, and as pie de banco ends the hand on 13),
+/// `mimic`, `mimic:16`, `sheet` (the fresh-deck sheet shipped
 /// in `data/veintiuno/strategy.json`) or `sheet:FILE.json` (a sheet from `veintiuno strategy
 /// --write`).
 pub fn parse_policy(name: &str) -> Result<PlayerPolicy> {
@@ -89,6 +90,12 @@ pub fn parse_policy(name: &str) -> Result<PlayerPolicy> {
     }
     match base {
         "basic" if arg.is_empty() => Ok(PlayerPolicy::basic()),
+        "pie" if arg.is_empty() => {
+            let mut p = PlayerPolicy::basic();
+            p.name = "pie".into();
+            p.void_as_pie = true;
+            Ok(p)
+        }
         "mimic" => {
             let stand = if arg.is_empty() {
                 17
@@ -105,7 +112,7 @@ pub fn parse_policy(name: &str) -> Result<PlayerPolicy> {
             Ok(PlayerPolicy::mimic(stand))
         }
         _ => Err(Error::usage(format!(
-            "unknown policy '{name}': policies are basic, mimic[:S] (hit below S), sheet and sheet:FILE.json"
+            "unknown policy '{name}': policies are basic, pie (basic, ending the hand on 13 as pie de banco), mimic[:S] (hit below S), sheet and sheet:FILE.json"
         ))),
     }
 }
@@ -147,6 +154,9 @@ pub struct HandTally {
     pub splits: u64,
     /// Hands sent al puje.
     pub puje: u64,
+    /// Hands ended by the pie de banco on 13.
+    #[serde(default)]
+    pub voided: u64,
     /// Times the bank was stolen.
     pub steals: u64,
     /// Hands whose money did not add up (with checks on; always 0).
@@ -182,6 +192,7 @@ impl Tally for HandTally {
         self.tapos += o.tapos;
         self.splits += o.splits;
         self.puje += o.puje;
+        self.voided += o.voided;
         self.steals += o.steals;
         self.violations += o.violations;
         self.extra_decks += o.extra_decks;
@@ -283,6 +294,7 @@ impl Simulation for HandSimulation {
             t.tapos += r.tapos as u64;
             t.splits += r.splits as u64;
             t.puje += r.puje as u64;
+            t.voided += r.voided as u64;
             t.steals += r.stolen as u64;
             if s.check && r.bank_net + r.player_net.iter().sum::<i32>() != 0 {
                 t.violations += 1;
@@ -371,6 +383,13 @@ pub fn report(setup: &TableSetup, t: &HandTally, run: &RunSummary) -> Report {
         "hands sent al puje",
         Value::Prob(t.puje as f64 / t.hands.max(1) as f64),
     );
+    if t.voided > 0 {
+        r.field(
+            "voided",
+            "hands ended by the pie de banco on 13",
+            Value::Prob(t.voided as f64 / t.hands.max(1) as f64),
+        );
+    }
     if t.extra_decks > 0 {
         r.note(format!(
             "{} times a hand needed every card of the shoe and the dealer opened one more deck for the rest of that table's play.",
