@@ -177,3 +177,54 @@ fn the_shipped_sheet_beats_the_hand_written_default() {
         "sheet {a} ± {sa}, basic {b} ± {sb}"
     );
 }
+
+#[test]
+fn the_step_by_step_api_plays_the_same_hands() {
+    // Driving the table through start_hand / pending / legal_moves / apply / finish_hand with
+    // the policies' own choices gives exactly what play_hand gives; illegal moves are refused.
+    let opts = Options::default();
+    let policies = vec![
+        busy_policy(),
+        PlayerPolicy::basic(),
+        PlayerPolicy::mimic(16),
+    ];
+    let mut fast = Table::new(
+        opts,
+        policies.clone(),
+        BankPolicy::default(),
+        Stream::seed_from_u64(9),
+        true,
+    );
+    let mut steps = Table::new(
+        opts,
+        policies.clone(),
+        BankPolicy::default(),
+        Stream::seed_from_u64(9),
+        true,
+    );
+    let mut refused = 0;
+    for _ in 0..20_000 {
+        let a = fast.play_hand();
+        steps.start_hand();
+        while let Some((seat, d)) = steps.pending() {
+            let legal = steps.legal_moves();
+            assert!(legal.contains(&Move::Stand) && legal.contains(&Move::Hit));
+            for m in [Move::Split, Move::Tapo, Move::Withdraw, Move::EndHand] {
+                if !legal.contains(&m) {
+                    assert!(steps.clone().apply(m).is_err(), "{m:?} must be refused");
+                    refused += 1;
+                }
+            }
+            let m = policies[seat].decide(&d);
+            assert!(legal.contains(&m), "policy move {m:?} not in {legal:?}");
+            steps.apply(m).unwrap();
+        }
+        assert!(
+            steps.apply(Move::Hit).is_err(),
+            "nothing is pending after the players"
+        );
+        let b = steps.finish_hand();
+        assert_eq!(a, b);
+    }
+    assert!(refused > 10_000);
+}

@@ -40,6 +40,8 @@ pub enum Move {
     Tapo,
     /// Withdraw on 13 in two cards: the bet comes back.
     Withdraw,
+    /// As pie de banco with 13 in two cards: end the hand; everything not yet paid returns.
+    EndHand,
 }
 
 impl Move {
@@ -51,6 +53,7 @@ impl Move {
             Move::Split => 'P',
             Move::Tapo => 'T',
             Move::Withdraw => 'W',
+            Move::EndHand => 'V',
         }
     }
     /// From a one-letter code.
@@ -61,6 +64,7 @@ impl Move {
             'P' => Move::Split,
             'T' => Move::Tapo,
             'W' => Move::Withdraw,
+            'V' => Move::EndHand,
             _ => return None,
         })
     }
@@ -81,6 +85,8 @@ pub struct Decision {
     pub can_withdraw: bool,
     /// Tapo allowed now.
     pub can_tapo: bool,
+    /// The pie de banco may end the hand (13 in two cards).
+    pub can_end_hand: bool,
     /// The bank's up card rank (0 = ace … 9 = king).
     pub up: usize,
 }
@@ -153,6 +159,9 @@ impl PlayerPolicy {
     /// The move for a decision (falling back to legal moves).
     #[inline]
     pub fn decide(&self, d: &Decision) -> Move {
+        if d.can_end_hand && self.void_as_pie {
+            return Move::EndHand;
+        }
         if d.can_withdraw && self.withdraw[d.up] {
             return Move::Withdraw;
         }
@@ -260,6 +269,23 @@ struct Hand {
     split_hand: bool,
 }
 
+/// The state of a hand in progress.
+#[derive(Clone, Copy, Default)]
+struct InHand {
+    rep: HandReport,
+    shuffles_before: u64,
+    order: [usize; MAX_SEATS],
+    players: usize,
+    nhands: [usize; MAX_SEATS],
+    up: Card,
+    hole: Card,
+    bank_total0: u8,
+    puje: bool,
+    stealer: Option<usize>,
+    /// (player index in playing order, hand index).
+    cursor: (usize, usize),
+}
+
 /// A table: the shoe, the seats and who holds the bank.
 #[derive(Clone)]
 pub struct Table {
@@ -282,7 +308,10 @@ pub struct Table {
     pub extra_decks: u32,
     /// For every ordered pair of cards: its special's index, if any, and the total it counts.
     pair_info: Vec<(Option<usize>, u8)>,
-    hands_buf: Option<Box<[[Hand; MAX_SPLIT_HANDS]; MAX_SEATS]>>,
+    hands: Box<[[Hand; MAX_SPLIT_HANDS]; MAX_SEATS]>,
+    /// The hand in progress (meaningful while `active`).
+    st: InHand,
+    active: bool,
 }
 
 fn uniform_below(rng: &mut Stream, n: usize) -> usize {
@@ -339,7 +368,9 @@ impl Table {
                     (k, super::rules::two_card_total(a, b, &opts))
                 })
                 .collect(),
-            hands_buf: Some(Box::new([[Hand::default(); MAX_SPLIT_HANDS]; MAX_SEATS])),
+            hands: Box::new([[Hand::default(); MAX_SPLIT_HANDS]; MAX_SEATS]),
+            st: InHand::default(),
+            active: false,
         };
         t.restart(rng);
         t
@@ -461,41 +492,56 @@ impl Table {
         }
     }
 
-    /// Plays one hand and settles every bet.
+    /// Plays one hand with the seats' policies and settles every bet: the step API
+    /// ([`Table::start_hand`], [`Table::pending`], [`Table::apply`], [`Table::finish_hand`])
+    /// driven by the policies.
     pub fn play_hand(&mut self) -> HandReport {
-        let mut rep = HandReport {
+        self.start_hand();
+        while let Some((seat, d)) = self.pending() {
+            let m = self.policies[seat].decide(&d);
+            let applied = self.apply_decided(seat, &d, m);
+            debug_assert!(
+                applied.is_ok(),
+                "a policy chose an illegal move: {applied:?}"
+            );
+            if applied.is_err() {
+                let _ = self.apply_decided(seat, &d, Move::Stand);
+            }
+        }
+        self.finish_hand()
+    }
+
+    /// Deals a hand: every player's two cards and the bank's, pays the specials announced at
+    /// once, and sends the players al puje if the bank holds 20 in two cards. Then
+    /// [`Table::pending`] gives the decisions in playing order.
+    pub fn start_hand(&mut self) {
+        // The state is reset in place: no per-hand copies of it.
+        self.st.rep = HandReport {
             bank: self.bank,
             depth: self.pos as u16,
             ..Default::default()
         };
-        let shuffles_before = self.shuffles;
+        self.st.shuffles_before = self.shuffles;
+        self.st.stealer = None;
+        self.st.cursor = (0, 0);
         self.hand_start = self.pos;
         let n = self.seats;
-        let bank = self.bank;
-        // Players in order from the bank's right.
-        let mut order = [0usize; MAX_SEATS];
-        let mut seat = bank;
-        for o in order.iter_mut().take(n - 1) {
+        let mut seat = self.bank;
+        for o in self.st.order.iter_mut().take(n - 1) {
             // The next seat round the table, without a division.
             seat = if seat + 1 == n { 0 } else { seat + 1 };
             *o = seat;
         }
         let players = n - 1;
-        // The hands buffer is reused from hand to hand; every slot used is written in full.
-        let mut hands = self
-            .hands_buf
-            .take()
-            .expect("the buffer is put back after each hand");
-        let mut nhands = [1usize; MAX_SEATS];
+        self.st.players = players;
         let mut firsts = [Card::from_index(0); MAX_SEATS];
-        for i in 0..players {
-            firsts[i] = self.draw();
+        for f in firsts.iter_mut().take(players) {
+            *f = self.draw();
         }
-        let hole = self.draw();
+        self.st.hole = self.draw();
         for i in 0..players {
             let second = self.draw();
-            let h = &mut hands[i][0];
-            *h = Hand {
+            let mut h = Hand {
                 first: firsts[i],
                 second,
                 pts: Points::default().add(firsts[i]).add(second),
@@ -503,88 +549,255 @@ impl Table {
                 bet: 1,
                 ..Hand::default()
             };
-            self.classify(h, firsts[i], second, &mut rep);
+            Self::classify_with(&self.pair_info, &mut h, firsts[i], second, &mut self.st.rep);
+            self.hands[i][0] = h;
+            self.st.nhands[i] = 1;
         }
         let up = self.draw();
-        let bank_total0 = self.pair_info[up.index() * DECK + hole.index()].1;
-        let mut bank_pts = Points::default().add(up).add(hole);
-        let puje = self.opts.puje && self.bank_policy.puje && bank_total0 == 20;
-        rep.puje = puje;
-        let mut stealer: Option<usize> = None;
-        // Two-card specials are settled at once.
+        self.st.up = up;
+        self.st.bank_total0 = self.pair_info[up.index() * DECK + self.st.hole.index()].1;
+        self.st.puje = self.opts.puje && self.bank_policy.puje && self.st.bank_total0 == 20;
+        self.st.rep.puje = self.st.puje;
+        self.active = true;
         for i in 0..players {
-            let h = &mut hands[i][0];
-            if let Some(k) = h.special {
-                let pay = match k {
-                    0 => self.opts.natural_pays as i32,
-                    1 => self.opts.monona_pays as i32,
-                    _ => 0,
-                };
-                if pay > 0 {
+            let seat = self.st.order[i];
+            self.pay_two_card_special(i, 0, seat);
+        }
+        if self.st.puje {
+            for i in 0..players {
+                if !self.hands[i][0].settled {
+                    self.puje_hand(i, self.st.order[i]);
+                }
+            }
+            self.st.cursor = (players, 0);
+        }
+        self.skip_to_open();
+    }
+
+    /// Pays a natural or a moñona at once; the first natural in playing order takes the bank.
+    fn pay_two_card_special(&mut self, i: usize, j: usize, seat: usize) {
+        let st = &mut self.st;
+        let h = &mut self.hands[i][j];
+        if let Some(k) = h.special {
+            let pay = match k {
+                0 => self.opts.natural_pays as i32,
+                1 => self.opts.monona_pays as i32,
+                _ => 0,
+            };
+            if pay > 0 {
+                h.settled = true;
+                st.rep.player_net[seat] += pay * h.bet;
+                st.rep.special_net[k] += pay * h.bet;
+                if k == 0 && st.stealer.is_none() {
+                    st.stealer = Some(seat);
+                }
+            }
+        }
+    }
+
+    /// Moves the cursor to the next hand that needs a decision (hands at 21 or more stand).
+    fn skip_to_open(&mut self) {
+        if !self.active {
+            return;
+        }
+        let st = &mut self.st;
+        while st.cursor.0 < st.players {
+            let (i, j) = st.cursor;
+            if j >= st.nhands[i] {
+                st.cursor = (i + 1, 0);
+                continue;
+            }
+            let h = &self.hands[i][j];
+            let total = if h.special_total > 0 {
+                h.special_total
+            } else {
+                h.pts.total()
+            };
+            if h.settled || h.tapo || total >= 21 {
+                st.cursor = (i, j + 1);
+                continue;
+            }
+            return;
+        }
+    }
+
+    /// The decision waiting: the seat and what it sees, or `None` when every player is done.
+    pub fn pending(&self) -> Option<(usize, Decision)> {
+        if !self.active {
+            return None;
+        }
+        let st = &self.st;
+        let (i, j) = st.cursor;
+        if i >= st.players {
+            return None;
+        }
+        let h = &self.hands[i][j];
+        let two = h.cards == 2;
+        // Two cards of one rank (a relancina's figures differ, so it is never a pair).
+        let is_pair = two && h.first.rank() == h.second.rank();
+        Some((
+            st.order[i],
+            Decision {
+                points: h.pts,
+                total: if h.special_total > 0 {
+                    h.special_total
+                } else {
+                    h.pts.total()
+                },
+                cards: h.cards,
+                pair: (is_pair && st.nhands[i] < MAX_SPLIT_HANDS).then_some(h.first.rank()),
+                can_withdraw: two && self.opts.withdraw_13 && h.special == Some(4),
+                can_tapo: two && self.opts.tapo && !h.split_hand,
+                can_end_hand: i == 0
+                    && j == 0
+                    && two
+                    && self.opts.withdraw_13
+                    && h.special == Some(4),
+                up: st.up.rank(),
+            },
+        ))
+    }
+
+    /// Every move legal for the pending decision.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let Some((_, d)) = self.pending() else {
+            return Vec::new();
+        };
+        let mut v = vec![Move::Stand, Move::Hit];
+        if d.pair.is_some() {
+            v.push(Move::Split);
+        }
+        if d.can_tapo {
+            v.push(Move::Tapo);
+        }
+        if d.can_withdraw {
+            v.push(Move::Withdraw);
+        }
+        if d.can_end_hand {
+            v.push(Move::EndHand);
+        }
+        v
+    }
+
+    /// Applies a move to the pending decision; an illegal move is refused with the reason.
+    pub fn apply(&mut self, m: Move) -> Result<(), &'static str> {
+        let (seat, d) = self.pending().ok_or("no decision is pending")?;
+        self.apply_decided(seat, &d, m)
+    }
+
+    fn apply_decided(&mut self, seat: usize, d: &Decision, m: Move) -> Result<(), &'static str> {
+        let (i, j) = self.st.cursor;
+        let result = match m {
+            Move::Stand => {
+                self.st.cursor = (i, j + 1);
+                Ok(())
+            }
+            Move::Withdraw if d.can_withdraw => {
+                self.hands[i][j].settled = true;
+                self.st.rep.withdrawals += 1;
+                self.st.cursor = (i, j + 1);
+                Ok(())
+            }
+            Move::EndHand if d.can_end_hand => {
+                // Everything not yet paid is returned: settle every open hand at 0.
+                for ii in 0..self.st.players {
+                    for h in self.hands[ii][..self.st.nhands[ii]].iter_mut() {
+                        h.settled = true;
+                    }
+                }
+                self.st.rep.voided = true;
+                self.st.cursor = (self.st.players, 0);
+                Ok(())
+            }
+            Move::Tapo if d.can_tapo => {
+                let c = self.draw();
+                let h = &mut self.hands[i][j];
+                h.pts = h.pts.add(c);
+                h.cards += 1;
+                h.tapo = true;
+                h.special_total = 0;
+                self.st.rep.tapos += 1;
+                self.st.cursor = (i, j + 1);
+                Ok(())
+            }
+            Move::Hit => {
+                let c = self.draw();
+                let trillona = self.opts.trillona;
+                let h = &mut self.hands[i][j];
+                h.pts = h.pts.add(c);
+                h.cards += 1;
+                h.special_total = 0;
+                if h.pts.hard > 21 {
                     h.settled = true;
-                    rep.player_net[order[i]] += pay * h.bet;
-                    rep.special_net[k] += pay * h.bet;
-                    if k == 0 && stealer.is_none() {
-                        stealer = Some(order[i]);
+                    self.st.rep.player_net[seat] -= h.bet;
+                    if let Some(k) = h.special {
+                        self.st.rep.special_net[k] -= h.bet;
                     }
+                } else if h.pts.total() == 21 && h.cards == 7 && trillona {
+                    Self::pay_trillona(h, seat, &mut self.st.rep);
                 }
+                Ok(())
             }
-        }
-        // The pie de banco (first after the bank) may end the hand on 13: what was announced at
-        // once stays paid, every other bet comes back, and the cards are dealt again.
-        let pie = &hands[0][0];
-        if players > 0
-            && self.opts.withdraw_13
-            && pie.special == Some(4)
-            && !puje
-            && self.policies[order[0]].void_as_pie
-        {
-            rep.voided = true;
-            rep.bank_net = -rep.player_net.iter().sum::<i32>();
-            rep.new_shoe = self.shuffles != shuffles_before;
-            self.hands_buf = Some(hands);
-            if let (Some(s), true) = (stealer, self.opts.bank_steal) {
-                if s != self.bank {
-                    self.bank = s;
-                    rep.stolen = true;
-                }
+            Move::Split if d.pair.is_some() => {
+                self.st.rep.splits += 1;
+                let h = self.hands[i][j];
+                let k = self.st.nhands[i];
+                self.st.nhands[i] += 1;
+                // The new hand takes the pair's second card with twice the first bet (2 units).
+                let c1 = self.draw();
+                let c2 = self.draw();
+                let mut a = Hand {
+                    first: h.first,
+                    second: c1,
+                    pts: Points::default().add(h.first).add(c1),
+                    cards: 2,
+                    bet: h.bet,
+                    split_hand: true,
+                    ..Hand::default()
+                };
+                let mut b = Hand {
+                    first: h.second,
+                    second: c2,
+                    pts: Points::default().add(h.second).add(c2),
+                    cards: 2,
+                    bet: 2,
+                    split_hand: true,
+                    ..Hand::default()
+                };
+                Self::classify_with(&self.pair_info, &mut a, h.first, c1, &mut self.st.rep);
+                Self::classify_with(&self.pair_info, &mut b, h.second, c2, &mut self.st.rep);
+                self.hands[i][j] = a;
+                self.hands[i][k] = b;
+                // A split hand may still make 21 in two cards (and steal the bank) or moñona.
+                self.pay_two_card_special(i, j, seat);
+                self.pay_two_card_special(i, k, seat);
+                Ok(())
             }
-            return rep;
-        }
-        let up_rank = up.rank();
-        for i in 0..players {
-            let seat = order[i];
-            let mut j = 0;
-            while j < nhands[i] {
-                if !hands[i][j].settled {
-                    if puje {
-                        self.puje_hand(&mut hands[i][j], seat, &mut rep);
-                    } else {
-                        let split = self.play_player_hand(
-                            i,
-                            j,
-                            &mut hands,
-                            &mut nhands,
-                            up_rank,
-                            seat,
-                            &mut rep,
-                            &mut stealer,
-                        );
-                        if split {
-                            continue; // replay hand j, now holding one card of the pair plus a new one
-                        }
-                    }
-                }
-                j += 1;
-            }
-        }
-        // The bank plays if any hand is still open.
-        let open = (0..players).any(|i| hands[i][..nhands[i]].iter().any(|h| !h.settled));
+            _ => Err("that move is not legal here"),
+        };
+        self.skip_to_open();
+        result
+    }
+
+    /// The bank plays (if any hand is open), every hand is settled, and the bank changes hands
+    /// after a 21 in two cards. Call when [`Table::pending`] is `None`.
+    pub fn finish_hand(&mut self) -> HandReport {
+        assert!(self.active, "start_hand first");
+        self.active = false;
+        let players = self.st.players;
+        let (up, hole, total0, puje) =
+            (self.st.up, self.st.hole, self.st.bank_total0, self.st.puje);
+        let open = (0..players).any(|i| {
+            self.hands[i][..self.st.nhands[i]]
+                .iter()
+                .any(|h| !h.settled)
+        });
+        let mut bank_pts = Points::default().add(up).add(hole);
         let bank_final: u8 = if !open || puje {
-            bank_total0
-        } else if bank_total0 != bank_pts.total() || bank_total0 >= self.bank_policy.stand {
+            total0
+        } else if total0 != bank_pts.total() || total0 >= self.bank_policy.stand {
             // A two-card special (21, 12 counting 20) or already at the standing total.
-            bank_total0
+            total0
         } else {
             while bank_pts.hard <= 21 && bank_pts.total() < self.bank_policy.stand {
                 bank_pts = bank_pts.add(self.draw());
@@ -595,16 +808,19 @@ impl Table {
                 bank_pts.total()
             }
         };
+        let st = &mut self.st;
         for i in 0..players {
-            let seat = order[i];
-            for h in hands[i][..nhands[i]].iter_mut().filter(|h| !h.settled) {
+            let seat = st.order[i];
+            for h in self.hands[i][..st.nhands[i]]
+                .iter_mut()
+                .filter(|h| !h.settled)
+            {
                 let total = if h.special_total > 0 {
                     h.special_total
                 } else {
                     h.pts.total()
                 };
-                let busted = h.pts.hard > 21;
-                let net = if busted {
+                let net = if h.pts.hard > 21 {
                     // Only tapo hands reach here busted: they do not lose if the bank busts.
                     if bank_final == 22 {
                         0
@@ -616,27 +832,32 @@ impl Table {
                 } else {
                     -h.bet
                 };
-                rep.player_net[seat] += net;
+                st.rep.player_net[seat] += net;
                 if let Some(k) = h.special {
-                    rep.special_net[k] += net;
+                    st.rep.special_net[k] += net;
                 }
                 h.settled = true;
             }
         }
-        rep.bank_net = -rep.player_net.iter().sum::<i32>();
-        rep.new_shoe = self.shuffles != shuffles_before;
-        self.hands_buf = Some(hands);
-        if let (Some(s), true) = (stealer, self.opts.bank_steal) {
+        st.rep.bank_net = -st.rep.player_net.iter().sum::<i32>();
+        st.rep.new_shoe = self.shuffles != st.shuffles_before;
+        if let (Some(s), true) = (st.stealer, self.opts.bank_steal) {
             if s != self.bank {
                 self.bank = s;
-                rep.stolen = true;
+                st.rep.stolen = true;
             }
         }
-        rep
+        st.rep
     }
 
-    fn classify(&self, h: &mut Hand, a: Card, b: Card, rep: &mut HandReport) {
-        let k = self.pair_info[a.index() * DECK + b.index()].0;
+    fn classify_with(
+        pair_info: &[(Option<usize>, u8)],
+        h: &mut Hand,
+        a: Card,
+        b: Card,
+        rep: &mut HandReport,
+    ) {
+        let k = pair_info[a.index() * DECK + b.index()].0;
         h.special = k;
         h.special_total = match k {
             Some(2) => 20,
@@ -648,154 +869,35 @@ impl Table {
         }
     }
 
-    fn puje_hand(&mut self, h: &mut Hand, seat: usize, rep: &mut HandReport) {
+    fn puje_hand(&mut self, i: usize, seat: usize) {
         // Every hand short of 21 draws until 21 or bust (a 12 counting 20 draws from 12).
-        if h.special_total == 21 {
+        if self.hands[i][0].special_total == 21 {
             return; // compared at the end: 21 beats the bank's 20
         }
-        h.special_total = 0;
-        while h.pts.hard <= 21 && h.pts.total() < 21 {
-            h.pts = h.pts.add(self.draw());
+        self.hands[i][0].special_total = 0;
+        while self.hands[i][0].pts.hard <= 21 && self.hands[i][0].pts.total() < 21 {
+            let c = self.draw();
+            let h = &mut self.hands[i][0];
+            h.pts = h.pts.add(c);
             h.cards += 1;
         }
+        let trillona = self.opts.trillona;
+        let h = &mut self.hands[i][0];
         if h.pts.hard > 21 {
             h.settled = true;
-            rep.player_net[seat] -= h.bet;
+            self.st.rep.player_net[seat] -= h.bet;
             if let Some(k) = h.special {
-                rep.special_net[k] -= h.bet;
+                self.st.rep.special_net[k] -= h.bet;
             }
-        } else if h.cards == 7 && self.opts.trillona {
-            self.pay_trillona(h, seat, rep);
+        } else if h.cards == 7 && trillona {
+            Self::pay_trillona(h, seat, &mut self.st.rep);
         }
     }
 
-    fn pay_trillona(&self, h: &mut Hand, seat: usize, rep: &mut HandReport) {
+    fn pay_trillona(h: &mut Hand, seat: usize, rep: &mut HandReport) {
         h.settled = true;
         rep.player_net[seat] += 7 * h.bet;
         rep.specials[6] += 1;
         rep.special_net[6] += 7 * h.bet;
-    }
-
-    /// Plays hand `j` of player `i`; returns true when the hand was split (replay it).
-    #[allow(clippy::too_many_arguments)]
-    fn play_player_hand(
-        &mut self,
-        i: usize,
-        j: usize,
-        hands: &mut [[Hand; MAX_SPLIT_HANDS]; MAX_SEATS],
-        nhands: &mut [usize; MAX_SEATS],
-        up: usize,
-        seat: usize,
-        rep: &mut HandReport,
-        stealer: &mut Option<usize>,
-    ) -> bool {
-        loop {
-            let h = hands[i][j];
-            let two = h.cards == 2;
-            // Two cards of one rank (a relancina's figures differ, so it is never a pair).
-            let is_pair = two && h.first.rank() == h.second.rank();
-            let d = Decision {
-                points: h.pts,
-                total: if h.special_total > 0 {
-                    h.special_total
-                } else {
-                    h.pts.total()
-                },
-                cards: h.cards,
-                pair: (is_pair && nhands[i] < MAX_SPLIT_HANDS).then_some(h.first.rank()),
-                can_withdraw: two && self.opts.withdraw_13 && h.special == Some(4),
-                can_tapo: two && self.opts.tapo && !h.split_hand,
-                up,
-            };
-            let m = if d.total >= 21 {
-                Move::Stand
-            } else {
-                self.policies[seat].decide(&d)
-            };
-            let h = &mut hands[i][j];
-            match m {
-                Move::Stand => return false,
-                Move::Withdraw => {
-                    h.settled = true;
-                    rep.withdrawals += 1;
-                    return false;
-                }
-                Move::Tapo => {
-                    h.pts = h.pts.add(self.draw());
-                    h.cards += 1;
-                    h.tapo = true;
-                    h.special_total = 0;
-                    rep.tapos += 1;
-                    return false;
-                }
-                Move::Hit => {
-                    h.pts = h.pts.add(self.draw());
-                    h.cards += 1;
-                    h.special_total = 0;
-                    if h.pts.hard > 21 {
-                        h.settled = true;
-                        rep.player_net[seat] -= h.bet;
-                        if let Some(k) = h.special {
-                            rep.special_net[k] -= h.bet;
-                        }
-                        return false;
-                    }
-                    if h.pts.total() == 21 && h.cards == 7 && self.opts.trillona {
-                        self.pay_trillona(h, seat, rep);
-                        return false;
-                    }
-                }
-                Move::Split => {
-                    rep.splits += 1;
-                    let (first, second, bet) = (h.first, h.second, h.bet);
-                    let k = nhands[i];
-                    nhands[i] += 1;
-                    // The new hand takes the pair's second card with twice the first bet (2 units).
-                    let c1 = self.draw();
-                    let c2 = self.draw();
-                    let mut a = Hand {
-                        first,
-                        second: c1,
-                        pts: Points::default().add(first).add(c1),
-                        cards: 2,
-                        bet,
-                        split_hand: true,
-                        ..Hand::default()
-                    };
-                    let mut b = Hand {
-                        first: second,
-                        second: c2,
-                        pts: Points::default().add(second).add(c2),
-                        cards: 2,
-                        bet: 2,
-                        split_hand: true,
-                        ..Hand::default()
-                    };
-                    self.classify(&mut a, first, c1, rep);
-                    self.classify(&mut b, second, c2, rep);
-                    for (slot, hand) in [(j, a), (k, b)] {
-                        let mut hand = hand;
-                        // A split hand may still make 21 in two cards (and steal the bank) or moñona.
-                        if let Some(s) = hand.special {
-                            let pay = match s {
-                                0 => self.opts.natural_pays as i32,
-                                1 => self.opts.monona_pays as i32,
-                                _ => 0,
-                            };
-                            if pay > 0 {
-                                hand.settled = true;
-                                rep.player_net[seat] += pay * hand.bet;
-                                rep.special_net[s] += pay * hand.bet;
-                                if s == 0 && stealer.is_none() {
-                                    *stealer = Some(seat);
-                                }
-                            }
-                        }
-                        hands[i][slot] = hand;
-                    }
-                    return !hands[i][j].settled;
-                }
-            }
-        }
     }
 }

@@ -132,6 +132,7 @@ impl Evaluator<'_> {
                 pair: None,
                 can_withdraw: false,
                 can_tapo: false,
+                can_end_hand: false,
                 up,
             };
             if self.policy.decide(&d) != Move::Hit {
@@ -232,7 +233,7 @@ impl Evaluator<'_> {
         };
         let u = up_class(up.rank());
         match action {
-            Move::Withdraw => 0.0,
+            Move::Withdraw | Move::EndHand => 0.0,
             Move::Stand => self.settle(up, hole, &[h], deck, k),
             Move::Hit => {
                 self.hit(&mut h, deck, &mut k);
