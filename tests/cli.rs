@@ -1027,7 +1027,7 @@ fn veintiuno_commands() {
 #[test]
 fn veintiuno_strategy_and_compare() {
     let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("strategy.csv");
+    let sheet = dir.path().join("strategy.json");
     let svg = dir.path().join("ev.svg");
     let v = json(&[
         "veintiuno",
@@ -1037,7 +1037,7 @@ fn veintiuno_strategy_and_compare() {
         "--format",
         "json",
         "--write",
-        csv.to_str().unwrap(),
+        sheet.to_str().unwrap(),
         "--chart",
         svg.to_str().unwrap(),
     ]);
@@ -1048,9 +1048,21 @@ fn veintiuno_strategy_and_compare() {
         assert_eq!(row("hard 20")[up], "S", "hard 20 vs {up}");
         assert_eq!(row("hard 4")[up], "H", "hard 4 vs {up}");
     }
-    assert!(std::fs::read_to_string(&csv)
-        .unwrap()
-        .starts_with("hand,A,2,3,4,5,6,7,F"));
+    // The written sheet plays as a policy.
+    let policy = format!("sheet:{}", sheet.display());
+    let sim = json(&[
+        "veintiuno",
+        "sim",
+        "--players",
+        "2",
+        "--policies",
+        &policy,
+        "--hands",
+        "5000",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(sim["seats"][0]["policy"], policy);
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<polyline"));
 
     let c = json(&[

@@ -114,8 +114,8 @@ fn first_hands_deal_specials_at_the_exact_odds() {
         );
         let r = table.play_hand();
         hands += 2;
-        for k in 0..6 {
-            counts[k] += r.specials[k] as u64;
+        for (c, &n) in counts.iter_mut().zip(&r.specials) {
+            *c += n as u64;
         }
     }
     let want = [

@@ -539,17 +539,17 @@ impl Table {
             *f = self.draw();
         }
         self.st.hole = self.draw();
-        for i in 0..players {
+        for (i, &first) in firsts.iter().enumerate().take(players) {
             let second = self.draw();
             let mut h = Hand {
-                first: firsts[i],
+                first,
                 second,
-                pts: Points::default().add(firsts[i]).add(second),
+                pts: Points::default().add(first).add(second),
                 cards: 2,
                 bet: 1,
                 ..Hand::default()
             };
-            Self::classify_with(&self.pair_info, &mut h, firsts[i], second, &mut self.st.rep);
+            Self::classify_with(&self.pair_info, &mut h, first, second, &mut self.st.rep);
             self.hands[i][0] = h;
             self.st.nhands[i] = 1;
         }

@@ -208,26 +208,6 @@ fn draw_from(
     dist
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn distributions_add_up() {
-        let o = Options::default();
-        for up in 0..RANK_COUNT {
-            let d = bank_infinite(up, 17, &o);
-            assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-12);
-            assert!(d[..17].iter().all(|&x| x == 0.0));
-            let mut comp = Composition::full(1);
-            let upc = Card::new(up, 0);
-            comp.remove(upc).unwrap();
-            let d = bank_from(&comp, upc, 17, &o);
-            assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-12);
-        }
-    }
-}
-
 /// The report of `tahur veintiuno odds`.
 pub fn odds_report(comp: &Composition, opts: &Options, removed: &str) -> crate::report::Report {
     use crate::humanize::odds;
@@ -320,4 +300,24 @@ pub fn bank_report(comp: Option<&Composition>, stand: u8, opts: &Options) -> cra
     r.tables.push(t);
     r.note("The bank's two-card specials count: 21 in two cards and moñona are 21, a 12 counts 20 (21 of one suit).");
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distributions_add_up() {
+        let o = Options::default();
+        for up in 0..RANK_COUNT {
+            let d = bank_infinite(up, 17, &o);
+            assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            assert!(d[..17].iter().all(|&x| x == 0.0));
+            let mut comp = Composition::full(1);
+            let upc = Card::new(up, 0);
+            comp.remove(upc).unwrap();
+            let d = bank_from(&comp, upc, 17, &o);
+            assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        }
+    }
 }

@@ -161,6 +161,7 @@ pub struct Points {
 impl Points {
     /// Adds a card.
     #[inline]
+    #[allow(clippy::should_implement_trait)]
     pub fn add(self, c: Card) -> Points {
         Points {
             hard: self.hard + c.points(),

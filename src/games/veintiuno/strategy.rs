@@ -611,8 +611,8 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
         &cols,
     );
     special.top_level = true;
-    for rank in 1..10 {
-        let mut row = vec![Value::Text(format!("pair {}{}", RANKS[rank], RANKS[rank]))];
+    for (rank, name) in RANKS.iter().enumerate().skip(1) {
+        let mut row = vec![Value::Text(format!("pair {name}{name}"))];
         row.extend(
             sheet.pairs[rank]
                 .iter()
