@@ -228,3 +228,22 @@ fn the_step_by_step_api_plays_the_same_hands() {
     }
     assert!(refused > 10_000);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Random seeds, house rules and table sizes: money is conserved in every hand and no card
+    /// is dealt twice from one shoe (checks on; a duplicate would panic).
+    #[test]
+    fn hands_keep_the_rules_for_random_seeds(seed in proptest::prelude::any::<u64>(), players in 2usize..=8, decks in 1u8..=3, flags in proptest::prelude::any::<u16>()) {
+        let on = |b: u16| if flags & (1 << b) != 0 { "on" } else { "off" };
+        let spec = format!("decks={decks},twelve={},suited12={},trillona={},puje={},tapo={},withdraw13={},steal={}", on(0), on(1), on(2), on(3), on(4), on(5), on(6));
+        let opts = Options::default().with_house_rules(&spec).unwrap();
+        let list = [busy_policy(), PlayerPolicy::basic(), PlayerPolicy::mimic(15)];
+        let setup = TableSetup::new(opts, players, &list[..list.len().min(players)], BankPolicy::default(), true).unwrap();
+        let spec = RunSpec { samples: 3000, seed, chunk_size: 4096 };
+        let t = run(&HandSimulation::new(&setup), &spec, None, &RunControl { threads: Some(1), progress: false }).unwrap().tally;
+        proptest::prop_assert_eq!(t.violations, 0);
+        proptest::prop_assert_eq!(t.bank_net + t.player_net.iter().sum::<i64>(), 0);
+    }
+}

@@ -102,7 +102,7 @@ pub struct OddsCmd {
     #[command(flatten)]
     pub house: HouseArgs,
     /// Cards already dealt from the shoe, e.g. AH,AS,KD (also "as de corazones").
-    #[arg(long, value_name = "CARDS", default_value = "")]
+    #[arg(long, value_name = "CARDS", default_value = "", alias = "deck-state")]
     pub removed: String,
     #[command(flatten)]
     pub out: OutputArgs,
@@ -114,7 +114,7 @@ pub struct BankCmd {
     #[command(flatten)]
     pub house: HouseArgs,
     /// Cards already dealt from the shoe.
-    #[arg(long, value_name = "CARDS", default_value = "")]
+    #[arg(long, value_name = "CARDS", default_value = "", alias = "deck-state")]
     pub removed: String,
     /// Use an infinite deck (every rank 1 in 10) instead of the shoe's cards.
     #[arg(long, conflicts_with = "removed")]
@@ -270,7 +270,7 @@ pub struct StrategyCmd {
     #[command(flatten)]
     pub house: HouseArgs,
     /// Cards already dealt (a depleted shoe), e.g. AH,AS,KD.
-    #[arg(long, value_name = "CARDS", default_value = "")]
+    #[arg(long, value_name = "CARDS", default_value = "", alias = "deck-state")]
     pub removed: String,
     /// The bank stands at this total or more.
     #[arg(long, default_value_t = 17, value_parser = clap::value_parser!(u8).range(12..=21))]

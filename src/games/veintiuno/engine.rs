@@ -421,25 +421,25 @@ impl Table {
     }
 
     fn shuffle_from(&mut self, start: usize) {
-        // Fisher–Yates over shoe[start..], with Lemire's exact bounded draws on 32-bit halves of
-        // each 64-bit word (the shoe is far shorter than 2^32).
+        // Fisher–Yates over shoe[start..], with Lemire's exact bounded draws on the four 16-bit
+        // quarters of each 64-bit word (a shoe of at most 8 decks holds 320 cards).
         self.shuffles += 1;
         let n = self.shoe.len();
-        let mut spare: Option<u32> = None;
+        debug_assert!(n < 1 << 16);
+        let (mut word, mut left) = (0u64, 0u32);
         for i in (start + 1..n).rev() {
             let bound = (i - start + 1) as u32;
             let j = loop {
-                let r = match spare.take() {
-                    Some(r) => r,
-                    None => {
-                        let w = self.rng.next_u64();
-                        spare = Some((w >> 32) as u32);
-                        w as u32
-                    }
-                };
-                let m = r as u64 * bound as u64;
-                if (m as u32) >= bound || (m as u32) >= bound.wrapping_neg() % bound {
-                    break (m >> 32) as usize;
+                if left == 0 {
+                    word = self.rng.next_u64();
+                    left = 4;
+                }
+                let r = (word & 0xFFFF) as u32;
+                word >>= 16;
+                left -= 1;
+                let m = r * bound;
+                if (m & 0xFFFF) >= bound || (m & 0xFFFF) >= (65536 - bound) % bound {
+                    break (m >> 16) as usize;
                 }
             };
             self.shoe.swap(i, start + j);
@@ -514,6 +514,7 @@ impl Table {
     /// Deals a hand: every player's two cards and the bank's, pays the specials announced at
     /// once, and sends the players al puje if the bank holds 20 in two cards. Then
     /// [`Table::pending`] gives the decisions in playing order.
+    #[inline]
     pub fn start_hand(&mut self) {
         // The state is reset in place: no per-hand copies of it.
         self.st.rep = HandReport {
@@ -575,6 +576,7 @@ impl Table {
     }
 
     /// Pays a natural or a moñona at once; the first natural in playing order takes the bank.
+    #[inline]
     fn pay_two_card_special(&mut self, i: usize, j: usize, seat: usize) {
         let st = &mut self.st;
         let h = &mut self.hands[i][j];
@@ -596,6 +598,7 @@ impl Table {
     }
 
     /// Moves the cursor to the next hand that needs a decision (hands at 21 or more stand).
+    #[inline]
     fn skip_to_open(&mut self) {
         if !self.active {
             return;
@@ -622,6 +625,7 @@ impl Table {
     }
 
     /// The decision waiting: the seat and what it sees, or `None` when every player is done.
+    #[inline]
     pub fn pending(&self) -> Option<(usize, Decision)> {
         if !self.active {
             return None;
@@ -685,6 +689,7 @@ impl Table {
         self.apply_decided(seat, &d, m)
     }
 
+    #[inline]
     fn apply_decided(&mut self, seat: usize, d: &Decision, m: Move) -> Result<(), &'static str> {
         let (i, j) = self.st.cursor;
         let result = match m {
@@ -781,6 +786,7 @@ impl Table {
 
     /// The bank plays (if any hand is open), every hand is settled, and the bank changes hands
     /// after a 21 in two cards. Call when [`Table::pending`] is `None`.
+    #[inline]
     pub fn finish_hand(&mut self) -> HandReport {
         assert!(self.active, "start_hand first");
         self.active = false;
