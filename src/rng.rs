@@ -119,6 +119,19 @@ pub fn six_dice(rng: &mut impl Rng) -> [u8; 6] {
     }
 }
 
+/// An exactly uniform integer in `0..n` (Lemire's multiply with rejection).
+#[inline]
+pub fn uniform_below(rng: &mut impl Rng, n: usize) -> usize {
+    let n64 = n as u64;
+    let threshold = n64.wrapping_neg() % n64;
+    loop {
+        let m = (rng.next_u64() as u128) * n64 as u128;
+        if (m as u64) >= threshold {
+            return (m >> 64) as usize;
+        }
+    }
+}
+
 /// Unpacks one lane word into counts per face (index 0 = aces … 5 = sixes).
 #[inline]
 pub fn unpack_lanes(word: u64) -> [u32; LANES] {

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+use crate::report::chart::SvgChart;
+
 use super::{emit, run_job, OutputArgs, RunRequest, SimArgs};
 use crate::error::{Error, Result};
 use crate::games::dudo::bots::Strategy;

@@ -2,6 +2,8 @@
 
 use clap::{Args, Subcommand};
 
+use crate::report::chart::SvgChart;
+
 use super::{emit, run_job, OutputArgs, RunRequest};
 use crate::error::{Error, Result};
 use crate::games::veintiuno::cards::Composition;

@@ -58,9 +58,16 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(0x7f, 0x7f, 0x7f),
 ];
 
-impl LineChart {
+/// A chart drawn with plotters: rendered to SVG (with the embedded font) and written atomically.
+pub trait SvgChart {
+    /// Draws the chart on a drawing area.
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, plotters::coord::Shift>,
+    ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>>;
+
     /// Renders the chart to an SVG string.
-    pub fn to_svg(&self) -> Result<String> {
+    fn to_svg(&self) -> Result<String> {
         register_font();
         let mut svg = String::new();
         {
@@ -74,11 +81,13 @@ impl LineChart {
     }
 
     /// Renders the chart and writes it atomically to `path`.
-    pub fn write(&self, path: &Path) -> Result<()> {
+    fn write(&self, path: &Path) -> Result<()> {
         let svg = self.to_svg()?;
         super::write_atomic(path, svg.as_bytes())
     }
+}
 
+impl SvgChart for LineChart {
     fn draw<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, plotters::coord::Shift>,
@@ -196,27 +205,7 @@ pub struct BarChart {
     pub reference: Option<f64>,
 }
 
-impl BarChart {
-    /// Renders the chart to an SVG string.
-    pub fn to_svg(&self) -> Result<String> {
-        register_font();
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, (900, 560)).into_drawing_area();
-            self.draw(&root)
-                .map_err(|e| Error::Internal(format!("chart: {e}")))?;
-            root.present()
-                .map_err(|e| Error::Internal(format!("chart: {e}")))?;
-        }
-        Ok(svg)
-    }
-
-    /// Renders the chart and writes it atomically to `path`.
-    pub fn write(&self, path: &Path) -> Result<()> {
-        let svg = self.to_svg()?;
-        super::write_atomic(path, svg.as_bytes())
-    }
-
+impl SvgChart for BarChart {
     fn draw<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, plotters::coord::Shift>,

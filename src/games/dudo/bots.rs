@@ -287,10 +287,6 @@ pub fn tuned_parameters(set: RuleSet, players: u8) -> (f64, f64) {
     nearest.map_or((DEFAULT_T, 0.0), |(_, t, b)| (t, b))
 }
 
-fn uniform(rng: &mut Stream, n: usize) -> usize {
-    ((rng.next_u64() as u128 * n as u128) >> 64) as usize
-}
-
 fn chance(rng: &mut Stream, p: f64) -> bool {
     p > 0.0 && ((rng.next_u64() >> 11) as f64) * (1.0 / (1u64 << 53) as f64) < p
 }
@@ -298,7 +294,7 @@ fn chance(rng: &mut Stream, p: f64) -> bool {
 fn random_action(view: &View, rng: &mut Stream) -> Action {
     let mut n = 0usize;
     view.for_each_legal(|_| n += 1);
-    let pick = uniform(rng, n);
+    let pick = crate::rng::uniform_below(rng, n);
     let mut i = 0;
     let mut chosen = Action::Doubt;
     view.for_each_legal(|a| {
@@ -371,7 +367,7 @@ fn threshold_action(
     };
     if bluff > 0.0 && chance(rng, bluff) {
         let options: Vec<Bid> = candidates.iter().flatten().copied().collect();
-        bid = options[uniform(rng, options.len())];
+        bid = options[crate::rng::uniform_below(rng, options.len())];
         p = odds.bid_true(view, bid, &known, unknown);
     }
     if view.can_pass() {
@@ -401,7 +397,7 @@ fn threshold_open(
         && view
             .own_hidden()
             .is_some_and(|own| (1..=6u8).any(|f| own.iter().filter(|&&d| d == f).count() >= 3));
-    let direction = if cfg.choose_direction && uniform(rng, 2) == 1 {
+    let direction = if cfg.choose_direction && crate::rng::uniform_below(rng, 2) == 1 {
         Direction::Left
     } else {
         Direction::Right

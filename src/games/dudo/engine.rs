@@ -259,18 +259,6 @@ pub struct Game {
     winner: Option<usize>,
 }
 
-fn uniform_below(rng: &mut impl Rng, n: usize) -> usize {
-    // Lemire's multiply with rejection: exactly uniform.
-    let n64 = n as u64;
-    let threshold = n64.wrapping_neg() % n64;
-    loop {
-        let m = (rng.next_u64() as u128) * n64 as u128;
-        if (m as u64) >= threshold {
-            return (m >> 64) as usize;
-        }
-    }
-}
-
 impl Game {
     /// A new game: cups rolled, first opener chosen as the rule set says.
     pub fn new(config: GameConfig, rng: &mut impl Rng) -> Game {
@@ -303,7 +291,7 @@ impl Game {
                 }
             }
             // A thrown die counted round the table: uniform in simulation (RULES.md).
-            RuleSet::Caleuchano => uniform_below(rng, n),
+            RuleSet::Caleuchano => crate::rng::uniform_below(rng, n),
         };
         let mut g = Game {
             config,

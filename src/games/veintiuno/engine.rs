@@ -314,17 +314,6 @@ pub struct Table {
     active: bool,
 }
 
-fn uniform_below(rng: &mut Stream, n: usize) -> usize {
-    let n64 = n as u64;
-    let threshold = n64.wrapping_neg() % n64;
-    loop {
-        let m = (rng.next_u64() as u128) * n64 as u128;
-        if (m as u64) >= threshold {
-            return (m >> 64) as usize;
-        }
-    }
-}
-
 impl Table {
     /// A table of `policies.len()` seats; the first bank is drawn by high card (ace highest).
     pub fn new(
@@ -401,7 +390,7 @@ impl Table {
                     (
                         s,
                         high(Card::from_index(
-                            t.shoe[uniform_below(&mut t.rng, t.shoe.len())] as usize,
+                            t.shoe[crate::rng::uniform_below(&mut t.rng, t.shoe.len())] as usize,
                         )),
                     )
                 })

@@ -18,7 +18,7 @@ use super::engine::{BankPolicy, Move, PlayerPolicy};
 use super::rules::{two_card, two_card_total, Options, Points, TwoCard};
 use crate::report::chart::{LineChart, Series};
 use crate::report::{Report, Table, Value};
-use crate::rng::{Rng, SeedableRng, Stream};
+use crate::rng::{SeedableRng, Stream};
 
 /// Up-card classes: A, 2–7 and figures.
 pub const UP_CLASSES: [&str; 8] = ["A", "2", "3", "4", "5", "6", "7", "F"];
@@ -62,17 +62,6 @@ struct Shoe {
     cards: Vec<u8>,
 }
 
-fn uniform(rng: &mut Stream, n: usize) -> usize {
-    let n64 = n as u64;
-    let threshold = n64.wrapping_neg() % n64;
-    loop {
-        let m = (rng.next_u64() as u128) * n64 as u128;
-        if (m as u64) >= threshold {
-            return (m >> 64) as usize;
-        }
-    }
-}
-
 impl Shoe {
     fn from(comp: &Composition) -> Self {
         let mut cards = Vec::with_capacity(comp.total() as usize);
@@ -87,7 +76,7 @@ impl Shoe {
     fn pick_front(&mut self, k: usize, rng: &mut Stream) {
         let n = self.cards.len();
         for i in 0..k.min(n) {
-            let j = i + uniform(rng, n - i);
+            let j = i + crate::rng::uniform_below(rng, n - i);
             self.cards.swap(i, j);
         }
     }
