@@ -17,6 +17,9 @@ use crate::report::Format;
   tahur dudo prob quince cuadras --players 6 --hand 14426 --samples 1e7
   tahur dudo table --players 4 --rules caleuchano --chart odds.svg
   tahur dudo advise 8 quinas --dice 20 --hand 5,5,1,3,2
+  tahur dudo sim --players 3 --strategies threshold,random,random --games 1e4
+  tahur veintiuno odds
+  tahur veintiuno sim --players 4 --policies sheet,basic --hands 1e6
   tahur merge part1.json part2.json"
 )]
 pub struct Cli {
