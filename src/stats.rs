@@ -178,6 +178,16 @@ impl MeanEstimate {
         self.sd / (self.n as f64).sqrt()
     }
 
+    /// Two-sided p-value of the z test that the true mean is 0 (1 when there is no spread).
+    pub fn p_value_against_zero(&self) -> f64 {
+        let se = self.standard_error();
+        if se > 0.0 {
+            two_sided_p(self.mean / se)
+        } else {
+            1.0
+        }
+    }
+
     /// Normal-approximation interval at the given confidence.
     pub fn interval(&self, confidence: f64) -> Interval {
         let h = z_for_confidence(confidence) * self.standard_error();

@@ -67,10 +67,19 @@ pub struct CompareCmd {
     /// The bank stands at this total or more.
     #[arg(long, default_value_t = 17, value_parser = clap::value_parser!(u8).range(12..=21))]
     pub bank_stand: u8,
-    /// Hands per variant.
+    #[command(flatten)]
+    pub run: HandRunArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// Runner options of hand simulations.
+#[derive(Args, Debug, Clone)]
+pub struct HandRunArgs {
+    /// Hands to play (per variant when comparing), e.g. 1000000 or 1e6.
     #[arg(long, value_name = "N", default_value = "1000000", value_parser = parse_hands)]
     pub hands: u64,
-    /// Seed.
+    /// Seed of the random streams.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads; never changes the result.
@@ -79,8 +88,17 @@ pub struct CompareCmd {
     /// Run only shard K of N and write a partial result for `tahur merge`.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
-    #[command(flatten)]
-    pub out: OutputArgs,
+}
+
+impl HandRunArgs {
+    fn request(&self) -> RunRequest<'_> {
+        RunRequest {
+            samples: self.hands,
+            seed: self.seed,
+            threads: self.threads.map(usize::from),
+            shard: self.shard.as_deref(),
+        }
+    }
 }
 
 /// House rules shared by the commands.
@@ -148,18 +166,8 @@ pub struct SimCmd {
     /// Check every hand: no card dealt twice per shoe, money conserved.
     #[arg(long)]
     pub check: bool,
-    /// Hands to play (e.g. 1000000 or 1e6).
-    #[arg(long, value_name = "N", default_value = "1000000", value_parser = parse_hands)]
-    pub hands: u64,
-    /// Seed of the random streams.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads; never changes the result.
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
-    /// Run only shard K of N and write a partial result for `tahur merge`.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub run: HandRunArgs,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -217,13 +225,12 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
                 puje: a.bank_puje == "on",
             };
             let setup = TableSetup::new(opts, a.players as usize, &list, bank, a.check)?;
-            let req = RunRequest {
-                samples: a.hands,
-                seed: a.seed,
-                threads: a.threads.map(usize::from),
-                shard: a.shard.as_deref(),
-            };
-            run_job(Job::VeintiunoSim(setup), req, &a.out, |_| Ok(()))
+            run_job(
+                Job::VeintiunoSim(setup),
+                a.run.request(),
+                &a.out,
+                |_| Ok(()),
+            )
         }
         VeintiunoCommand::Strategy(a) => strategy(a),
         VeintiunoCommand::Compare(a) => {
@@ -255,13 +262,12 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
             };
             let setup =
                 CompareSetup::new(variant(&a.a)?, variant(&a.b)?, [name(&a.a), name(&a.b)])?;
-            let req = RunRequest {
-                samples: a.hands,
-                seed: a.seed,
-                threads: a.threads.map(usize::from),
-                shard: a.shard.as_deref(),
-            };
-            run_job(Job::VeintiunoCompare(setup), req, &a.out, |_| Ok(()))
+            run_job(
+                Job::VeintiunoCompare(setup),
+                a.run.request(),
+                &a.out,
+                |_| Ok(()),
+            )
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::humanize;
 use crate::report::{Report, Table, Value};
 use crate::rng::Stream;
 use crate::runner::{RunSummary, Simulation, Tally};
-use crate::stats::{two_sided_p, z_for_confidence, Interval};
+use crate::stats::{z_for_confidence, Interval, MeanEstimate};
 
 /// Two variants of a table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -235,56 +235,43 @@ fn games_needed(diff: f64, var: f64) -> f64 {
     (z * z * var / (diff * diff)).ceil()
 }
 
-/// The paired comparison of a binary event.
-pub fn paired_proportions(c: &PairedCounts, n: u64) -> PairedDifference {
-    let nf = n.max(1) as f64;
-    let a = (c.a_only + c.both) as f64 / nf;
-    let b = (c.b_only + c.both) as f64 / nf;
-    let d = (c.a_only as f64 - c.b_only as f64) / nf;
-    let var = ((c.a_only + c.b_only) as f64 / nf - d * d).max(0.0);
-    let se = (var / nf).sqrt();
-    let h = z_for_confidence(0.95) * se;
-    let z = if se > 0.0 { d / se } else { 0.0 };
+/// A paired difference from the per-game differences' estimate.
+fn paired(a: f64, b: f64, d: MeanEstimate, effect_size: f64) -> PairedDifference {
+    let var = d.sd * d.sd;
     PairedDifference {
         a,
         b,
-        difference: d,
-        interval: Interval {
-            low: d - h,
-            high: d + h,
-        },
-        p_value: if se > 0.0 { two_sided_p(z) } else { 1.0 },
-        effect_size: 2.0 * a.sqrt().asin() - 2.0 * b.sqrt().asin(),
-        games_needed: games_needed(d, var),
+        difference: d.mean,
+        interval: d.interval(0.95),
+        p_value: d.p_value_against_zero(),
+        effect_size,
+        games_needed: games_needed(d.mean, var),
         variance: var,
     }
 }
 
+/// The paired comparison of a binary event: per game the difference is 1 (A only), −1 (B
+/// only) or 0, so its sum is `a_only − b_only` and its sum of squares `a_only + b_only`.
+pub fn paired_proportions(c: &PairedCounts, n: u64) -> PairedDifference {
+    let nf = n.max(1) as f64;
+    let (a, b) = (
+        (c.a_only + c.both) as f64 / nf,
+        (c.b_only + c.both) as f64 / nf,
+    );
+    let d = MeanEstimate::from_sums(
+        n,
+        c.a_only as i128 - c.b_only as i128,
+        (c.a_only + c.b_only) as u128,
+    );
+    paired(a, b, d, 2.0 * a.sqrt().asin() - 2.0 * b.sqrt().asin())
+}
+
 /// The paired comparison of game length.
 pub fn paired_rounds(t: &CompareTally) -> PairedDifference {
-    let n = t.pairs.max(1) as f64;
     let mean = |g: &GameTally| super::sim::length_estimate(g).mean;
-    let d = t.rounds_diff_sum as f64 / n;
-    let var = if t.pairs > 1 {
-        ((t.rounds_diff_sq as f64 - n * d * d) / (n - 1.0)).max(0.0)
-    } else {
-        0.0
-    };
-    let se = (var / n).sqrt();
-    let h = z_for_confidence(0.95) * se;
-    PairedDifference {
-        a: mean(&t.a),
-        b: mean(&t.b),
-        difference: d,
-        interval: Interval {
-            low: d - h,
-            high: d + h,
-        },
-        p_value: if se > 0.0 { two_sided_p(d / se) } else { 1.0 },
-        effect_size: if var > 0.0 { d / var.sqrt() } else { 0.0 },
-        games_needed: games_needed(d, var),
-        variance: var,
-    }
+    let d = MeanEstimate::from_sums(t.pairs, t.rounds_diff_sum as i128, t.rounds_diff_sq as u128);
+    let dz = if d.sd > 0.0 { d.mean / d.sd } else { 0.0 };
+    paired(mean(&t.a), mean(&t.b), d, dz)
 }
 
 /// Every comparison, primary first: each strategy's share of games won (when there are two or

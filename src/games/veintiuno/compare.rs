@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::report::{Report, Table, Value};
 use crate::rng::Stream;
 use crate::runner::{RunSummary, Simulation, Tally};
-use crate::stats::{two_sided_p, z_for_confidence};
+use crate::stats::{z_for_confidence, MeanEstimate};
 
 /// Two variants of a table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -144,32 +144,28 @@ impl Simulation for CompareSimulation {
     }
 }
 
-/// Per-hand means and the paired difference of one metric.
+/// Per-hand means of A and B, and the per-chunk differences' estimate scaled to one hand.
 fn paired(
     sums: &PairedSums,
     chunks: u64,
     hands: u64,
     a_total: i64,
     b_total: i64,
-) -> (f64, f64, f64, f64, f64, f64) {
+) -> (f64, f64, MeanEstimate, f64) {
     let per_hand = |x: i64| x as f64 / hands.max(1) as f64;
-    let n = chunks.max(1) as f64;
-    let mean_chunk = sums.sum as f64 / n;
-    let var_chunk = if chunks > 1 {
-        ((sums.sum_sq as f64 - n * mean_chunk * mean_chunk) / (n - 1.0)).max(0.0)
+    let chunk = MeanEstimate::from_sums(chunks, sums.sum as i128, sums.sum_sq);
+    let per = hands.max(1) as f64 / chunks.max(1) as f64; // hands per chunk
+    let d = MeanEstimate {
+        n: chunk.n,
+        mean: chunk.mean / per,
+        sd: chunk.sd / per,
+    };
+    let dz = if chunk.sd > 0.0 {
+        chunk.mean / chunk.sd
     } else {
         0.0
     };
-    let per = hands.max(1) as f64 / n; // hands per chunk
-    let d = mean_chunk / per;
-    let se = (var_chunk / n).sqrt() / per;
-    let p = if se > 0.0 { two_sided_p(d / se) } else { 1.0 };
-    let dz = if var_chunk > 0.0 {
-        mean_chunk / var_chunk.sqrt()
-    } else {
-        0.0
-    };
-    (per_hand(a_total), per_hand(b_total), d, se, p, dz)
+    (per_hand(a_total), per_hand(b_total), d, dz)
 }
 
 /// The report.
@@ -198,7 +194,8 @@ pub fn report(setup: &CompareSetup, t: &CompareTally, run: &RunSummary) -> Repor
     );
     table.top_level = true;
     let mut push = |name: String, sums: &PairedSums, a: i64, b: i64| {
-        let (va, vb, d, se, p, dz) = paired(sums, t.chunks, t.a.hands, a, b);
+        let (va, vb, est, dz) = paired(sums, t.chunks, t.a.hands, a, b);
+        let (d, se, p) = (est.mean, est.standard_error(), est.p_value_against_zero());
         let needed = if d != 0.0 && se > 0.0 {
             // hands for 80 % power at α = 0.05: (z_α/2 + z_β)² · (SE · √hands)² / d²
             let sd_hand = se * (t.a.hands as f64).sqrt();

@@ -458,63 +458,58 @@ pub fn derive(q: &StrategyQuery) -> Sheet {
             }
         }
     }
-    // Tapo, withdrawal and splits are marked only when clearly better (two standard errors).
+    // Tapo, withdrawal and splits are marked only when clearly better (two standard errors)
+    // than the better of standing and hitting. Each gives, per up class: (take it, its EV minus
+    // the better plain move's, the better plain move's EV).
+    let extra = |policy: &PlayerPolicy, point: Point, m: Move| -> Vec<Option<(bool, f64, f64)>> {
+        all(policy, point, &[Move::Stand, Move::Hit, m])
+            .into_iter()
+            .map(|e| {
+                e.map(|e| {
+                    let best = usize::from(e.ev[1] > e.ev[0]);
+                    (e.clearly_better(2, best), e.ev[2] - e.ev[best], e.ev[best])
+                })
+            })
+            .collect()
+    };
     if q.options.tapo {
         for t in 4..=20u8 {
-            for (up, e) in all(
-                &policy,
-                Point::TwoCardHard(t),
-                &[Move::Stand, Move::Hit, Move::Tapo],
-            )
-            .into_iter()
-            .enumerate()
+            for (up, r) in extra(&policy, Point::TwoCardHard(t), Move::Tapo)
+                .into_iter()
+                .enumerate()
             {
-                if let Some(e) = e {
-                    let best = if e.ev[1] > e.ev[0] { 1 } else { 0 };
-                    let take = e.clearly_better(2, best);
-                    for r in ranks_of(up) {
-                        policy.tapo[t as usize][r] = take;
+                if let Some((take, gain, _)) = r {
+                    for rank in ranks_of(up) {
+                        policy.tapo[t as usize][rank] = take;
                     }
-                    sheet.tapo[t as usize][up] = (take, e.ev[2] - e.ev[best]);
+                    sheet.tapo[t as usize][up] = (take, gain);
                 }
             }
         }
     }
     if q.options.withdraw_13 {
-        for (up, e) in all(
-            &policy,
-            Point::Thirteen,
-            &[Move::Stand, Move::Hit, Move::Withdraw],
-        )
-        .into_iter()
-        .enumerate()
+        for (up, r) in extra(&policy, Point::Thirteen, Move::Withdraw)
+            .into_iter()
+            .enumerate()
         {
-            if let Some(e) = e {
-                let best = if e.ev[1] > e.ev[0] { 1 } else { 0 };
-                let take = e.clearly_better(2, best);
-                for r in ranks_of(up) {
-                    policy.withdraw[r] = take;
+            if let Some((take, _, play)) = r {
+                for rank in ranks_of(up) {
+                    policy.withdraw[rank] = take;
                 }
-                sheet.withdraw[up] = (take, e.ev[best]);
+                sheet.withdraw[up] = (take, play);
             }
         }
     }
-    for rank in 1..10 {
-        for (up, e) in all(
-            &policy,
-            Point::Pair(rank),
-            &[Move::Stand, Move::Hit, Move::Split],
-        )
-        .into_iter()
-        .enumerate()
+    for pair in 1..10 {
+        for (up, r) in extra(&policy, Point::Pair(pair), Move::Split)
+            .into_iter()
+            .enumerate()
         {
-            if let Some(e) = e {
-                let best = if e.ev[1] > e.ev[0] { 1 } else { 0 };
-                let take = e.clearly_better(2, best);
-                for r in ranks_of(up) {
-                    policy.split[rank][r] = take;
+            if let Some((take, gain, _)) = r {
+                for rank in ranks_of(up) {
+                    policy.split[pair][rank] = take;
                 }
-                sheet.pairs[rank][up] = (take, e.ev[2] - e.ev[best]);
+                sheet.pairs[pair][up] = (take, gain);
             }
         }
     }
