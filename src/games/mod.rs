@@ -3,4 +3,5 @@
 //! [`crate::report`].
 
 pub mod dudo;
+pub mod durak;
 pub mod veintiuno;

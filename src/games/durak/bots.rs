@@ -1,0 +1,383 @@
+//! The bots. Each sees the game only through a [`View`] (its hand, the table, the trump, the
+//! discards, hand sizes and the cards everybody knows to be in a hand).
+//!
+//! - `random`: uniform over the legal actions.
+//! - `greedy`: the cheapest beating card, the cheapest attack, throws in cheap (non-trump)
+//!   cards, takes when it cannot beat; transfers when that is cheaper than beating.
+//! - `expert`: keeps its trumps while the stock lasts (takes a cheap table rather than spend a
+//!   high trump), leads ranks it holds several of once the stock is low, dumps cards late,
+//!   and uses every card it has seen: once the stock is gone it knows which cards are still out,
+//!   and leads what the defender cannot beat.
+//! - `ismcts[:N]`: information-set Monte Carlo tree search, N determinised iterations per
+//!   decision (default 300), with greedy play-outs.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::cards::{beaters, count, rank_mask, suit_mask, Card, CardSet, Cards};
+use super::engine::{Action, Legal, Phase, View};
+use super::ismcts::Search;
+use crate::error::{Error, Result};
+use crate::rng::{uniform_below, Stream};
+
+/// Iterations per decision of `ismcts` when none are given.
+pub const DEFAULT_ISMCTS_BUDGET: u32 = 300;
+
+/// A strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "name")]
+pub enum Strategy {
+    /// Uniform over the legal actions.
+    Random,
+    /// Cheapest card that does the job.
+    Greedy,
+    /// Hand-written heuristics with card memory.
+    Expert,
+    /// Information-set MCTS.
+    Ismcts {
+        /// Iterations per decision.
+        budget: u32,
+    },
+}
+
+impl Strategy {
+    /// Parses `random`, `greedy`, `expert`, `ismcts` or `ismcts:N` (Spanish: azar, codicioso,
+    /// experto).
+    pub fn parse(text: &str) -> Result<Strategy> {
+        let t = crate::games::dudo::face::normalize(text);
+        let (name, arg) = match t.split_once(':') {
+            Some((n, a)) => (n.trim(), Some(a.trim())),
+            None => (t.as_str(), None),
+        };
+        let hint = "strategies are random, greedy, expert and ismcts[:N] (N iterations per move)";
+        let s = match name {
+            "random" | "azar" | "aleatorio" => Strategy::Random,
+            "greedy" | "codicioso" | "voraz" => Strategy::Greedy,
+            "expert" | "experto" => Strategy::Expert,
+            "ismcts" | "mcts" => {
+                let budget = match arg {
+                    None => DEFAULT_ISMCTS_BUDGET,
+                    Some(a) => crate::cli::parse_count(a)
+                        .filter(|&n| (1..=1_000_000).contains(&n))
+                        .ok_or_else(|| {
+                            Error::usage(format!(
+                                "invalid ismcts budget '{a}' in '{text}': give 1 to 1000000 iterations, e.g. ismcts:500"
+                            ))
+                        })? as u32,
+                };
+                return Ok(Strategy::Ismcts { budget });
+            }
+            _ => return Err(Error::usage(format!("unknown strategy '{text}': {hint}"))),
+        };
+        if let Some(a) = arg {
+            return Err(Error::usage(format!(
+                "strategy '{name}' takes no parameter (got '{a}'): {hint}"
+            )));
+        }
+        Ok(s)
+    }
+
+    /// Parses a comma-separated list.
+    pub fn parse_list(text: &str) -> Result<Vec<Strategy>> {
+        let v: Vec<Strategy> = text
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(Strategy::parse)
+            .collect::<Result<_>>()?;
+        if v.is_empty() {
+            return Err(Error::usage(
+                "--strategies is empty: name at least one, e.g. greedy,random",
+            ));
+        }
+        Ok(v)
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Strategy::Random => f.write_str("random"),
+            Strategy::Greedy => f.write_str("greedy"),
+            Strategy::Expert => f.write_str("expert"),
+            Strategy::Ismcts { budget } => write!(f, "ismcts:{budget}"),
+        }
+    }
+}
+
+/// A player: a strategy with its scratch space (reused from decision to decision, so playing
+/// allocates nothing once warm).
+pub struct Bot {
+    strategy: Strategy,
+    actions: Vec<Action>,
+    search: Option<Box<Search>>,
+}
+
+impl Bot {
+    /// A bot playing `strategy`.
+    pub fn new(strategy: Strategy) -> Bot {
+        Bot {
+            strategy,
+            actions: Vec::with_capacity(64),
+            search: match strategy {
+                Strategy::Ismcts { budget } => Some(Box::new(Search::new(budget))),
+                _ => None,
+            },
+        }
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// The bot's action in the position `view` shows (it must be the bot's turn).
+    pub fn act(&mut self, view: &View, rng: &mut Stream) -> Action {
+        match self.strategy {
+            Strategy::Random => random_action(view, &mut self.actions, rng),
+            Strategy::Greedy => greedy_action(view),
+            Strategy::Expert => expert_action(view),
+            Strategy::Ismcts { .. } => {
+                let l = view.legal();
+                if l.count() == 1 && !l.combos {
+                    return l.nth(0);
+                }
+                self.search
+                    .as_mut()
+                    .expect("ismcts bots carry a search")
+                    .choose(view, rng)
+            }
+        }
+    }
+}
+
+/// Uniform over the legal actions (multi-card openings included).
+pub fn random_action(view: &View, scratch: &mut Vec<Action>, rng: &mut Stream) -> Action {
+    let l = view.legal();
+    if !l.combos {
+        return l.nth(uniform_below(rng, l.count()));
+    }
+    view.legal_actions(scratch);
+    scratch[uniform_below(rng, scratch.len())]
+}
+
+/// What a card is worth keeping: rank, and trumps above every plain card.
+#[inline]
+pub fn cost(c: Card, trump: u8) -> u32 {
+    c.rank() as u32 + if c.suit() == trump { 13 } else { 0 }
+}
+
+/// The cheapest card of a non-empty set.
+#[inline]
+pub fn cheapest(set: CardSet, trump: u8) -> Card {
+    // Plain cards first (lowest bit = lowest rank), then trumps.
+    let plain = set & !suit_mask(trump);
+    let pick = if plain != 0 { plain } else { set };
+    Card(pick.trailing_zeros() as u8)
+}
+
+/// The greedy move.
+pub fn greedy_action(view: &View) -> Action {
+    let l = view.legal();
+    let trump = view.trump();
+    if l.swap {
+        return Action::SwapTrump;
+    }
+    match view.phase() {
+        Phase::Attack => Action::Play(cheapest(l.plays, trump)),
+        Phase::Defend => {
+            if l.shows != 0 {
+                return Action::ShowTrump(Card(l.shows.trailing_zeros() as u8));
+            }
+            let beat = (l.plays != 0).then(|| cheapest(l.plays, trump));
+            if l.transfers != 0 {
+                let t = cheapest(l.transfers, trump);
+                if beat.is_none_or(|b| cost(t, trump) <= cost(b, trump)) {
+                    return Action::Transfer(t);
+                }
+            }
+            match beat {
+                Some(b) => Action::Play(b),
+                None => Action::Take,
+            }
+        }
+        Phase::ThrowIn | Phase::Taking => {
+            let plain = l.plays & !suit_mask(trump);
+            if plain != 0 {
+                Action::Play(cheapest(plain, trump))
+            } else {
+                Action::Pass
+            }
+        }
+        Phase::Over => Action::Pass,
+    }
+}
+
+/// Cards `seat` may hold as far as the viewer knows: the known ones and (if they hold more) any
+/// unseen card.
+fn possible_cards(view: &View, seat: u8) -> CardSet {
+    let known = view.known(seat);
+    if view.hand_len(seat) > count(known) {
+        known | view.unseen()
+    } else {
+        known
+    }
+}
+
+/// Whether every card of `seat`'s hand is known to the viewer (the stock is gone and only one
+/// other hand holds unseen cards, or every card of theirs is public).
+fn hand_fully_known(view: &View, seat: u8) -> Option<CardSet> {
+    let known = view.known(seat);
+    let hidden = view.hand_len(seat) - count(known);
+    if hidden == 0 {
+        return Some(known);
+    }
+    if view.stock_len() > 0 {
+        return None;
+    }
+    // Every unseen card is in some other hand; if only `seat` has unknown places, they are its.
+    let others_hidden: u32 = (0..view.players())
+        .filter(|&p| p != seat && p != view.seat())
+        .map(|p| view.hand_len(p) - count(view.known(p)))
+        .sum();
+    (others_hidden == 0).then(|| known | view.unseen())
+}
+
+/// The expert move.
+pub fn expert_action(view: &View) -> Action {
+    let l = view.legal();
+    let trump = view.trump();
+    if l.swap {
+        return Action::SwapTrump;
+    }
+    let stock = view.stock_len() as u32;
+    let plain_suits = !suit_mask(trump);
+    match view.phase() {
+        Phase::Attack => expert_lead(view, l.plays),
+        Phase::Defend => expert_defend(view, &l),
+        Phase::ThrowIn | Phase::Taking => {
+            let def = view.defender();
+            let taking = view.phase() == Phase::Taking;
+            let candidates = l.plays;
+            if candidates == 0 {
+                return Action::Pass;
+            }
+            if stock == 0 {
+                // Endgame: every card shed is a card closer to leaving. Against a defender who
+                // takes, shed the cheapest; otherwise prefer cards they cannot beat.
+                if !taking {
+                    let def_cards = possible_cards(view, def);
+                    let unbeatable = Cards(candidates)
+                        .filter(|&c| beaters(c, trump) & def_cards == 0)
+                        .fold(0, |s, c| s | c.bit());
+                    if unbeatable != 0 {
+                        return Action::Play(cheapest(unbeatable, trump));
+                    }
+                }
+                return Action::Play(cheapest(candidates, trump));
+            }
+            // Stock left: throw in plain cards below the queen, or anything cheap onto a taker
+            // only if it does not feed them trumps.
+            let cheap = candidates & plain_suits & !(rank_mask(10) | rank_mask(11) | rank_mask(12));
+            let cheap = if stock <= 6 {
+                candidates & plain_suits
+            } else {
+                cheap
+            };
+            if cheap != 0 {
+                Action::Play(cheapest(cheap, trump))
+            } else {
+                Action::Pass
+            }
+        }
+        Phase::Over => Action::Pass,
+    }
+}
+
+fn expert_lead(view: &View, plays: CardSet) -> Action {
+    let trump = view.trump();
+    let stock = view.stock_len() as u32;
+    let def = view.defender();
+    let plain = plays & !suit_mask(trump);
+    if stock == 0 {
+        if let Some(def_hand) = hand_fully_known(view, def) {
+            // Lead what the defender cannot beat, cheapest first; with a rank we hold several of
+            // if possible (so the rest can follow).
+            let unbeatable = Cards(plays)
+                .filter(|&c| beaters(c, trump) & def_hand == 0)
+                .fold(0, |s, c| s | c.bit());
+            if unbeatable != 0 {
+                return Action::Play(best_group_card(unbeatable, plays, trump));
+            }
+        }
+    }
+    if stock <= 6 {
+        // Late: lead the rank we hold most of (cheap ranks first), so the rest can be thrown in.
+        return Action::Play(best_group_card(
+            if plain != 0 { plain } else { plays },
+            plays,
+            trump,
+        ));
+    }
+    Action::Play(cheapest(if plain != 0 { plain } else { plays }, trump))
+}
+
+/// Among `candidates`, the card whose rank we hold most of in `hand`, cheapest on ties.
+fn best_group_card(candidates: CardSet, hand: CardSet, trump: u8) -> Card {
+    let mut best: Option<(u32, u32, Card)> = None;
+    for c in Cards(candidates) {
+        let group =
+            count(hand & rank_mask(c.rank()) & !suit_mask(trump)) + u32::from(c.suit() == trump);
+        let key = (group, 100 - cost(c, trump));
+        if best.is_none_or(|(g, k, _)| (group, key.1) > (g, k)) {
+            best = Some((group, key.1, c));
+        }
+    }
+    best.map(|(_, _, c)| c).expect("candidates is not empty")
+}
+
+fn expert_defend(view: &View, l: &Legal) -> Action {
+    let trump = view.trump();
+    let stock = view.stock_len() as u32;
+    if l.shows != 0 {
+        return Action::ShowTrump(Card(l.shows.trailing_zeros() as u8));
+    }
+    if l.transfers != 0 {
+        let t = cheapest(l.transfers, trump);
+        if t.suit() != trump || stock == 0 {
+            return Action::Transfer(t);
+        }
+    }
+    if l.plays == 0 {
+        return Action::Take;
+    }
+    let attack = view.attack_cards();
+    let beaten = view.defence_cards().len();
+    let hand = view.hand();
+    // Can everything on the table be beaten? Greedy assignment, plain cards first.
+    let mut left = hand;
+    let mut trumps_used = 0;
+    for a in &attack[beaten..] {
+        let b = left & beaters(*a, trump);
+        if b == 0 {
+            return Action::Take;
+        }
+        let c = cheapest(b, trump);
+        left &= !c.bit();
+        trumps_used += u32::from(c.suit() == trump);
+    }
+    let first = cheapest(l.plays, trump);
+    if stock > 0 {
+        // Keep trumps while the stock lasts: rather take a small, cheap table than spend a
+        // high trump on it.
+        let table = view.table();
+        let table_small = count(table) + (attack.len() - beaten) as u32 <= 3;
+        let table_cheap = Cards(table).all(|c| c.suit() != trump && c.rank() <= 8);
+        let spends_big_trump = Cards(hand & !left).any(|c| c.suit() == trump && c.rank() >= 9);
+        if trumps_used > 0 && spends_big_trump && table_small && table_cheap && stock > 8 {
+            return Action::Take;
+        }
+    }
+    Action::Play(first)
+}

@@ -1,0 +1,1120 @@
+//! The Durak engine: a state machine (`Game::new`, [`Game::turn`], [`Game::legal`],
+//! [`Game::apply`], [`Game::outcome`]) over card sets held as bitmasks. Bots see a game only
+//! through a [`View`], which shows what one player sees.
+//!
+//! How a bout runs (RULES.md §3, serialised so that one player acts at a time):
+//! 1. The main attacker opens with one card (platkowy: or several, in pairs plus one).
+//! 2. The defender beats the first unbeaten attack card, takes, or (perevodnoy, before beating
+//!    anything) transfers the attack to the next player by adding a card of its rank or by
+//!    showing the trump of that rank once per bout.
+//! 3. When every attack card is beaten, the attackers may throw in one card of a rank on the
+//!    table, in order from the main attacker (the defender's partners never). After each card
+//!    the defender answers and the order starts again from the main attacker; when everybody
+//!    passes in a row the bout is discarded. When the defender takes, the attackers may still
+//!    throw in, in the same order (each until they pass), and then the defender picks up.
+//! 4. At most `min(6, defender's hand at the bout's start)` attack cards (5 before the first
+//!    discard with the flag). Attackers who cannot add anything pass without being asked.
+//! 5. Refill: the first attacker of the bout, then the others who attacked in the order they
+//!    first played, the defender last. Once the stock is gone, empty hands leave the game.
+
+use std::fmt;
+
+use super::cards::{
+    beaters, count, nth, rank_mask, ranks_of, suit_mask, Card, CardSet, Cards, BLACK, RED, SIX,
+};
+use super::rules::{LastCards, Rules, Variant, MAX_ATTACK, MAX_PLAYERS};
+use crate::rng::{uniform_below, Rng};
+
+/// What a player may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Attack with, throw in, or beat the first unbeaten attack card with this card.
+    Play(Card),
+    /// Platkowy: open the bout with several cards at once (pairs, plus one for an odd count).
+    Open(CardSet),
+    /// An attacker declines to throw in (more).
+    Pass,
+    /// The defender gives up and will pick up the table.
+    Take,
+    /// Perevodnoy: the defender adds this card of the attack rank and passes the attack on.
+    Transfer(Card),
+    /// Perevodnoy with the show-trump rule: the defender shows this trump of the attack rank and
+    /// passes the attack on without adding it.
+    ShowTrump(Card),
+    /// The holder of the lowest trump swaps it for the trump card under the stock.
+    SwapTrump,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Play(c) => write!(f, "play {c}"),
+            Action::Open(s) => write!(f, "open {}", super::cards::show(*s)),
+            Action::Pass => f.write_str("pass"),
+            Action::Take => f.write_str("take"),
+            Action::Transfer(c) => write!(f, "transfer with {c}"),
+            Action::ShowTrump(c) => write!(f, "transfer showing {c}"),
+            Action::SwapTrump => f.write_str("swap the lowest trump"),
+        }
+    }
+}
+
+/// Where a bout stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The main attacker opens.
+    Attack,
+    /// The defender answers the first unbeaten attack card.
+    Defend,
+    /// Everything is beaten; attackers may throw in.
+    ThrowIn,
+    /// The defender takes; attackers may still throw in.
+    Taking,
+    /// The game is over.
+    Over,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The durak: `losers` holds the seats that lost (one seat, or the whole losing team).
+    Lost {
+        /// Seats that lost, as a bitmask.
+        losers: u8,
+    },
+    /// The last cards went out together.
+    Draw,
+    /// The game reached the move cap unfinished.
+    Capped,
+}
+
+/// What an action led to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The bout goes on.
+    Continue,
+    /// A bout ended (and the next one started).
+    BoutEnd {
+        /// Whether the defender picked up the cards.
+        taken: bool,
+    },
+    /// The game is over.
+    GameOver(Outcome),
+}
+
+/// An action the current player may not take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalAction(pub Action);
+
+impl fmt::Display for IllegalAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal action: {}", self.0)
+    }
+}
+
+/// The legal actions of the player to act, as card sets and flags (no allocation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Legal {
+    /// Cards that may be played ([`Action::Play`]).
+    pub plays: CardSet,
+    /// Cards that may transfer the attack ([`Action::Transfer`]).
+    pub transfers: CardSet,
+    /// Trumps that may be shown to transfer ([`Action::ShowTrump`]).
+    pub shows: CardSet,
+    /// [`Action::Pass`] is legal.
+    pub pass: bool,
+    /// [`Action::Take`] is legal.
+    pub take: bool,
+    /// [`Action::SwapTrump`] is legal.
+    pub swap: bool,
+    /// Multi-card openings ([`Action::Open`]) exist too; list them with [`Game::legal_actions`].
+    pub combos: bool,
+}
+
+impl Legal {
+    /// Number of legal actions, not counting multi-card openings.
+    #[inline]
+    pub fn count(&self) -> usize {
+        (count(self.plays) + count(self.transfers) + count(self.shows)) as usize
+            + self.pass as usize
+            + self.take as usize
+            + self.swap as usize
+    }
+
+    /// The `k`-th action (`k < count()`): plays, transfers, shows, pass, take, swap.
+    #[inline]
+    pub fn nth(&self, mut k: usize) -> Action {
+        for (set, make) in [
+            (self.plays, Action::Play as fn(Card) -> Action),
+            (self.transfers, Action::Transfer),
+            (self.shows, Action::ShowTrump),
+        ] {
+            let n = count(set) as usize;
+            if k < n {
+                return make(nth(set, k as u32));
+            }
+            k -= n;
+        }
+        for (on, action) in [
+            (self.pass, Action::Pass),
+            (self.take, Action::Take),
+            (self.swap, Action::SwapTrump),
+        ] {
+            if on {
+                if k == 0 {
+                    return action;
+                }
+                k -= 1;
+            }
+        }
+        unreachable!("Legal::nth past the end")
+    }
+
+    /// Appends every action except multi-card openings.
+    pub fn push_all(&self, out: &mut Vec<Action>) {
+        out.extend(Cards(self.plays).map(Action::Play));
+        out.extend(Cards(self.transfers).map(Action::Transfer));
+        out.extend(Cards(self.shows).map(Action::ShowTrump));
+        if self.pass {
+            out.push(Action::Pass);
+        }
+        if self.take {
+            out.push(Action::Take);
+        }
+        if self.swap {
+            out.push(Action::SwapTrump);
+        }
+    }
+}
+
+/// How a game starts: who deals and who attacks first (`None`: random dealer, the holder of
+/// the lowest trump attacks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Start {
+    /// The dealer, or random.
+    pub dealer: Option<u8>,
+    /// The first attacker, or the holder of the lowest trump.
+    pub first_attacker: Option<u8>,
+}
+
+/// A game of Durak.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    n: u8,
+    hands: [CardSet; MAX_PLAYERS],
+    /// Cards everybody knows to be in each hand (picked up, shown, the turned trump drawn).
+    known: [CardSet; MAX_PLAYERS],
+    /// The stock: `stock[0]` is the bottom (the turned trump), drawn last.
+    stock: [Card; 52],
+    stock_len: u8,
+    bottom_visible: bool,
+    trump: u8,
+    trump_card: Card,
+    discard: CardSet,
+    out: u8,
+    dealer: u8,
+    first_attacker: u8,
+    // The bout.
+    phase: Phase,
+    attacker: u8,
+    defender: u8,
+    attack: [Card; MAX_ATTACK],
+    defence: [Card; MAX_ATTACK],
+    n_attack: u8,
+    n_beaten: u8,
+    opening: u8,
+    table: CardSet,
+    limit: u8,
+    start_hand: u8,
+    throwers: [u8; MAX_PLAYERS],
+    n_throwers: u8,
+    cursor: u8,
+    played: [u8; MAX_PLAYERS],
+    n_played: u8,
+    shown: bool,
+    // The game.
+    discarded: bool,
+    swapped: bool,
+    bouts: u32,
+    moves: u32,
+    outcome: Option<Outcome>,
+    epaulettes: u8,
+}
+
+/// Whether a dealt hand calls for a re-deal: all red, all black, or five cards of one suit.
+pub fn needs_redeal(hand: CardSet) -> bool {
+    hand & RED == 0 || hand & BLACK == 0 || (0..4).any(|s| count(hand & suit_mask(s)) >= 5)
+}
+
+/// Whether a set is a legal multi-card opening: at least two cards, every rank an even number
+/// of times except at most one (pairs, plus one extra card for an odd count).
+pub fn is_paired_opening(set: CardSet) -> bool {
+    if count(set) < 2 {
+        return false;
+    }
+    let odd_ranks = (0..13)
+        .filter(|&r| count(set & rank_mask(r)) % 2 == 1)
+        .count();
+    odd_ranks <= 1
+}
+
+impl Game {
+    /// Shuffles, deals (re-dealing bad hands when the rule is on) and starts the first bout.
+    pub fn new(rules: Rules, rng: &mut impl Rng) -> Game {
+        Game::with_start(rules, Start::default(), rng)
+    }
+
+    /// As [`Game::new`], with a given dealer and first attacker (later games of a match).
+    pub fn with_start(rules: Rules, start: Start, rng: &mut impl Rng) -> Game {
+        let n = rules.players;
+        let h = rules.hand as usize;
+        let mut deck = [Card(0); 52];
+        let mut m = 0;
+        for c in Cards(rules.deck_cards()) {
+            deck[m] = c;
+            m += 1;
+        }
+        let dealer = start
+            .dealer
+            .unwrap_or_else(|| uniform_below(rng, n as usize) as u8);
+        let mut hands = [0; MAX_PLAYERS];
+        loop {
+            for i in (1..m).rev() {
+                let j = uniform_below(rng, i + 1);
+                deck.swap(i, j);
+            }
+            for (p, hand) in hands.iter_mut().enumerate().take(n as usize) {
+                *hand = deck[p * h..(p + 1) * h].iter().fold(0, |s, c| s | c.bit());
+            }
+            // Re-dealing needs hands big enough for the rule's five of a suit.
+            if !(rules.redeal && h >= 5 && hands.iter().take(n as usize).any(|&x| needs_redeal(x)))
+            {
+                break;
+            }
+        }
+        let dealt = n as usize * h;
+        let mut stock = [Card(0); 52];
+        let stock_len = m - dealt;
+        stock[..stock_len].copy_from_slice(&deck[dealt..m]);
+        let mut known = [0; MAX_PLAYERS];
+        let (trump_card, bottom_visible) = if rules.trump_from_dealer() {
+            // The dealer's last card shows the trump.
+            let c = deck[dealer as usize * h + h - 1];
+            known[dealer as usize] = c.bit();
+            (c, false)
+        } else {
+            (stock[0], true)
+        };
+        let trump = trump_card.suit();
+        let mut g = Game {
+            rules,
+            n,
+            hands,
+            known,
+            stock,
+            stock_len: stock_len as u8,
+            bottom_visible,
+            trump,
+            trump_card,
+            discard: 0,
+            out: 0,
+            dealer,
+            first_attacker: 0,
+            phase: Phase::Attack,
+            attacker: 0,
+            defender: 0,
+            attack: [Card(0); MAX_ATTACK],
+            defence: [Card(0); MAX_ATTACK],
+            n_attack: 0,
+            n_beaten: 0,
+            opening: 0,
+            table: 0,
+            limit: 0,
+            start_hand: 0,
+            throwers: [0; MAX_PLAYERS],
+            n_throwers: 0,
+            cursor: 0,
+            played: [0; MAX_PLAYERS],
+            n_played: 0,
+            shown: false,
+            discarded: false,
+            swapped: false,
+            bouts: 0,
+            moves: 0,
+            outcome: None,
+            epaulettes: 0,
+        };
+        let first = start.first_attacker.unwrap_or_else(|| {
+            let trumps: CardSet =
+                hands.iter().take(n as usize).fold(0, |s, &x| s | x) & suit_mask(trump);
+            if trumps == 0 {
+                // Nobody holds a trump: the dealer's left attacks.
+                (dealer + 1) % n
+            } else {
+                let low = trumps.trailing_zeros();
+                (0..n)
+                    .find(|&p| hands[p as usize] >> low & 1 == 1)
+                    .expect("the lowest trump is in a hand")
+            }
+        });
+        g.first_attacker = first;
+        g.start_bout(first);
+        g
+    }
+
+    fn start_bout(&mut self, attacker: u8) {
+        self.phase = Phase::Attack;
+        self.n_attack = 0;
+        self.n_beaten = 0;
+        self.opening = 0;
+        self.table = 0;
+        self.n_played = 0;
+        self.shown = false;
+        self.set_roles(attacker);
+    }
+
+    /// Sets the main attacker, the defender on their left, the attack limit and the throw-in
+    /// order (clockwise from the main attacker; never the defender or the defender's partners).
+    fn set_roles(&mut self, attacker: u8) {
+        self.attacker = attacker;
+        self.defender = self.next_active(attacker);
+        self.start_hand = count(self.hands[self.defender as usize]) as u8;
+        let cap = if self.rules.five_before_discard && !self.discarded {
+            5
+        } else {
+            MAX_ATTACK as u8
+        };
+        self.limit = cap.min(self.start_hand);
+        let def_team = self.rules.teams.team(self.defender as usize);
+        self.throwers[0] = attacker;
+        self.n_throwers = 1;
+        for i in 1..self.n {
+            let s = (attacker + i) % self.n;
+            if s != self.defender
+                && self.is_active(s)
+                && self.rules.teams.team(s as usize) != def_team
+            {
+                self.throwers[self.n_throwers as usize] = s;
+                self.n_throwers += 1;
+            }
+        }
+    }
+
+    #[inline]
+    fn is_active(&self, seat: u8) -> bool {
+        self.out >> seat & 1 == 0
+    }
+
+    /// The next seat clockwise after `seat` that is still in the game.
+    fn next_active(&self, seat: u8) -> u8 {
+        let mut s = seat;
+        for _ in 0..self.n {
+            s = if s + 1 == self.n { 0 } else { s + 1 };
+            if self.is_active(s) {
+                return s;
+            }
+        }
+        seat
+    }
+
+    fn cap(&self) -> u8 {
+        if self.rules.five_before_discard && !self.discarded {
+            5
+        } else {
+            MAX_ATTACK as u8
+        }
+    }
+
+    /// Whether one more attack card may go on the table.
+    #[inline]
+    fn can_add(&self) -> bool {
+        self.n_attack < self.limit
+            && ((self.n_attack - self.n_beaten) as u32) < count(self.hands[self.defender as usize])
+    }
+
+    /// Cards `seat` could throw in now.
+    #[inline]
+    fn throw_ins(&self, seat: u8) -> CardSet {
+        if self.can_add() {
+            self.hands[seat as usize] & ranks_of(self.table)
+        } else {
+            0
+        }
+    }
+
+    /// The first thrower at or after `from` in the order who can add a card.
+    fn next_thrower(&self, from: u8) -> Option<u8> {
+        (from..self.n_throwers).find(|&i| self.throw_ins(self.throwers[i as usize]) != 0)
+    }
+
+    fn lowest_trump(&self) -> Card {
+        Card::new(self.rules.lowest_rank(), self.trump)
+    }
+
+    fn swap_available(&self, seat: u8) -> bool {
+        !self.swapped
+            && self.bottom_visible
+            && self.stock_len > 0
+            && self.hands[seat as usize] & self.lowest_trump().bit() != 0
+    }
+
+    /// The seat to act (the last bout's attacker once the game is over).
+    #[inline]
+    pub fn turn(&self) -> u8 {
+        match self.phase {
+            Phase::Attack | Phase::Over => self.attacker,
+            Phase::Defend => self.defender,
+            Phase::ThrowIn | Phase::Taking => self.throwers[self.cursor as usize],
+        }
+    }
+
+    /// The legal actions of the player to act.
+    #[inline]
+    pub fn legal(&self) -> Legal {
+        let seat = self.turn();
+        let hand = self.hands[seat as usize];
+        let mut l = Legal::default();
+        match self.phase {
+            Phase::Over => return l,
+            Phase::Attack => {
+                l.plays = hand;
+                l.combos = self.rules.variant == Variant::Platkowy
+                    && self.limit >= 2
+                    && (0..13).any(|r| count(hand & rank_mask(r)) >= 2);
+            }
+            Phase::Defend => {
+                let a = self.attack[self.n_beaten as usize];
+                l.plays = hand & beaters(a, self.trump);
+                l.take = true;
+                if self.rules.variant == Variant::Perevodnoy && self.n_beaten == 0 {
+                    let next = self.next_active(self.defender);
+                    let next_hand = count(self.hands[next as usize]);
+                    let same = hand & rank_mask(a.rank());
+                    if self.n_attack < self.cap() && next_hand > self.n_attack as u32 {
+                        l.transfers = same;
+                    }
+                    if self.rules.show_trump_transfer
+                        && !self.shown
+                        && next_hand >= self.n_attack as u32
+                    {
+                        l.shows = same & suit_mask(self.trump);
+                    }
+                }
+            }
+            Phase::ThrowIn | Phase::Taking => {
+                l.plays = self.throw_ins(seat);
+                l.pass = true;
+            }
+        }
+        l.swap = self.swap_available(seat);
+        l
+    }
+
+    /// Every legal action, multi-card openings included, into `out` (cleared first).
+    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let l = self.legal();
+        l.push_all(out);
+        if l.combos {
+            self.push_openings(out);
+        }
+    }
+
+    /// Platkowy: every opening of 2..=limit cards in pairs (plus one).
+    fn push_openings(&self, out: &mut Vec<Action>) {
+        let hand = self.hands[self.attacker as usize];
+        let max = self.limit as u32;
+        // Ranks held, with their cards.
+        let ranks: Vec<CardSet> = (0..13)
+            .map(|r| hand & rank_mask(r))
+            .filter(|&s| s != 0)
+            .collect();
+        fn walk(
+            ranks: &[CardSet],
+            i: usize,
+            chosen: CardSet,
+            odd: u32,
+            max: u32,
+            out: &mut Vec<Action>,
+        ) {
+            if i == ranks.len() {
+                if count(chosen) >= 2 {
+                    out.push(Action::Open(chosen));
+                }
+                return;
+            }
+            // Every subset of this rank's cards that fits.
+            let cards = ranks[i];
+            let mut sub = cards;
+            loop {
+                let k = count(sub);
+                let new_odd = odd + (k % 2);
+                if count(chosen) + k <= max && new_odd <= 1 {
+                    walk(ranks, i + 1, chosen | sub, new_odd, max, out);
+                }
+                if sub == 0 {
+                    break;
+                }
+                sub = (sub - 1) & cards;
+            }
+        }
+        walk(&ranks, 0, 0, 0, max, out);
+    }
+
+    /// Applies the current player's action.
+    pub fn apply(&mut self, action: Action) -> Result<Step, IllegalAction> {
+        let l = self.legal();
+        let ok = match action {
+            Action::Play(c) => l.plays & c.bit() != 0,
+            Action::Transfer(c) => l.transfers & c.bit() != 0,
+            Action::ShowTrump(c) => l.shows & c.bit() != 0,
+            Action::Pass => l.pass,
+            Action::Take => l.take,
+            Action::SwapTrump => l.swap,
+            Action::Open(s) => {
+                l.combos
+                    && s & !self.hands[self.attacker as usize] == 0
+                    && count(s) <= self.limit as u32
+                    && is_paired_opening(s)
+            }
+        };
+        if !ok {
+            return Err(IllegalAction(action));
+        }
+        let step = self.apply_legal(action);
+        self.moves += 1;
+        if self.outcome.is_none() && self.moves >= self.rules.max_moves {
+            self.outcome = Some(Outcome::Capped);
+            self.phase = Phase::Over;
+            return Ok(Step::GameOver(Outcome::Capped));
+        }
+        Ok(step)
+    }
+
+    fn add_attack(&mut self, c: Card, seat: u8) {
+        self.attack[self.n_attack as usize] = c;
+        self.n_attack += 1;
+        self.table |= c.bit();
+        self.hands[seat as usize] &= !c.bit();
+        self.known[seat as usize] &= !c.bit();
+        if !self.played[..self.n_played as usize].contains(&seat) {
+            self.played[self.n_played as usize] = seat;
+            self.n_played += 1;
+        }
+    }
+
+    /// Everything is beaten or the defender takes: attackers may throw in, or the bout ends.
+    fn begin_throw_in(&mut self, taking: bool) -> Step {
+        self.phase = if taking {
+            Phase::Taking
+        } else {
+            Phase::ThrowIn
+        };
+        match self.next_thrower(0) {
+            Some(i) => {
+                self.cursor = i;
+                Step::Continue
+            }
+            None => self.end_bout(taking),
+        }
+    }
+
+    fn transfer_to_next(&mut self) {
+        let new_attacker = self.defender;
+        self.set_roles(new_attacker);
+    }
+
+    fn apply_legal(&mut self, action: Action) -> Step {
+        let seat = self.turn();
+        match (self.phase, action) {
+            (_, Action::SwapTrump) => {
+                let low = self.lowest_trump();
+                let old = self.stock[0];
+                let s = seat as usize;
+                self.hands[s] = (self.hands[s] & !low.bit()) | old.bit();
+                self.known[s] = (self.known[s] & !low.bit()) | old.bit();
+                self.stock[0] = low;
+                self.swapped = true;
+                Step::Continue
+            }
+            (Phase::Attack, Action::Play(c)) => {
+                self.add_attack(c, seat);
+                self.opening = 1;
+                self.phase = Phase::Defend;
+                Step::Continue
+            }
+            (Phase::Attack, Action::Open(set)) => {
+                for c in Cards(set) {
+                    self.add_attack(c, seat);
+                }
+                self.opening = self.n_attack;
+                self.phase = Phase::Defend;
+                Step::Continue
+            }
+            (Phase::Defend, Action::Play(c)) => {
+                let s = seat as usize;
+                self.defence[self.n_beaten as usize] = c;
+                self.n_beaten += 1;
+                self.table |= c.bit();
+                self.hands[s] &= !c.bit();
+                self.known[s] &= !c.bit();
+                if self.n_beaten == self.n_attack {
+                    self.begin_throw_in(false)
+                } else {
+                    Step::Continue
+                }
+            }
+            (Phase::Defend, Action::Take) => self.begin_throw_in(true),
+            (Phase::Defend, Action::Transfer(c)) => {
+                self.add_attack(c, seat);
+                self.transfer_to_next();
+                Step::Continue
+            }
+            (Phase::Defend, Action::ShowTrump(c)) => {
+                self.known[seat as usize] |= c.bit();
+                self.shown = true;
+                self.transfer_to_next();
+                Step::Continue
+            }
+            (Phase::ThrowIn, Action::Play(c)) => {
+                self.add_attack(c, seat);
+                self.phase = Phase::Defend;
+                Step::Continue
+            }
+            (Phase::Taking, Action::Play(c)) => {
+                self.add_attack(c, seat);
+                // The same attacker may go on adding until they pass.
+                match self.next_thrower(self.cursor) {
+                    Some(i) => {
+                        self.cursor = i;
+                        Step::Continue
+                    }
+                    None => self.end_bout(true),
+                }
+            }
+            (Phase::ThrowIn | Phase::Taking, Action::Pass) => {
+                let taking = self.phase == Phase::Taking;
+                match self.next_thrower(self.cursor + 1) {
+                    Some(i) => {
+                        self.cursor = i;
+                        Step::Continue
+                    }
+                    None => self.end_bout(taking),
+                }
+            }
+            _ => unreachable!("apply_legal got an action legal() does not offer"),
+        }
+    }
+
+    fn draw_up(&mut self, seat: u8) {
+        let s = seat as usize;
+        let need = (self.rules.hand as u32).saturating_sub(count(self.hands[s]));
+        for _ in 0..need {
+            if self.stock_len == 0 {
+                return;
+            }
+            self.stock_len -= 1;
+            let c = self.stock[self.stock_len as usize];
+            self.hands[s] |= c.bit();
+            if self.stock_len == 0 && self.bottom_visible {
+                // Everybody saw the turned trump go into this hand.
+                self.known[s] |= c.bit();
+            }
+        }
+    }
+
+    fn end_bout(&mut self, taken: bool) -> Step {
+        let def = self.defender;
+        let last = self.attack[self.n_attack as usize - 1];
+        let sixes = (0..self.n_attack as usize)
+            .filter(|&i| self.attack[i].rank() == SIX)
+            .count();
+        if taken {
+            self.hands[def as usize] |= self.table;
+            self.known[def as usize] |= self.table;
+        } else {
+            self.discard |= self.table;
+            self.discarded = true;
+        }
+        self.table = 0;
+        self.n_attack = 0;
+        self.n_beaten = 0;
+        // Refill: attackers in the order they first played, the defender last.
+        for i in 0..self.n_played as usize {
+            let p = self.played[i];
+            if p != def {
+                self.draw_up(p);
+            }
+        }
+        self.draw_up(def);
+        self.bouts += 1;
+        if self.stock_len == 0 {
+            for p in 0..self.n {
+                if self.hands[p as usize] == 0 {
+                    self.out |= 1 << p;
+                }
+            }
+        }
+        let all = (1u8 << self.n) - 1;
+        let active = all & !self.out;
+        let team_mask = |team: usize| -> u8 {
+            (0..self.n)
+                .filter(|&s| self.rules.teams.team(s as usize) == team)
+                .fold(0, |m, s| m | 1 << s)
+        };
+        let outcome = if active == 0 {
+            Some(match self.rules.last_cards {
+                LastCards::Draw => Outcome::Draw,
+                LastCards::Defender => Outcome::Lost {
+                    losers: team_mask(self.rules.teams.team(def as usize)),
+                },
+            })
+        } else {
+            let first = active.trailing_zeros() as usize;
+            let team = self.rules.teams.team(first);
+            let losing = team_mask(team);
+            if active & !losing == 0 {
+                Some(Outcome::Lost { losers: losing })
+            } else {
+                None
+            }
+        };
+        if let Some(o) = outcome {
+            if let Outcome::Lost { losers } = o {
+                if taken && losers >> def & 1 == 1 && last.rank() == SIX {
+                    self.epaulettes = if sixes >= 2 { 2 } else { 1 };
+                }
+            }
+            self.outcome = Some(o);
+            self.phase = Phase::Over;
+            return Step::GameOver(o);
+        }
+        let next = if !taken && self.is_active(def) {
+            def
+        } else {
+            self.next_active(def)
+        };
+        self.start_bout(next);
+        Step::BoutEnd { taken }
+    }
+
+    /// The outcome, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// The phase of the bout.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// The hand of a seat (the whole truth: for the simulation and tests, not for bots).
+    pub fn hand(&self, seat: u8) -> CardSet {
+        self.hands[seat as usize]
+    }
+    /// The trump suit.
+    pub fn trump(&self) -> u8 {
+        self.trump
+    }
+    /// The card that showed the trump (turned under the stock, or the dealer's last card).
+    pub fn trump_card(&self) -> Card {
+        self.trump_card
+    }
+    /// Who dealt.
+    pub fn dealer(&self) -> u8 {
+        self.dealer
+    }
+    /// Who attacked first in the game.
+    pub fn first_attacker(&self) -> u8 {
+        self.first_attacker
+    }
+    /// Bouts finished.
+    pub fn bouts(&self) -> u32 {
+        self.bouts
+    }
+    /// Actions applied.
+    pub fn moves(&self) -> u32 {
+        self.moves
+    }
+    /// The durak was beaten with sixes in the last bout: 0 no, 1 one epaulette, 2 both.
+    pub fn epaulettes(&self) -> u8 {
+        self.epaulettes
+    }
+    /// The main attacker of the current bout.
+    pub fn attacker(&self) -> u8 {
+        self.attacker
+    }
+    /// The defender of the current bout.
+    pub fn defender(&self) -> u8 {
+        self.defender
+    }
+    /// Attack cards on the table, in order.
+    pub fn attack_cards(&self) -> &[Card] {
+        &self.attack[..self.n_attack as usize]
+    }
+    /// Cards that beat them, in order (one per beaten attack card).
+    pub fn defence_cards(&self) -> &[Card] {
+        &self.defence[..self.n_beaten as usize]
+    }
+    /// Most attack cards allowed in this bout.
+    pub fn attack_limit(&self) -> u8 {
+        self.limit
+    }
+    /// The defender's hand size when the bout (or the transfer to them) started.
+    pub fn defender_start_hand(&self) -> u8 {
+        self.start_hand
+    }
+    /// Cards left in the stock.
+    pub fn stock_len(&self) -> u8 {
+        self.stock_len
+    }
+    /// The stock, bottom card first.
+    pub fn stock(&self) -> &[Card] {
+        &self.stock[..self.stock_len as usize]
+    }
+    /// The discard pile.
+    pub fn discard(&self) -> CardSet {
+        self.discard
+    }
+    /// Seats that are out of the game (no cards after the stock ran out).
+    pub fn out(&self) -> u8 {
+        self.out
+    }
+    /// What `seat` may see.
+    pub fn view(&self, seat: u8) -> View<'_> {
+        View { game: self, seat }
+    }
+
+    /// Checks every invariant of the state; the error names the first that fails.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let deck = self.rules.deck_cards();
+        let stock: CardSet = self.stock().iter().fold(0, |s, c| s | c.bit());
+        if count(stock) != self.stock_len as u32 {
+            return Err("a card is twice in the stock".into());
+        }
+        let mut seen = 0;
+        let mut total = 0;
+        for part in self.hands[..self.n as usize]
+            .iter()
+            .chain([stock, self.discard, self.table].iter())
+        {
+            if seen & part != 0 {
+                return Err(format!(
+                    "cards in two places: {}",
+                    super::cards::show(seen & part)
+                ));
+            }
+            seen |= part;
+            total += count(*part);
+        }
+        if seen != deck || total != self.rules.deck as u32 {
+            return Err(format!(
+                "{total} cards accounted for, not the {} of the deck",
+                self.rules.deck
+            ));
+        }
+        for p in 0..self.n as usize {
+            if self.known[p] & !self.hands[p] != 0 {
+                return Err(format!("seat {p} is known to hold cards it has not"));
+            }
+            if self.out >> p & 1 == 1 && self.hands[p] != 0 {
+                return Err(format!("seat {p} is out but holds cards"));
+            }
+        }
+        if self.phase == Phase::Over {
+            return Ok(());
+        }
+        if self.n_beaten > self.n_attack || self.n_attack > self.limit {
+            return Err(format!(
+                "{} attack cards ({} beaten) against a limit of {}",
+                self.n_attack, self.n_beaten, self.limit
+            ));
+        }
+        if self.limit > self.cap() || self.limit > self.start_hand {
+            return Err(format!(
+                "limit {} above the cap {} or the defender's {} cards",
+                self.limit,
+                self.cap(),
+                self.start_hand
+            ));
+        }
+        let table: CardSet = self
+            .attack_cards()
+            .iter()
+            .chain(self.defence_cards())
+            .fold(0, |s, c| s | c.bit());
+        if table != self.table {
+            return Err("the table mask disagrees with the cards on it".into());
+        }
+        for (a, d) in self.attack_cards().iter().zip(self.defence_cards()) {
+            if beaters(*a, self.trump) & d.bit() == 0 {
+                return Err(format!("{d} does not beat {a}"));
+            }
+        }
+        for i in self.opening.max(1) as usize..self.n_attack as usize {
+            let before: CardSet = self.attack[..i]
+                .iter()
+                .chain(self.defence_cards())
+                .fold(0, |s, c| s | c.bit());
+            if ranks_of(before) & self.attack[i].bit() == 0 {
+                return Err(format!("{} matches no rank on the table", self.attack[i]));
+            }
+        }
+        if !self.is_active(self.attacker) || !self.is_active(self.defender) {
+            return Err("a player who is out is in the bout".into());
+        }
+        Ok(())
+    }
+}
+
+/// What one player sees: their hand, the table, the trump, the discards, hand sizes, and the
+/// cards everybody knows to be in each hand.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    game: &'a Game,
+    seat: u8,
+}
+
+impl<'a> View<'a> {
+    /// Whose view this is.
+    pub fn seat(&self) -> u8 {
+        self.seat
+    }
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.game.rules
+    }
+    /// Players at the table.
+    pub fn players(&self) -> u8 {
+        self.game.n
+    }
+    /// This player's cards.
+    pub fn hand(&self) -> CardSet {
+        self.game.hands[self.seat as usize]
+    }
+    /// Cards in another player's hand.
+    pub fn hand_len(&self, seat: u8) -> u32 {
+        count(self.game.hands[seat as usize])
+    }
+    /// Cards everybody knows `seat` holds.
+    pub fn known(&self, seat: u8) -> CardSet {
+        self.game.known[seat as usize]
+    }
+    /// The trump suit.
+    pub fn trump(&self) -> u8 {
+        self.game.trump
+    }
+    /// The turned trump under the stock, while it is still there.
+    pub fn bottom_card(&self) -> Option<Card> {
+        (self.game.bottom_visible && self.game.stock_len > 0).then(|| self.game.stock[0])
+    }
+    /// Cards left in the stock.
+    pub fn stock_len(&self) -> u8 {
+        self.game.stock_len
+    }
+    /// The discard pile (everybody saw it go).
+    pub fn discard(&self) -> CardSet {
+        self.game.discard
+    }
+    /// Attack cards on the table.
+    pub fn attack_cards(&self) -> &'a [Card] {
+        self.game.attack_cards()
+    }
+    /// Beating cards on the table.
+    pub fn defence_cards(&self) -> &'a [Card] {
+        self.game.defence_cards()
+    }
+    /// All cards on the table.
+    pub fn table(&self) -> CardSet {
+        self.game.table
+    }
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.game.phase
+    }
+    /// The main attacker.
+    pub fn attacker(&self) -> u8 {
+        self.game.attacker
+    }
+    /// The defender.
+    pub fn defender(&self) -> u8 {
+        self.game.defender
+    }
+    /// Whether `seat` is still in the game.
+    pub fn is_active(&self, seat: u8) -> bool {
+        self.game.is_active(seat)
+    }
+    /// The team of a seat.
+    pub fn team(&self, seat: u8) -> usize {
+        self.game.rules.teams.team(seat as usize)
+    }
+    /// Attack cards that may still be added in this bout.
+    pub fn room(&self) -> u32 {
+        if self.game.can_add() {
+            (self.game.limit - self.game.n_attack) as u32
+        } else {
+            0
+        }
+    }
+    /// This player's legal actions (only meaningful on their turn).
+    pub fn legal(&self) -> Legal {
+        self.game.legal()
+    }
+    /// Every legal action, openings included.
+    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.game.legal_actions(out)
+    }
+    /// Cards whose place this player does not know: in other hands (not known) or in the stock
+    /// (not the turned trump).
+    pub fn unseen(&self) -> CardSet {
+        let g = self.game;
+        let mut public = self.hand() | g.discard | g.table;
+        for p in 0..g.n as usize {
+            public |= g.known[p];
+        }
+        if let Some(b) = self.bottom_card() {
+            public |= b.bit();
+        }
+        g.rules.deck_cards() & !public
+    }
+
+    /// A full game consistent with everything this player sees: the unseen cards dealt at
+    /// random into the other hands' unknown places and the stock (determinisation, for search).
+    /// Only public facts and the unseen set are used, so the result cannot leak hidden cards.
+    pub fn determinize(&self, rng: &mut impl Rng) -> Game {
+        let mut g = self.game.clone();
+        let mut pool = [Card(0); 52];
+        let mut m = 0;
+        for c in Cards(self.unseen()) {
+            pool[m] = c;
+            m += 1;
+        }
+        for i in (1..m).rev() {
+            let j = uniform_below(rng, i + 1);
+            pool.swap(i, j);
+        }
+        let mut k = 0;
+        for p in 0..g.n as usize {
+            if p == self.seat as usize {
+                continue;
+            }
+            let unknown = count(g.hands[p]) - count(g.known[p]);
+            let mut h = g.known[p];
+            for _ in 0..unknown {
+                h |= pool[k].bit();
+                k += 1;
+            }
+            g.hands[p] = h;
+        }
+        let from = usize::from(self.bottom_card().is_some());
+        for slot in g.stock[from..g.stock_len as usize].iter_mut() {
+            *slot = pool[k];
+            k += 1;
+        }
+        debug_assert_eq!(k, m, "every unseen card placed");
+        g
+    }
+}
