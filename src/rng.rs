@@ -123,13 +123,16 @@ pub fn six_dice(rng: &mut impl Rng) -> [u8; 6] {
 #[inline]
 pub fn uniform_below(rng: &mut impl Rng, n: usize) -> usize {
     let n64 = n as u64;
-    let threshold = n64.wrapping_neg() % n64;
-    loop {
-        let m = (rng.next_u64() as u128) * n64 as u128;
-        if (m as u64) >= threshold {
-            return (m >> 64) as usize;
+    let mut m = (rng.next_u64() as u128) * n64 as u128;
+    // The rejection threshold `2^64 mod n` is below n, so the division that computes it is
+    // needed only when the low word is below n (rarely): same draws, same results.
+    if (m as u64) < n64 {
+        let threshold = n64.wrapping_neg() % n64;
+        while (m as u64) < threshold {
+            m = (rng.next_u64() as u128) * n64 as u128;
         }
     }
+    (m >> 64) as usize
 }
 
 /// Unpacks one lane word into counts per face (index 0 = aces … 5 = sixes).

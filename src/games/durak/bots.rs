@@ -153,6 +153,7 @@ impl Bot {
 }
 
 /// Uniform over the legal actions (multi-card openings included).
+#[inline]
 pub fn random_action(view: &View, scratch: &mut Vec<Action>, rng: &mut Stream) -> Action {
     let l = view.legal();
     if !l.combos {

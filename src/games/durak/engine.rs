@@ -144,30 +144,35 @@ impl Legal {
     /// The `k`-th action (`k < count()`): plays, transfers, shows, pass, take, swap.
     #[inline]
     pub fn nth(&self, mut k: usize) -> Action {
-        for (set, make) in [
-            (self.plays, Action::Play as fn(Card) -> Action),
-            (self.transfers, Action::Transfer),
-            (self.shows, Action::ShowTrump),
-        ] {
-            let n = count(set) as usize;
-            if k < n {
-                return make(nth(set, k as u32));
-            }
-            k -= n;
+        let n = count(self.plays) as usize;
+        if k < n {
+            return Action::Play(nth(self.plays, k as u32));
         }
-        for (on, action) in [
-            (self.pass, Action::Pass),
-            (self.take, Action::Take),
-            (self.swap, Action::SwapTrump),
-        ] {
-            if on {
-                if k == 0 {
-                    return action;
-                }
-                k -= 1;
-            }
+        k -= n;
+        let n = count(self.transfers) as usize;
+        if k < n {
+            return Action::Transfer(nth(self.transfers, k as u32));
         }
-        unreachable!("Legal::nth past the end")
+        k -= n;
+        let n = count(self.shows) as usize;
+        if k < n {
+            return Action::ShowTrump(nth(self.shows, k as u32));
+        }
+        k -= n;
+        if self.pass {
+            if k == 0 {
+                return Action::Pass;
+            }
+            k -= 1;
+        }
+        if self.take {
+            if k == 0 {
+                return Action::Take;
+            }
+            k -= 1;
+        }
+        debug_assert!(self.swap && k == 0, "Legal::nth past the end");
+        Action::SwapTrump
     }
 
     /// Appends every action except multi-card openings.
@@ -240,6 +245,12 @@ pub struct Game {
     moves: u32,
     outcome: Option<Outcome>,
     epaulettes: u8,
+    /// The legal actions of the player to act, computed once per state.
+    legal: Legal,
+    /// The player to act, computed once per state.
+    to_act: u8,
+    /// Every card of the ranks on the table.
+    table_ranks: CardSet,
 }
 
 /// Whether a dealt hand calls for a re-deal: all red, all black, or five cards of one suit.
@@ -344,6 +355,9 @@ impl Game {
             moves: 0,
             outcome: None,
             epaulettes: 0,
+            legal: Legal::default(),
+            to_act: 0,
+            table_ranks: 0,
         };
         let first = start.first_attacker.unwrap_or_else(|| {
             let trumps: CardSet =
@@ -360,6 +374,7 @@ impl Game {
         });
         g.first_attacker = first;
         g.start_bout(first);
+        g.refresh();
         g
     }
 
@@ -369,9 +384,11 @@ impl Game {
         self.n_beaten = 0;
         self.opening = 0;
         self.table = 0;
+        self.table_ranks = 0;
         self.n_played = 0;
         self.shown = false;
         self.set_roles(attacker);
+        self.turn_attack();
     }
 
     /// Sets the main attacker, the defender on their left, the attack limit and the throw-in
@@ -386,11 +403,15 @@ impl Game {
             MAX_ATTACK as u8
         };
         self.limit = cap.min(self.start_hand);
-        let def_team = self.rules.teams.team(self.defender as usize);
         self.throwers[0] = attacker;
         self.n_throwers = 1;
-        for i in 1..self.n {
-            let s = (attacker + i) % self.n;
+        if self.n == 2 {
+            return;
+        }
+        let def_team = self.rules.teams.team(self.defender as usize);
+        let mut s = attacker;
+        for _ in 1..self.n {
+            s = if s + 1 == self.n { 0 } else { s + 1 };
             if s != self.defender
                 && self.is_active(s)
                 && self.rules.teams.team(s as usize) != def_team
@@ -437,7 +458,7 @@ impl Game {
     #[inline]
     fn throw_ins(&self, seat: u8) -> CardSet {
         if self.can_add() {
-            self.hands[seat as usize] & ranks_of(self.table)
+            self.hands[seat as usize] & self.table_ranks
         } else {
             0
         }
@@ -462,53 +483,84 @@ impl Game {
     /// The seat to act (the last bout's attacker once the game is over).
     #[inline]
     pub fn turn(&self) -> u8 {
-        match self.phase {
-            Phase::Attack | Phase::Over => self.attacker,
-            Phase::Defend => self.defender,
-            Phase::ThrowIn | Phase::Taking => self.throwers[self.cursor as usize],
-        }
+        self.to_act
     }
 
     /// The legal actions of the player to act.
     #[inline]
     pub fn legal(&self) -> Legal {
-        let seat = self.turn();
-        let hand = self.hands[seat as usize];
-        let mut l = Legal::default();
+        self.legal
+    }
+
+    /// Recomputes the player to act and their legal actions after a change of state. (The
+    /// hot paths call the setter of the phase they lead to directly, which spares a dispatch.)
+    fn refresh(&mut self) {
         match self.phase {
-            Phase::Over => return l,
-            Phase::Attack => {
-                l.plays = hand;
-                l.combos = self.rules.variant == Variant::Platkowy
-                    && self.limit >= 2
-                    && (0..13).any(|r| count(hand & rank_mask(r)) >= 2);
+            Phase::Over => {
+                self.to_act = self.attacker;
+                self.legal = Legal::default();
             }
-            Phase::Defend => {
-                let a = self.attack[self.n_beaten as usize];
-                l.plays = hand & beaters(a, self.trump);
-                l.take = true;
-                if self.rules.variant == Variant::Perevodnoy && self.n_beaten == 0 {
-                    let next = self.next_active(self.defender);
-                    let next_hand = count(self.hands[next as usize]);
-                    let same = hand & rank_mask(a.rank());
-                    if self.n_attack < self.cap() && next_hand > self.n_attack as u32 {
-                        l.transfers = same;
-                    }
-                    if self.rules.show_trump_transfer
-                        && !self.shown
-                        && next_hand >= self.n_attack as u32
-                    {
-                        l.shows = same & suit_mask(self.trump);
-                    }
-                }
+            Phase::Attack => self.turn_attack(),
+            Phase::Defend => self.turn_defend(),
+            Phase::ThrowIn | Phase::Taking => self.turn_throw(),
+        }
+    }
+
+    /// The main attacker opens.
+    #[inline]
+    fn turn_attack(&mut self) {
+        let seat = self.attacker;
+        let hand = self.hands[seat as usize];
+        self.to_act = seat;
+        self.legal = Legal {
+            plays: hand,
+            combos: self.rules.variant == Variant::Platkowy
+                && self.limit >= 2
+                && (0..13).any(|r| count(hand & rank_mask(r)) >= 2),
+            swap: self.swap_available(seat),
+            ..Legal::default()
+        };
+    }
+
+    /// The defender answers the first unbeaten card.
+    #[inline]
+    fn turn_defend(&mut self) {
+        let seat = self.defender;
+        let hand = self.hands[seat as usize];
+        let a = self.attack[self.n_beaten as usize];
+        let mut l = Legal {
+            plays: hand & beaters(a, self.trump),
+            take: true,
+            swap: self.swap_available(seat),
+            ..Legal::default()
+        };
+        if self.rules.variant == Variant::Perevodnoy && self.n_beaten == 0 {
+            let next = self.next_active(self.defender);
+            let next_hand = count(self.hands[next as usize]);
+            let same = hand & rank_mask(a.rank());
+            if self.n_attack < self.cap() && next_hand > self.n_attack as u32 {
+                l.transfers = same;
             }
-            Phase::ThrowIn | Phase::Taking => {
-                l.plays = self.throw_ins(seat);
-                l.pass = true;
+            if self.rules.show_trump_transfer && !self.shown && next_hand >= self.n_attack as u32
+            {
+                l.shows = same & suit_mask(self.trump);
             }
         }
-        l.swap = self.swap_available(seat);
-        l
+        self.to_act = seat;
+        self.legal = l;
+    }
+
+    /// The attacker at the cursor may throw in or pass.
+    #[inline]
+    fn turn_throw(&mut self) {
+        let seat = self.throwers[self.cursor as usize];
+        self.to_act = seat;
+        self.legal = Legal {
+            plays: self.throw_ins(seat),
+            pass: true,
+            swap: self.swap_available(seat),
+            ..Legal::default()
+        };
     }
 
     /// Every legal action, multi-card openings included, into `out` (cleared first).
@@ -564,29 +616,12 @@ impl Game {
 
     /// Applies the current player's action.
     pub fn apply(&mut self, action: Action) -> Result<Step, IllegalAction> {
-        let l = self.legal();
-        let ok = match action {
-            Action::Play(c) => l.plays & c.bit() != 0,
-            Action::Transfer(c) => l.transfers & c.bit() != 0,
-            Action::ShowTrump(c) => l.shows & c.bit() != 0,
-            Action::Pass => l.pass,
-            Action::Take => l.take,
-            Action::SwapTrump => l.swap,
-            Action::Open(s) => {
-                l.combos
-                    && s & !self.hands[self.attacker as usize] == 0
-                    && count(s) <= self.limit as u32
-                    && is_paired_opening(s)
-            }
-        };
-        if !ok {
-            return Err(IllegalAction(action));
-        }
-        let step = self.apply_legal(action);
+        let step = self.apply_if_legal(action).ok_or(IllegalAction(action))?;
         self.moves += 1;
         if self.outcome.is_none() && self.moves >= self.rules.max_moves {
             self.outcome = Some(Outcome::Capped);
             self.phase = Phase::Over;
+            self.legal = Legal::default();
             return Ok(Step::GameOver(Outcome::Capped));
         }
         Ok(step)
@@ -596,6 +631,7 @@ impl Game {
         self.attack[self.n_attack as usize] = c;
         self.n_attack += 1;
         self.table |= c.bit();
+        self.table_ranks |= rank_mask(c.rank());
         self.hands[seat as usize] &= !c.bit();
         self.known[seat as usize] &= !c.bit();
         if !self.played[..self.n_played as usize].contains(&seat) {
@@ -611,9 +647,16 @@ impl Game {
         } else {
             Phase::ThrowIn
         };
-        match self.next_thrower(0) {
+        self.throw_from(0, taking)
+    }
+
+    /// The next thrower at or after position `from` acts, or the bout ends.
+    #[inline]
+    fn throw_from(&mut self, from: u8, taking: bool) -> Step {
+        match self.next_thrower(from) {
             Some(i) => {
                 self.cursor = i;
+                self.turn_throw();
                 Step::Continue
             }
             None => self.end_bout(taking),
@@ -623,12 +666,17 @@ impl Game {
     fn transfer_to_next(&mut self) {
         let new_attacker = self.defender;
         self.set_roles(new_attacker);
+        self.turn_defend();
     }
 
-    fn apply_legal(&mut self, action: Action) -> Step {
-        let seat = self.turn();
-        match (self.phase, action) {
-            (_, Action::SwapTrump) => {
+    /// Applies `action` if it is legal (`None` otherwise): one dispatch checks and applies.
+    #[inline]
+    fn apply_if_legal(&mut self, action: Action) -> Option<Step> {
+        let seat = self.to_act;
+        let l = self.legal;
+        let has = |set: CardSet, c: Card| set & c.bit() != 0;
+        Some(match (self.phase, action) {
+            (_, Action::SwapTrump) if l.swap => {
                 let low = self.lowest_trump();
                 let old = self.stock[0];
                 let s = seat as usize;
@@ -636,75 +684,74 @@ impl Game {
                 self.known[s] = (self.known[s] & !low.bit()) | old.bit();
                 self.stock[0] = low;
                 self.swapped = true;
+                self.refresh();
                 Step::Continue
             }
-            (Phase::Attack, Action::Play(c)) => {
+            (Phase::Attack, Action::Play(c)) if has(l.plays, c) => {
                 self.add_attack(c, seat);
                 self.opening = 1;
                 self.phase = Phase::Defend;
+                self.turn_defend();
                 Step::Continue
             }
-            (Phase::Attack, Action::Open(set)) => {
+            (Phase::Attack, Action::Open(set))
+                if l.combos
+                    && set & !self.hands[seat as usize] == 0
+                    && count(set) <= self.limit as u32
+                    && is_paired_opening(set) =>
+            {
                 for c in Cards(set) {
                     self.add_attack(c, seat);
                 }
                 self.opening = self.n_attack;
                 self.phase = Phase::Defend;
+                self.turn_defend();
                 Step::Continue
             }
-            (Phase::Defend, Action::Play(c)) => {
+            (Phase::Defend, Action::Play(c)) if has(l.plays, c) => {
                 let s = seat as usize;
                 self.defence[self.n_beaten as usize] = c;
                 self.n_beaten += 1;
                 self.table |= c.bit();
+                self.table_ranks |= rank_mask(c.rank());
                 self.hands[s] &= !c.bit();
                 self.known[s] &= !c.bit();
                 if self.n_beaten == self.n_attack {
                     self.begin_throw_in(false)
                 } else {
+                    self.turn_defend();
                     Step::Continue
                 }
             }
-            (Phase::Defend, Action::Take) => self.begin_throw_in(true),
-            (Phase::Defend, Action::Transfer(c)) => {
+            (Phase::Defend, Action::Take) if l.take => self.begin_throw_in(true),
+            (Phase::Defend, Action::Transfer(c)) if has(l.transfers, c) => {
                 self.add_attack(c, seat);
                 self.transfer_to_next();
                 Step::Continue
             }
-            (Phase::Defend, Action::ShowTrump(c)) => {
+            (Phase::Defend, Action::ShowTrump(c)) if has(l.shows, c) => {
                 self.known[seat as usize] |= c.bit();
                 self.shown = true;
                 self.transfer_to_next();
                 Step::Continue
             }
-            (Phase::ThrowIn, Action::Play(c)) => {
+            (Phase::ThrowIn, Action::Play(c)) if has(l.plays, c) => {
                 self.add_attack(c, seat);
                 self.phase = Phase::Defend;
+                self.turn_defend();
                 Step::Continue
             }
-            (Phase::Taking, Action::Play(c)) => {
+            (Phase::Taking, Action::Play(c)) if has(l.plays, c) => {
                 self.add_attack(c, seat);
                 // The same attacker may go on adding until they pass.
-                match self.next_thrower(self.cursor) {
-                    Some(i) => {
-                        self.cursor = i;
-                        Step::Continue
-                    }
-                    None => self.end_bout(true),
-                }
+                self.throw_from(self.cursor, true)
             }
-            (Phase::ThrowIn | Phase::Taking, Action::Pass) => {
+            (Phase::ThrowIn | Phase::Taking, Action::Pass) if l.pass => {
                 let taking = self.phase == Phase::Taking;
-                match self.next_thrower(self.cursor + 1) {
-                    Some(i) => {
-                        self.cursor = i;
-                        Step::Continue
-                    }
-                    None => self.end_bout(taking),
-                }
+                self.throw_from(self.cursor + 1, taking)
             }
-            _ => unreachable!("apply_legal got an action legal() does not offer"),
-        }
+            _ => return None,
+        })
     }
 
     fn draw_up(&mut self, seat: u8) {
@@ -726,10 +773,7 @@ impl Game {
 
     fn end_bout(&mut self, taken: bool) -> Step {
         let def = self.defender;
-        let last = self.attack[self.n_attack as usize - 1];
-        let sixes = (0..self.n_attack as usize)
-            .filter(|&i| self.attack[i].rank() == SIX)
-            .count();
+        let attacked = self.n_attack as usize;
         if taken {
             self.hands[def as usize] |= self.table;
             self.known[def as usize] |= self.table;
@@ -758,6 +802,16 @@ impl Game {
         }
         let all = (1u8 << self.n) - 1;
         let active = all & !self.out;
+        if active & (active - 1) != 0 && self.rules.teams == super::rules::Teams::None {
+            // Two or more players left: the game goes on.
+            let next = if !taken && self.is_active(def) {
+                def
+            } else {
+                self.next_active(def)
+            };
+            self.start_bout(next);
+            return Step::BoutEnd { taken };
+        }
         let team_mask = |team: usize| -> u8 {
             (0..self.n)
                 .filter(|&s| self.rules.teams.team(s as usize) == team)
@@ -782,12 +836,18 @@ impl Game {
         };
         if let Some(o) = outcome {
             if let Outcome::Lost { losers } = o {
+                let last = self.attack[attacked - 1];
+                let sixes = self.attack[..attacked]
+                    .iter()
+                    .filter(|c| c.rank() == SIX)
+                    .count();
                 if taken && losers >> def & 1 == 1 && last.rank() == SIX {
                     self.epaulettes = if sixes >= 2 { 2 } else { 1 };
                 }
             }
             self.outcome = Some(o);
             self.phase = Phase::Over;
+            self.refresh();
             return Step::GameOver(o);
         }
         let next = if !taken && self.is_active(def) {
@@ -923,6 +983,14 @@ impl Game {
             if self.out >> p & 1 == 1 && self.hands[p] != 0 {
                 return Err(format!("seat {p} is out but holds cards"));
             }
+        }
+        let mut fresh = self.clone();
+        fresh.refresh();
+        if (fresh.to_act, fresh.legal) != (self.to_act, self.legal) {
+            return Err(format!(
+                "stale turn or legal actions: {} {:?}, recomputed {} {:?}",
+                self.to_act, self.legal, fresh.to_act, fresh.legal
+            ));
         }
         if self.phase == Phase::Over {
             return Ok(());
@@ -1115,6 +1183,7 @@ impl<'a> View<'a> {
             k += 1;
         }
         debug_assert_eq!(k, m, "every unseen card placed");
+        g.refresh();
         g
     }
 }
