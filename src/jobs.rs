@@ -13,6 +13,7 @@ use crate::games::dudo::compare::{self, CompareSetup, CompareSimulation, Compare
 use crate::games::dudo::montecarlo::{BidSimulation, CountHistogram};
 use crate::games::dudo::prob::{self, ProbQuery};
 use crate::games::dudo::sim::{self, GameSimulation, GameTally, TableSetup};
+use crate::games::durak;
 use crate::report::Report;
 use crate::runner::{self, ChunkSet, RunControl, RunSpec, RunSummary, Shard, Simulation, Tally};
 
@@ -30,6 +31,12 @@ pub enum Job {
     VeintiunoSim(crate::games::veintiuno::sim::TableSetup),
     /// `tahur veintiuno compare`.
     VeintiunoCompare(crate::games::veintiuno::compare::CompareSetup),
+    /// `tahur durak sim`.
+    DurakSim(durak::sim::TableSetup),
+    /// `tahur durak compare`.
+    DurakCompare(durak::compare::CompareSetup),
+    /// `tahur durak tournament` (a sample is one deal played by every pair at every seating).
+    DurakTournament(durak::tournament::TournamentSetup),
 }
 
 /// The raw outcome of running a job (or one shard of it).
@@ -86,6 +93,9 @@ impl Job {
             Job::VeintiunoSim(_) | Job::VeintiunoCompare(_) => {
                 crate::games::veintiuno::sim::HANDS_CHUNK
             }
+            Job::DurakSim(t) => t.chunk_size(),
+            Job::DurakCompare(c) => c.chunk_size(),
+            Job::DurakTournament(t) => t.chunk_size(),
         }
     }
 
@@ -126,6 +136,24 @@ impl Job {
                 shard,
                 control,
             ),
+            Job::DurakSim(t) => run_typed(
+                &durak::sim::DurakSimulation::new(t),
+                spec,
+                shard,
+                control,
+            ),
+            Job::DurakCompare(c) => run_typed(
+                &durak::compare::CompareSimulation::new(c),
+                spec,
+                shard,
+                control,
+            ),
+            Job::DurakTournament(t) => run_typed(
+                &durak::tournament::TournamentSimulation::new(t),
+                spec,
+                shard,
+                control,
+            ),
         }
     }
 
@@ -138,6 +166,11 @@ impl Job {
             Job::VeintiunoSim(_) => merge_typed::<crate::games::veintiuno::sim::HandTally>(tallies),
             Job::VeintiunoCompare(_) => {
                 merge_typed::<crate::games::veintiuno::compare::CompareTally>(tallies)
+            }
+            Job::DurakSim(_) => merge_typed::<durak::sim::GameTally>(tallies),
+            Job::DurakCompare(_) => merge_typed::<durak::compare::CompareTally>(tallies),
+            Job::DurakTournament(_) => {
+                merge_typed::<durak::tournament::TournamentTally>(tallies)
             }
         }
     }
@@ -166,6 +199,11 @@ impl Job {
                 &typed::<crate::games::veintiuno::compare::CompareTally>(tally)?,
                 summary,
             )),
+            Job::DurakSim(t) => Ok(durak::sim::report(t, &typed(tally)?, summary)),
+            Job::DurakCompare(c) => Ok(durak::compare::report(c, &typed(tally)?, summary)),
+            Job::DurakTournament(t) => {
+                Ok(durak::tournament::report(t, &typed(tally)?, summary))
+            }
         }
     }
 }

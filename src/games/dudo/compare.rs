@@ -73,7 +73,8 @@ pub struct PairedCounts {
 }
 
 impl PairedCounts {
-    fn add(&mut self, a: bool, b: bool) {
+    /// Counts one paired game: whether the event happened in A and in B.
+    pub fn add(&mut self, a: bool, b: bool) {
         match (a, b) {
             (true, true) => self.both += 1,
             (true, false) => self.a_only += 1,
@@ -81,7 +82,8 @@ impl PairedCounts {
             _ => {}
         }
     }
-    fn absorb(&mut self, o: &Self) {
+    /// Adds another tally's counts.
+    pub fn absorb(&mut self, o: &Self) {
         self.a_only += o.a_only;
         self.b_only += o.b_only;
         self.both += o.both;
@@ -235,8 +237,9 @@ fn games_needed(diff: f64, var: f64) -> f64 {
     (z * z * var / (diff * diff)).ceil()
 }
 
-/// A paired difference from the per-game differences' estimate.
-fn paired(a: f64, b: f64, d: MeanEstimate, effect_size: f64) -> PairedDifference {
+/// A paired difference from the means of A and B, the per-game differences' estimate and an
+/// effect size.
+pub fn paired(a: f64, b: f64, d: MeanEstimate, effect_size: f64) -> PairedDifference {
     let var = d.sd * d.sd;
     PairedDifference {
         a,

@@ -13,7 +13,9 @@
 //!    passes in a row the bout is discarded. When the defender takes, the attackers may still
 //!    throw in, in the same order (each until they pass), and then the defender picks up.
 //! 4. At most `min(6, defender's hand at the bout's start)` attack cards (5 before the first
-//!    discard with the flag). Attackers who cannot add anything pass without being asked.
+//!    discard with the flag). Attackers who cannot add anything pass without being asked, and
+//!    whoever has exactly one legal action (a defender who can only take, an attacker holding
+//!    one card) is not asked either: the engine plays it.
 //! 5. Refill: the first attacker of the bout, then the others who attacked in the order they
 //!    first played, the defender last. Once the stock is gone, empty hands leave the game.
 
@@ -240,7 +242,6 @@ pub struct Game {
     shown: bool,
     // The game.
     discarded: bool,
-    swapped: bool,
     bouts: u32,
     moves: u32,
     outcome: Option<Outcome>,
@@ -251,6 +252,17 @@ pub struct Game {
     to_act: u8,
     /// Every card of the ranks on the table.
     table_ranks: CardSet,
+    /// The lowest trump while it may still be swapped for the turned trump (else empty).
+    swap_card: CardSet,
+}
+
+/// Shuffles `cards` uniformly (Fisher–Yates with exactly uniform positions).
+#[inline]
+pub fn shuffle(cards: &mut [Card], rng: &mut impl Rng) {
+    for i in (1..cards.len()).rev() {
+        let j = uniform_below(rng, i + 1);
+        cards.swap(i, j);
+    }
 }
 
 /// Whether a dealt hand calls for a re-deal: all red, all black, or five cards of one suit.
@@ -291,10 +303,7 @@ impl Game {
             .unwrap_or_else(|| uniform_below(rng, n as usize) as u8);
         let mut hands = [0; MAX_PLAYERS];
         loop {
-            for i in (1..m).rev() {
-                let j = uniform_below(rng, i + 1);
-                deck.swap(i, j);
-            }
+            shuffle(&mut deck[..m], rng);
             for (p, hand) in hands.iter_mut().enumerate().take(n as usize) {
                 *hand = deck[p * h..(p + 1) * h].iter().fold(0, |s, c| s | c.bit());
             }
@@ -350,7 +359,6 @@ impl Game {
             n_played: 0,
             shown: false,
             discarded: false,
-            swapped: false,
             bouts: 0,
             moves: 0,
             outcome: None,
@@ -358,7 +366,11 @@ impl Game {
             legal: Legal::default(),
             to_act: 0,
             table_ranks: 0,
+            swap_card: 0,
         };
+        if bottom_visible && stock_len > 0 {
+            g.swap_card = g.lowest_trump().bit() & !stock[0].bit();
+        }
         let first = start.first_attacker.unwrap_or_else(|| {
             let trumps: CardSet =
                 hands.iter().take(n as usize).fold(0, |s, &x| s | x) & suit_mask(trump);
@@ -374,7 +386,7 @@ impl Game {
         });
         g.first_attacker = first;
         g.start_bout(first);
-        g.refresh();
+        g.play_forced(Step::Continue);
         g
     }
 
@@ -473,11 +485,10 @@ impl Game {
         Card::new(self.rules.lowest_rank(), self.trump)
     }
 
+    #[inline]
     fn swap_available(&self, seat: u8) -> bool {
-        !self.swapped
-            && self.bottom_visible
-            && self.stock_len > 0
-            && self.hands[seat as usize] & self.lowest_trump().bit() != 0
+        // `swap_card` is the lowest trump while a swap is still possible, else empty.
+        self.hands[seat as usize] & self.swap_card != 0
     }
 
     /// The seat to act (the last bout's attacker once the game is over).
@@ -488,8 +499,8 @@ impl Game {
 
     /// The legal actions of the player to act.
     #[inline]
-    pub fn legal(&self) -> Legal {
-        self.legal
+    pub fn legal(&self) -> &Legal {
+        &self.legal
     }
 
     /// Recomputes the player to act and their legal actions after a change of state. (The
@@ -618,13 +629,33 @@ impl Game {
     pub fn apply(&mut self, action: Action) -> Result<Step, IllegalAction> {
         let step = self.apply_if_legal(action).ok_or(IllegalAction(action))?;
         self.moves += 1;
-        if self.outcome.is_none() && self.moves >= self.rules.max_moves {
-            self.outcome = Some(Outcome::Capped);
-            self.phase = Phase::Over;
-            self.legal = Legal::default();
-            return Ok(Step::GameOver(Outcome::Capped));
+        Ok(self.play_forced(step))
+    }
+
+    /// Plays every forced action (the only legal one) until someone has a choice or the game
+    /// ends; stops the game at the move cap. Returns the most significant step seen.
+    #[inline]
+    fn play_forced(&mut self, mut step: Step) -> Step {
+        loop {
+            if self.outcome.is_none() && self.moves >= self.rules.max_moves {
+                self.outcome = Some(Outcome::Capped);
+                self.phase = Phase::Over;
+                self.legal = Legal::default();
+                return Step::GameOver(Outcome::Capped);
+            }
+            let l = &self.legal;
+            if self.phase == Phase::Over || l.count() != 1 || l.combos {
+                return step;
+            }
+            let only = l.nth(0);
+            let next = self
+                .apply_if_legal(only)
+                .expect("the only legal action is legal");
+            self.moves += 1;
+            if next != Step::Continue {
+                step = next;
+            }
         }
-        Ok(step)
     }
 
     fn add_attack(&mut self, c: Card, seat: u8) {
@@ -673,21 +704,20 @@ impl Game {
     #[inline]
     fn apply_if_legal(&mut self, action: Action) -> Option<Step> {
         let seat = self.to_act;
-        let l = self.legal;
         let has = |set: CardSet, c: Card| set & c.bit() != 0;
         Some(match (self.phase, action) {
-            (_, Action::SwapTrump) if l.swap => {
+            (_, Action::SwapTrump) if self.legal.swap => {
                 let low = self.lowest_trump();
                 let old = self.stock[0];
                 let s = seat as usize;
                 self.hands[s] = (self.hands[s] & !low.bit()) | old.bit();
                 self.known[s] = (self.known[s] & !low.bit()) | old.bit();
                 self.stock[0] = low;
-                self.swapped = true;
+                self.swap_card = 0;
                 self.refresh();
                 Step::Continue
             }
-            (Phase::Attack, Action::Play(c)) if has(l.plays, c) => {
+            (Phase::Attack, Action::Play(c)) if has(self.legal.plays, c) => {
                 self.add_attack(c, seat);
                 self.opening = 1;
                 self.phase = Phase::Defend;
@@ -695,7 +725,7 @@ impl Game {
                 Step::Continue
             }
             (Phase::Attack, Action::Open(set))
-                if l.combos
+                if self.legal.combos
                     && set & !self.hands[seat as usize] == 0
                     && count(set) <= self.limit as u32
                     && is_paired_opening(set) =>
@@ -708,7 +738,7 @@ impl Game {
                 self.turn_defend();
                 Step::Continue
             }
-            (Phase::Defend, Action::Play(c)) if has(l.plays, c) => {
+            (Phase::Defend, Action::Play(c)) if has(self.legal.plays, c) => {
                 let s = seat as usize;
                 self.defence[self.n_beaten as usize] = c;
                 self.n_beaten += 1;
@@ -723,30 +753,30 @@ impl Game {
                     Step::Continue
                 }
             }
-            (Phase::Defend, Action::Take) if l.take => self.begin_throw_in(true),
-            (Phase::Defend, Action::Transfer(c)) if has(l.transfers, c) => {
+            (Phase::Defend, Action::Take) if self.legal.take => self.begin_throw_in(true),
+            (Phase::Defend, Action::Transfer(c)) if has(self.legal.transfers, c) => {
                 self.add_attack(c, seat);
                 self.transfer_to_next();
                 Step::Continue
             }
-            (Phase::Defend, Action::ShowTrump(c)) if has(l.shows, c) => {
+            (Phase::Defend, Action::ShowTrump(c)) if has(self.legal.shows, c) => {
                 self.known[seat as usize] |= c.bit();
                 self.shown = true;
                 self.transfer_to_next();
                 Step::Continue
             }
-            (Phase::ThrowIn, Action::Play(c)) if has(l.plays, c) => {
+            (Phase::ThrowIn, Action::Play(c)) if has(self.legal.plays, c) => {
                 self.add_attack(c, seat);
                 self.phase = Phase::Defend;
                 self.turn_defend();
                 Step::Continue
             }
-            (Phase::Taking, Action::Play(c)) if has(l.plays, c) => {
+            (Phase::Taking, Action::Play(c)) if has(self.legal.plays, c) => {
                 self.add_attack(c, seat);
                 // The same attacker may go on adding until they pass.
                 self.throw_from(self.cursor, true)
             }
-            (Phase::ThrowIn | Phase::Taking, Action::Pass) if l.pass => {
+            (Phase::ThrowIn | Phase::Taking, Action::Pass) if self.legal.pass => {
                 let taking = self.phase == Phase::Taking;
                 self.throw_from(self.cursor + 1, taking)
             }
@@ -764,9 +794,12 @@ impl Game {
             self.stock_len -= 1;
             let c = self.stock[self.stock_len as usize];
             self.hands[s] |= c.bit();
-            if self.stock_len == 0 && self.bottom_visible {
-                // Everybody saw the turned trump go into this hand.
-                self.known[s] |= c.bit();
+            if self.stock_len == 0 {
+                self.swap_card = 0;
+                if self.bottom_visible {
+                    // Everybody saw the turned trump go into this hand.
+                    self.known[s] |= c.bit();
+                }
             }
         }
     }
@@ -1128,7 +1161,7 @@ impl<'a> View<'a> {
         }
     }
     /// This player's legal actions (only meaningful on their turn).
-    pub fn legal(&self) -> Legal {
+    pub fn legal(&self) -> &'a Legal {
         self.game.legal()
     }
     /// Every legal action, openings included.
@@ -1160,10 +1193,7 @@ impl<'a> View<'a> {
             pool[m] = c;
             m += 1;
         }
-        for i in (1..m).rev() {
-            let j = uniform_below(rng, i + 1);
-            pool.swap(i, j);
-        }
+        shuffle(&mut pool[..m], rng);
         let mut k = 0;
         for p in 0..g.n as usize {
             if p == self.seat as usize {

@@ -3,6 +3,9 @@
 
 pub mod bots;
 pub mod cards;
+pub mod compare;
 pub mod engine;
 pub mod ismcts;
 pub mod rules;
+pub mod sim;
+pub mod tournament;
