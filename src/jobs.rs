@@ -136,12 +136,9 @@ impl Job {
                 shard,
                 control,
             ),
-            Job::DurakSim(t) => run_typed(
-                &durak::sim::DurakSimulation::new(t),
-                spec,
-                shard,
-                control,
-            ),
+            Job::DurakSim(t) => {
+                run_typed(&durak::sim::DurakSimulation::new(t), spec, shard, control)
+            }
             Job::DurakCompare(c) => run_typed(
                 &durak::compare::CompareSimulation::new(c),
                 spec,
@@ -169,9 +166,7 @@ impl Job {
             }
             Job::DurakSim(_) => merge_typed::<durak::sim::GameTally>(tallies),
             Job::DurakCompare(_) => merge_typed::<durak::compare::CompareTally>(tallies),
-            Job::DurakTournament(_) => {
-                merge_typed::<durak::tournament::TournamentTally>(tallies)
-            }
+            Job::DurakTournament(_) => merge_typed::<durak::tournament::TournamentTally>(tallies),
         }
     }
 
@@ -201,9 +196,7 @@ impl Job {
             )),
             Job::DurakSim(t) => Ok(durak::sim::report(t, &typed(tally)?, summary)),
             Job::DurakCompare(c) => Ok(durak::compare::report(c, &typed(tally)?, summary)),
-            Job::DurakTournament(t) => {
-                Ok(durak::tournament::report(t, &typed(tally)?, summary))
-            }
+            Job::DurakTournament(t) => Ok(durak::tournament::report(t, &typed(tally)?, summary)),
         }
     }
 }

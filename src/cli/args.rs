@@ -20,6 +20,8 @@ use crate::report::Format;
   tahur dudo sim --players 3 --strategies threshold,random,random --games 1e4
   tahur veintiuno odds
   tahur veintiuno sim --players 4 --policies sheet,basic --hands 1e6
+  tahur durak sim --players 2 --strategies greedy,random --games 1e5
+  tahur durak tournament --players 4 --strategies random,greedy,expert
   tahur merge part1.json part2.json"
 )]
 pub struct Cli {
@@ -37,6 +39,10 @@ pub enum Command {
     /// 21 ecuatoriano: two-card specials, the bank's odds, whole hands with a rotating bank.
     #[command(subcommand)]
     Veintiuno(super::veintiuno::VeintiunoCommand),
+    /// Durak (podkidnoy, perevodnoy, platkowy; 2–6 players, teams): whole games between bots,
+    /// seat and first-attacker advantage, rule and strategy comparisons, tournaments.
+    #[command(subcommand)]
+    Durak(super::durak::DurakCommand),
     /// Combine shard files (--shard K/N) into the result of the whole run.
     Merge(super::MergeArgs),
 }

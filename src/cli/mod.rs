@@ -2,6 +2,7 @@
 
 mod args;
 mod dudo;
+mod durak;
 mod veintiuno;
 
 use std::io::IsTerminal;
@@ -89,6 +90,7 @@ fn execute(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Dudo(cmd) => dudo::execute(cmd),
         Command::Veintiuno(cmd) => veintiuno::execute(cmd),
+        Command::Durak(cmd) => durak::execute(cmd),
         Command::Merge(m) => merge(m),
     }
 }

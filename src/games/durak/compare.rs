@@ -63,7 +63,13 @@ impl CompareSetup {
 
     /// Games per chunk: small when either side searches.
     pub fn chunk_size(&self) -> u64 {
-        let all: Vec<_> = self.a.strategies.iter().chain(&self.b.strategies).copied().collect();
+        let all: Vec<_> = self
+            .a
+            .strategies
+            .iter()
+            .chain(&self.b.strategies)
+            .copied()
+            .collect();
         chunk_for(&all)
     }
 
@@ -178,12 +184,18 @@ impl Simulation for CompareSimulation {
         let mut bots_b = self.b.bots();
         for _ in 0..games {
             let (deal, decisions) = game_streams(stream);
-            let ra = self
-                .a
-                .play(&mut bots_a, &mut deal.clone(), &mut decisions.clone(), &mut t.a);
-            let rb = self
-                .b
-                .play(&mut bots_b, &mut deal.clone(), &mut decisions.clone(), &mut t.b);
+            let ra = self.a.play(
+                &mut bots_a,
+                &mut deal.clone(),
+                &mut decisions.clone(),
+                &mut t.a,
+            );
+            let rb = self.b.play(
+                &mut bots_b,
+                &mut deal.clone(),
+                &mut decisions.clone(),
+                &mut t.b,
+            );
             let (Some(ra), Some(rb)) = (ra, rb) else {
                 continue;
             };
@@ -194,7 +206,8 @@ impl Simulation for CompareSimulation {
             }
             if let Some(of) = &self.strategy_of_seat {
                 for k in 0..self.strategies {
-                    let any = |losers: u8| (0..self.players).any(|s| losers >> s & 1 == 1 && of[s] == k);
+                    let any =
+                        |losers: u8| (0..self.players).any(|s| losers >> s & 1 == 1 && of[s] == k);
                     t.strategies[k].add(any(la), any(lb));
                 }
             }
@@ -222,7 +235,7 @@ pub fn paired_bouts(t: &CompareTally) -> PairedDifference {
 }
 
 /// Every comparison, primary first: each seat's durak rate, each strategy's (when both
-/// variants seat the same strategies and there are two or more), the first attacker's, the
+/// variants seat the same strategies, two or more, one in several seats), the first attacker's, the
 /// draw rate, the capped rate (when any game hit the cap) and the mean game length.
 /// Each item: name, whether it is a rate, the paired difference.
 pub fn comparisons(
@@ -243,8 +256,10 @@ pub fn comparisons(
             paired_proportions(c, t.pairs),
         ));
     }
+    // Per strategy only when it adds something: two or more strategies, one of them in
+    // several seats (else the rows repeat the seats').
     let distinct = setup.a.distinct();
-    if distinct.len() > 1 {
+    if distinct.len() > 1 && distinct.len() < setup.a.strategies.len() {
         for (s, c) in distinct.iter().zip(&t.strategies) {
             v.push((
                 format!("a {s} seat is the durak"),

@@ -445,11 +445,27 @@ pub fn fair_rate(rules: &Rules, t: &GameTally) -> f64 {
     }
 }
 
-/// A rate with its 95 % Wilson interval from integer counts (0 of 0 when there are no games).
-fn wilson(successes: u64, trials: u64) -> (Proportion, f64, f64) {
+/// A rate with its 95 % Wilson interval from integer counts (0 of 0 when there are no games);
+/// the interval starts at exactly 0 when nothing was seen and ends at exactly 1 when
+/// everything was.
+pub fn wilson(successes: u64, trials: u64) -> (Proportion, f64, f64) {
     let p = Proportion::new(successes.min(trials), trials);
     let w = p.wilson(0.95);
-    (p, w.low, w.high)
+    let low = if p.successes == 0 { 0.0 } else { w.low };
+    let high = if p.successes == p.trials { 1.0 } else { w.high };
+    (p, low, high)
+}
+
+/// "about 1 in 40" for a simulated rate; "none in 1,000 games" when nothing was seen (a
+/// simulation cannot show that something is impossible).
+pub fn plain_rate(p: &Proportion) -> String {
+    if p.successes == 0 {
+        format!("none in {} games", humanize::thousands(p.trials))
+    } else if p.successes == p.trials {
+        format!("every one of {} games", humanize::thousands(p.trials))
+    } else {
+        humanize::odds(p.estimate())
+    }
 }
 
 /// The rate per seat of a strategy over `games` games, with its 95 % interval: from the mean of
@@ -499,9 +515,13 @@ pub fn report(setup: &TableSetup, t: &GameTally, run: &RunSummary) -> Report {
         "draw_rate",
         "draw rate",
         Value::Prob(draws.estimate()),
-        humanize::odds(draws.estimate()),
+        plain_rate(&draws),
     );
-    r.field("draw_rate_ci95", "95 % interval", Value::ProbInterval(dlo, dhi));
+    r.field(
+        "draw_rate_ci95",
+        "95 % interval",
+        Value::ProbInterval(dlo, dhi),
+    );
     r.field(
         "capped",
         "games stopped at the move cap",
@@ -535,7 +555,7 @@ pub fn report(setup: &TableSetup, t: &GameTally, run: &RunSummary) -> Report {
     };
     r.field_plain(
         "first_attacker_durak_rate",
-        "first attacker is the durak",
+        who.trim_start_matches("the "),
         Value::Prob(fa.estimate()),
         format!(
             "{who} in {} of games, fair share {}",
@@ -576,7 +596,7 @@ pub fn report(setup: &TableSetup, t: &GameTally, run: &RunSummary) -> Report {
         "epaulettes_rate",
         "durak with epaulettes",
         Value::Prob(ep.estimate()),
-        humanize::odds(ep.estimate()),
+        plain_rate(&ep),
     );
     r.field(
         "epaulettes_ci95",
@@ -593,7 +613,7 @@ pub fn report(setup: &TableSetup, t: &GameTally, run: &RunSummary) -> Report {
         "both_shoulders_rate",
         "epaulettes on both shoulders",
         Value::Prob(both.estimate()),
-        humanize::odds(both.estimate()),
+        plain_rate(&both),
     );
     if setup.check {
         r.field(

@@ -377,10 +377,7 @@ fn seat_rate(m: &Moments, deals: u64, per_deal: usize) -> (f64, Interval) {
     let ci = if deals > 1 {
         e.interval(0.95)
     } else {
-        Interval {
-            low: 0.0,
-            high: k,
-        }
+        Interval { low: 0.0, high: k }
     };
     (
         e.mean / k,
@@ -636,8 +633,11 @@ pub fn report(setup: &TournamentSetup, t: &TournamentTally, run: &RunSummary) ->
         }
     }
     let (na, nb) = setup.side_seats();
+    let seats = |n: usize| format!("{n} seat{}", if n == 1 { "" } else { "s" });
     rep.note(format!(
-        "Each pair plays every deal at {r} seatings (A in {na} seats, B in {nb}); durak rates are per seat-game, differences are paired by deal."
+        "Each pair plays every deal at {r} seatings (A in {}, B in {}); durak rates are per seat-game, differences are paired by deal.",
+        seats(na),
+        seats(nb)
     ));
     let capped: u64 = t.pairs.iter().map(|p| p.capped).sum();
     if capped > 0 {

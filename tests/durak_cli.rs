@@ -1,0 +1,566 @@
+//! `tahur durak sim | compare | tournament` as a user meets them.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn tahur() -> Command {
+    Command::cargo_bin("tahur").unwrap()
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = tahur().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(args)).unwrap()
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = tahur().args(args).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{args:?} should fail with 2; stderr: {err}"
+    );
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line expected, got {err}"
+    );
+    assert!(
+        !err.contains("panicked") && !err.contains("internal error"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    err
+}
+
+fn shard_files(dir: &Path, base: &[&str], n: u32) -> Vec<String> {
+    (1..=n)
+        .map(|k| {
+            let path = dir.join(format!("part{k}.json")).display().to_string();
+            let shard = format!("{k}/{n}");
+            let mut args = base.to_vec();
+            args.extend_from_slice(&["--shard", &shard, "--output", &path]);
+            stdout(&args);
+            path
+        })
+        .collect()
+}
+
+fn rate(v: &serde_json::Value) -> f64 {
+    v.as_f64().unwrap()
+}
+
+/// The same numbers for 1 and 2 threads, and a 3-shard merge prints exactly the whole run.
+fn reproducible(base: &[&str]) -> String {
+    let one = stdout(&[base, &["--threads", "1"]].concat());
+    let two = stdout(&[base, &["--threads", "2"]].concat());
+    assert_eq!(one, two, "{base:?}: threads changed the output");
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), base, 3);
+    let mut args = vec!["merge"];
+    let format = base
+        .iter()
+        .position(|a| *a == "--format")
+        .map(|i| base[i + 1]);
+    if let Some(f) = format {
+        args.extend_from_slice(&["--format", f]);
+    }
+    args.extend(files.iter().rev().map(String::as_str));
+    assert_eq!(stdout(&args), one, "{base:?}: the merge differs");
+    one
+}
+
+#[test]
+fn sim_json_has_the_documented_numbers_and_they_add_up() {
+    let base = [
+        "durak",
+        "sim",
+        "--players",
+        "3",
+        "--strategies",
+        "greedy,random",
+        "--games",
+        "5000",
+        "--seed",
+        "4",
+        "--check",
+        "--format",
+        "json",
+    ];
+    let v: serde_json::Value = serde_json::from_str(&reproducible(&base)).unwrap();
+    assert_eq!(v["games"], 5000);
+    assert_eq!(v["seed"], 4);
+    assert_eq!(v["violations"], 0);
+    assert_eq!(v["illegal_actions"], 0);
+    let seats = v["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 3);
+    let names: Vec<&str> = seats
+        .iter()
+        .map(|s| s["strategy"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["greedy", "random", "greedy"]);
+    let durak: u64 = seats.iter().map(|s| s["durak"].as_u64().unwrap()).sum();
+    let draws = v["draws"].as_u64().unwrap();
+    let capped = v["capped"].as_u64().unwrap();
+    assert_eq!(durak + draws + capped, 5000);
+    for s in seats {
+        let r = rate(&s["durak_rate"]);
+        assert!((r - s["durak"].as_u64().unwrap() as f64 / 5000.0).abs() < 1e-12);
+        let ci = s["ci95"].as_array().unwrap();
+        assert!(rate(&ci[0]) <= r && r <= rate(&ci[1]));
+    }
+    // The strategy table adds the seats of each strategy up.
+    let strategies = v["strategies"].as_array().unwrap();
+    assert_eq!(strategies[0]["strategy"], "greedy");
+    assert_eq!(
+        strategies[0]["durak"].as_u64().unwrap(),
+        seats[0]["durak"].as_u64().unwrap() + seats[2]["durak"].as_u64().unwrap()
+    );
+    let positions = v["tables"]["positions"].as_array().unwrap();
+    let by_position: u64 = positions.iter().map(|p| p["durak"].as_u64().unwrap()).sum();
+    assert_eq!(by_position, durak);
+    let lengths: u64 = v["tables"]["length"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(lengths, 5000);
+    let ep = rate(&v["epaulettes_rate"]);
+    assert!(ep > 0.0 && ep < 0.2, "{ep}");
+    assert!(rate(&v["mean_bouts"]) > 5.0);
+    // The text names the first attacker's rate against the fair share in plain words.
+    let text = stdout(&base[..base.len() - 2]);
+    assert!(
+        text.contains("the first attacker is the durak in") && text.contains("fair share"),
+        "{text}"
+    );
+}
+
+#[test]
+fn greedy_is_the_durak_far_less_often_than_random() {
+    // 100,000 games (seed 1) give greedy 1.59 % and random 97.96 %; at 4,000 games the
+    // standard error of greedy's rate is about 0.2 points, so 4 % is > 10 SE away.
+    let v = json(&[
+        "durak",
+        "sim",
+        "--players",
+        "2",
+        "--strategies",
+        "greedy,random",
+        "--games",
+        "4000",
+        "--format",
+        "json",
+    ]);
+    let seats = v["seats"].as_array().unwrap();
+    let greedy = rate(&seats[0]["durak_rate"]);
+    let random = rate(&seats[1]["durak_rate"]);
+    assert!(greedy < 0.04, "greedy durak rate {greedy}");
+    assert!(random > 0.93, "random durak rate {random}");
+    let strategies = v["strategies"].as_array().unwrap();
+    assert_eq!(strategies[0]["strategy"], "greedy");
+    assert_eq!(strategies[0]["durak_rate"], seats[0]["durak_rate"]);
+}
+
+#[test]
+fn random_play_gives_the_first_attacker_almost_no_edge() {
+    // 10^7 random games (seed 1): the first attacker is the durak in 49.76 % of games
+    // (interval [49.73 %, 49.79 %]), draws 0.216 %. At 20,000 games one standard error is
+    // 0.35 points: the bounds below are about 4 SE either side.
+    let v = json(&[
+        "durak",
+        "sim",
+        "--players",
+        "2",
+        "--strategies",
+        "random",
+        "--games",
+        "20000",
+        "--seed",
+        "11",
+        "--format",
+        "json",
+    ]);
+    let fa = rate(&v["first_attacker_durak_rate"]);
+    assert!((0.483..=0.512).contains(&fa), "first attacker {fa}");
+    let draws = rate(&v["draw_rate"]);
+    assert!(draws < 0.01, "draws {draws}");
+    let fair = rate(&v["fair_share"]);
+    assert!((fair - (1.0 - draws) / 2.0).abs() < 1e-12, "{fair}");
+    let bouts = rate(&v["mean_bouts"]);
+    assert!((29.0..31.0).contains(&bouts), "mean bouts {bouts}");
+}
+
+#[test]
+fn teams_lose_together() {
+    let v = json(&[
+        "durak",
+        "sim",
+        "--players",
+        "4",
+        "--teams",
+        "2x2",
+        "--strategies",
+        "greedy,random",
+        "--games",
+        "2000",
+        "--format",
+        "json",
+    ]);
+    let seats = v["seats"].as_array().unwrap();
+    assert_eq!(seats[0]["durak"], seats[2]["durak"]);
+    assert_eq!(seats[1]["durak"], seats[3]["durak"]);
+    let teams = v["tables"]["teams"].as_array().unwrap();
+    assert_eq!(teams.len(), 2);
+    let lost: u64 = teams.iter().map(|t| t["lost"].as_u64().unwrap()).sum();
+    assert_eq!(
+        lost + v["draws"].as_u64().unwrap() + v["capped"].as_u64().unwrap(),
+        2000
+    );
+    // The greedy team (seats 1 and 3) loses far less often.
+    assert!(rate(&teams[0]["loss_rate"]) < 0.1);
+}
+
+#[test]
+fn every_variant_and_flag_plays() {
+    for flags in [
+        &["--variant", "perevodnoy"][..],
+        &["--variant", "perevodnoy", "--show-trump-transfer"],
+        &["--variant", "platkowy"],
+        &["--deck", "52", "--hand", "7"],
+        &[
+            "--dealer-trump",
+            "--five-before-discard",
+            "--no-redeal",
+            "--last-cards",
+            "defender",
+        ],
+    ] {
+        let mut args = vec![
+            "durak",
+            "sim",
+            "--players",
+            "3",
+            "--strategies",
+            "random,greedy,expert",
+            "--games",
+            "300",
+            "--check",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(flags);
+        let v = json(&args);
+        assert_eq!(v["games"], 300, "{flags:?}");
+        assert_eq!(v["violations"], 0, "{flags:?}");
+        assert_eq!(v["illegal_actions"], 0, "{flags:?}");
+        if flags.contains(&"defender") {
+            assert_eq!(v["draws"], 0, "{flags:?}");
+        }
+    }
+    // A tiny move cap stops games: counted as capped, never as durak or draw.
+    let v = json(&[
+        "durak",
+        "sim",
+        "--players",
+        "2",
+        "--strategies",
+        "random",
+        "--games",
+        "200",
+        "--max-moves",
+        "20",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["capped"], 200);
+    assert_eq!(v["draws"], 0);
+    assert!(v["notes"][1].as_str().unwrap().contains("move cap"));
+}
+
+#[test]
+fn ismcts_plays_with_a_tiny_budget() {
+    let v = json(&[
+        "durak",
+        "sim",
+        "--players",
+        "2",
+        "--strategies",
+        "ismcts:20,random",
+        "--games",
+        "20",
+        "--check",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["games"], 20);
+    assert_eq!(v["violations"], 0);
+    assert_eq!(v["seats"][0]["strategy"], "ismcts:20");
+}
+
+#[test]
+fn compare_pairs_variants_on_the_same_deals() {
+    let base = [
+        "durak",
+        "compare",
+        "--players",
+        "2",
+        "--strategies",
+        "greedy,random",
+        "--a",
+        "variant=podkidnoy",
+        "--b",
+        "variant=perevodnoy",
+        "--games",
+        "3000",
+        "--format",
+        "json",
+    ];
+    let v: serde_json::Value = serde_json::from_str(&reproducible(&base)).unwrap();
+    assert_eq!(v["games"], 3000);
+    let rows = v["comparisons"].as_array().unwrap();
+    assert_eq!(rows[0]["metric"], "seat 1 (greedy) is the durak");
+    assert!(rows
+        .iter()
+        .any(|r| r["metric"] == "the first attacker is the durak"));
+    let bouts = rows
+        .iter()
+        .find(|r| r["metric"] == "bouts per game")
+        .unwrap();
+    // Transfers shorten games: a clear paired difference.
+    assert!(rate(&bouts["difference"]) > 0.0);
+    assert!(rate(&bouts["p_value"]) < 0.01);
+    for r in rows {
+        let ci = r["ci95"].as_array().unwrap();
+        let d = rate(&r["difference"]);
+        assert!(rate(&ci[0]) <= d && d <= rate(&ci[1]), "{r}");
+    }
+
+    // Strategies as the variant: the same rules, greedy against expert in seat 1.
+    let v = json(&[
+        "durak",
+        "compare",
+        "--players",
+        "2",
+        "--a-strategies",
+        "random,random",
+        "--b-strategies",
+        "greedy,random",
+        "--games",
+        "2000",
+        "--detect",
+        "5",
+        "--format",
+        "json",
+    ]);
+    let rows = v["comparisons"].as_array().unwrap();
+    assert_eq!(rows[0]["metric"], "seat 1 (random / greedy) is the durak");
+    assert!(rate(&rows[0]["difference"]) > 30.0, "{}", rows[0]);
+    assert!(rows[0]["games_to_detect_given"].as_u64().is_some());
+}
+
+#[test]
+fn tournament_ranks_and_rotates_seats() {
+    let base = [
+        "durak",
+        "tournament",
+        "--players",
+        "2",
+        "--strategies",
+        "random,greedy",
+        "--games",
+        "1200",
+        "--format",
+        "json",
+    ];
+    let v: serde_json::Value = serde_json::from_str(&reproducible(&base)).unwrap();
+    assert_eq!(v["games_per_pair"], 1200);
+    assert_eq!(v["deals"], 600);
+    let ranking = v["ranking"].as_array().unwrap();
+    assert_eq!(ranking[0]["strategy"], "greedy");
+    assert_eq!(ranking[1]["strategy"], "random");
+    let pairs = v["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 1);
+    assert_eq!(pairs[0]["a"], "random");
+    assert!(rate(&pairs[0]["difference"]) > 80.0);
+    assert!(rate(&pairs[0]["p_value"]) < 1e-6);
+    // Two players, every deal at both seatings: each side is the durak or not in each game.
+    let total = rate(&pairs[0]["a_durak_rate"])
+        + rate(&pairs[0]["b_durak_rate"])
+        + rate(&pairs[0]["draw_rate"]);
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+
+    // Three strategies at an odd table: 3 pairs, 3 seatings, games rounded up to whole deals.
+    let v = json(&[
+        "durak",
+        "tournament",
+        "--players",
+        "3",
+        "--strategies",
+        "random,greedy,expert",
+        "--games",
+        "100",
+        "--check",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["games_per_pair"], 102);
+    assert_eq!(v["pairs"].as_array().unwrap().len(), 3);
+    assert_eq!(v["violations"], 0);
+    assert_eq!(v["ranking"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn charts_are_svg_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let (seats, strategies, length, ranking) = (
+        path("seats.svg"),
+        path("strategies.svg"),
+        path("length.svg"),
+        path("ranking.svg"),
+    );
+    stdout(&[
+        "durak",
+        "sim",
+        "--players",
+        "3",
+        "--strategies",
+        "greedy,random",
+        "--games",
+        "500",
+        "--chart",
+        &seats,
+        "--strategy-chart",
+        &strategies,
+        "--length-chart",
+        &length,
+    ]);
+    for f in [&seats, &strategies, &length] {
+        let svg = std::fs::read_to_string(f).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("</svg>"), "{f}");
+    }
+    let svg = std::fs::read_to_string(&seats).unwrap();
+    assert!(svg.contains("1 greedy") && svg.contains("2 random"));
+    stdout(&[
+        "durak",
+        "tournament",
+        "--players",
+        "2",
+        "--strategies",
+        "random,greedy",
+        "--games",
+        "200",
+        "--chart",
+        &ranking,
+    ]);
+    assert!(std::fs::read_to_string(&ranking)
+        .unwrap()
+        .starts_with("<svg"));
+}
+
+#[test]
+fn mistakes_get_one_line_and_exit_2() {
+    let sim = |extra: &[&str]| -> String {
+        let mut args = vec!["durak", "sim", "--games", "10"];
+        args.extend_from_slice(extra);
+        fails(&args)
+    };
+    let e = sim(&["--players", "2", "--strategies", "smart"]);
+    assert!(e.contains("'smart'") && e.contains("greedy"), "{e}");
+    let e = sim(&["--players", "7"]);
+    assert!(e.contains("'7'") && e.contains("2 to 6"), "{e}");
+    let e = sim(&["--players", "3", "--teams", "2x2"]);
+    assert!(e.contains("2x2") && e.contains("4 players"), "{e}");
+    let e = sim(&["--players", "4", "--teams", "4x4"]);
+    assert!(e.contains("'4x4'") && e.contains("3x3"), "{e}");
+    let e = sim(&["--players", "2", "--deck", "40"]);
+    assert!(
+        e.contains("'40'") && e.contains("36") && e.contains("52"),
+        "{e}"
+    );
+    let e = sim(&["--players", "2", "--hand", "0"]);
+    assert!(e.contains("'0'") && e.contains("1 to 12"), "{e}");
+    let e = sim(&["--players", "6", "--hand", "7"]);
+    assert!(e.contains("6 players × 7 cards") && e.contains("36"), "{e}");
+    let e = sim(&["--players", "2", "--show-trump-transfer"]);
+    assert!(e.contains("perevodnoy"), "{e}");
+    let e = sim(&["--players", "2", "--variant", "bridge"]);
+    assert!(e.contains("'bridge'") && e.contains("podkidnoy"), "{e}");
+    let e = sim(&["--players", "2", "--last-cards", "nobody"]);
+    assert!(e.contains("'nobody'") && e.contains("defender"), "{e}");
+    let e = sim(&["--players", "2", "--max-moves", "3"]);
+    assert!(e.contains("'3'") && e.contains("10"), "{e}");
+    let e = sim(&["--players", "2", "--strategies", "greedy,random,expert"]);
+    assert!(e.contains("3 strategies for 2 players"), "{e}");
+    let e = sim(&["--players", "2", "--strategies", "ismcts:0"]);
+    assert!(e.contains("'0'"), "{e}");
+    for bad in ["0/3", "4/3", "x"] {
+        let e = sim(&["--players", "2", "--shard", bad]);
+        assert!(e.contains(bad) && e.contains("K/N"), "{e}");
+    }
+    let e = sim(&["--players", "2", "--shard", "1/2", "--chart", "x.svg"]);
+    assert!(e.contains("--shard"), "{e}");
+    let e = fails(&["durak", "sim", "--games", "10"]);
+    assert!(e.contains("--players"), "{e}");
+
+    let e = fails(&["durak", "compare", "--players", "2"]);
+    assert!(e.contains("same table"), "{e}");
+    let e = fails(&["durak", "compare", "--players", "2", "--a", "colour=red"]);
+    assert!(e.contains("'colour'") && e.contains("variant"), "{e}");
+    let e = fails(&["durak", "compare", "--players", "2", "--a", "deck=40"]);
+    assert!(e.contains("deck=40") && e.contains("52"), "{e}");
+    let e = fails(&["durak", "compare", "--players", "2", "--b", "teams=2x2"]);
+    assert!(e.contains("4 players"), "{e}");
+
+    let e = fails(&[
+        "durak",
+        "tournament",
+        "--players",
+        "2",
+        "--strategies",
+        "greedy",
+    ]);
+    assert!(e.contains("two or more"), "{e}");
+    let e = fails(&[
+        "durak",
+        "tournament",
+        "--players",
+        "2",
+        "--strategies",
+        "greedy,greedy",
+    ]);
+    assert!(e.contains("twice"), "{e}");
+}
+
+#[test]
+fn help_lists_durak_with_examples() {
+    let top = stdout(&["--help"]);
+    assert!(top.contains("durak"), "{top}");
+    for cmd in ["sim", "compare", "tournament"] {
+        let help = stdout(&["durak", cmd, "--help"]);
+        assert!(
+            help.contains("Examples:") && help.contains(&format!("tahur durak {cmd}")),
+            "{help}"
+        );
+        for flag in [
+            "--variant",
+            "--teams",
+            "--deck",
+            "--last-cards",
+            "--max-moves",
+        ] {
+            assert!(help.contains(flag), "{cmd}: {flag}");
+        }
+    }
+}
