@@ -194,6 +194,22 @@ impl Legal {
     }
 }
 
+/// A position to start from: hands by seat, the stock (bottom card first: the turned trump
+/// unless `trump` names the suit, then no card is turned), the discard pile and who attacks.
+#[derive(Clone, Copy, Debug)]
+pub struct Deal<'a> {
+    /// Each seat's cards.
+    pub hands: &'a [CardSet],
+    /// The stock, bottom first.
+    pub stock: &'a [Card],
+    /// Cards already discarded.
+    pub discard: CardSet,
+    /// The trump suit when no card is turned (dealer's trump, or an empty stock).
+    pub trump: Option<u8>,
+    /// The first attacker.
+    pub first_attacker: u8,
+}
+
 /// How a game starts: who deals and who attacks first (`None`: random dealer, the holder of
 /// the lowest trump attacks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -390,6 +406,78 @@ impl Game {
         g
     }
 
+    /// A game from a given position (for tests and for studying a position): every card of the
+    /// deck must be in exactly one hand, the stock or the discard pile.
+    pub fn from_deal(rules: Rules, deal: &Deal) -> Result<Game, String> {
+        let Deal {
+            hands,
+            stock,
+            discard,
+            trump,
+            first_attacker,
+        } = *deal;
+        rules.validate().map_err(|e| e.to_string())?;
+        let n = rules.players as usize;
+        if hands.len() != n || first_attacker as usize >= n {
+            return Err(format!("{} hands for {n} players", hands.len()));
+        }
+        let mut all = 0;
+        let mut total = 0;
+        for set in hands
+            .iter()
+            .copied()
+            .chain(stock.iter().map(|c| c.bit()))
+            .chain([discard])
+        {
+            if all & set != 0 {
+                return Err(format!(
+                    "cards dealt twice: {}",
+                    super::cards::show(all & set)
+                ));
+            }
+            all |= set;
+            total += count(set);
+        }
+        if all != rules.deck_cards() || total != rules.deck as u32 {
+            return Err("the deal must use each card of the deck exactly once".into());
+        }
+        if trump.is_none() && stock.is_empty() {
+            return Err("no card to turn: give the trump suit".into());
+        }
+        let mut g = Game::with_start(
+            rules,
+            Start {
+                dealer: Some(0),
+                first_attacker: Some(first_attacker),
+            },
+            &mut crate::rng::base_stream(0),
+        );
+        g.hands = [0; MAX_PLAYERS];
+        g.hands[..n].copy_from_slice(hands);
+        g.known = [0; MAX_PLAYERS];
+        g.stock[..stock.len()].copy_from_slice(stock);
+        g.stock_len = stock.len() as u8;
+        g.bottom_visible = trump.is_none();
+        g.trump_card = stock.first().copied().unwrap_or(Card(0));
+        g.trump = trump.unwrap_or_else(|| stock[0].suit());
+        g.swap_card = if g.bottom_visible {
+            g.lowest_trump().bit() & !stock[0].bit()
+        } else {
+            0
+        };
+        g.moves = 0;
+        g.bouts = 0;
+        g.discard = discard;
+        g.discarded = discard != 0;
+        g.out = 0;
+        g.epaulettes = 0;
+        g.outcome = None;
+        g.first_attacker = first_attacker;
+        g.start_bout(first_attacker);
+        g.play_forced(Step::Continue);
+        Ok(g)
+    }
+
     fn start_bout(&mut self, attacker: u8) {
         self.phase = Phase::Attack;
         self.n_attack = 0;
@@ -421,6 +509,11 @@ impl Game {
             return;
         }
         let def_team = self.rules.teams.team(self.defender as usize);
+        if self.rules.teams.team(attacker as usize) == def_team {
+            // Left of a partner once others are out: the main attacker must lead, but never
+            // throws in on a partner.
+            self.n_throwers = 0;
+        }
         let mut s = attacker;
         for _ in 1..self.n {
             s = if s + 1 == self.n { 0 } else { s + 1 };
@@ -552,8 +645,7 @@ impl Game {
             if self.n_attack < self.cap() && next_hand > self.n_attack as u32 {
                 l.transfers = same;
             }
-            if self.rules.show_trump_transfer && !self.shown && next_hand >= self.n_attack as u32
-            {
+            if self.rules.show_trump_transfer && !self.shown && next_hand >= self.n_attack as u32 {
                 l.shows = same & suit_mask(self.trump);
             }
         }
@@ -640,7 +732,7 @@ impl Game {
             if self.outcome.is_none() && self.moves >= self.rules.max_moves {
                 self.outcome = Some(Outcome::Capped);
                 self.phase = Phase::Over;
-                self.legal = Legal::default();
+                self.refresh();
                 return Step::GameOver(Outcome::Capped);
             }
             let l = &self.legal;
