@@ -564,3 +564,67 @@ fn help_lists_durak_with_examples() {
         }
     }
 }
+
+/// Counts allocations of the current thread (other tests run on other threads).
+struct CountingAllocator;
+
+thread_local! {
+    static ALLOCATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+// SAFETY: every call is passed on unchanged to the system allocator.
+unsafe impl std::alloc::GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        unsafe { std::alloc::System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+fn allocations_of(f: impl FnOnce()) -> u64 {
+    let before = ALLOCATIONS.with(|c| c.get());
+    f();
+    ALLOCATIONS.with(|c| c.get()) - before
+}
+
+#[test]
+fn playing_more_games_allocates_nothing_more() {
+    use tahur::games::durak::bots::Strategy;
+    use tahur::games::durak::compare::{CompareSetup, CompareSimulation};
+    use tahur::games::durak::rules::{Rules, Variant};
+    use tahur::games::durak::sim::{DurakSimulation, TableSetup};
+    use tahur::games::durak::tournament::{TournamentSetup, TournamentSimulation};
+    use tahur::runner::Simulation;
+
+    /// Allocations of a chunk of `n` samples (bots and scratch are made once per chunk).
+    fn chunk<S: Simulation>(sim: &S, n: u64) -> u64 {
+        let mut t = sim.empty_tally();
+        let mut stream = tahur::rng::base_stream(9);
+        allocations_of(|| sim.run_chunk(&mut stream, n, &mut t))
+    }
+    let list = [Strategy::Random, Strategy::Greedy, Strategy::Expert];
+    let rules = Rules::standard(Variant::Perevodnoy, 3);
+    let table = TableSetup::new(rules, &list, false).unwrap();
+    let sim = DurakSimulation::new(&table);
+    let one = chunk(&sim, 1);
+    assert!(one > 0, "the counter counts (the bots' scratch space)");
+    assert_eq!(one, chunk(&sim, 1000), "sim");
+
+    let other = TableSetup::new(Rules::standard(Variant::Podkidnoy, 3), &list, false).unwrap();
+    let compare = CompareSimulation::new(
+        &CompareSetup::new(table, other, ["a".into(), "b".into()], None).unwrap(),
+    );
+    assert_eq!(chunk(&compare, 1), chunk(&compare, 300), "compare");
+
+    let tournament = TournamentSimulation::new(&TournamentSetup::new(rules, &list, false).unwrap());
+    assert_eq!(chunk(&tournament, 1), chunk(&tournament, 50), "tournament");
+}

@@ -26,7 +26,7 @@ pub enum DurakCommand {
   tahur durak sim --players 4 --teams 2x2 --strategies greedy --games 1e5 --format json
   tahur durak sim --players 3 --strategies random --deck 52 --hand 7 --length-chart length.svg
   tahur durak sim --players 2 --strategies ismcts:100,greedy --games 200 --check
-  tahur durak sim --players 6 --strategies greedy --games 1e7 --shard 1/4 --output part1.json")]
+  tahur durak sim --players 6 --games 1e7 --shard 1/4 --output part1.json")]
     Sim(SimCmd),
     /// Two variants of a table (rules and/or strategies) on common random numbers: each
     /// variant's rates and the paired differences with intervals and tests.
@@ -38,19 +38,19 @@ five-before-discard, redeal, max-moves (on/off for the switches). variant= also
 moves deck and hand to that variant's standard unless they were changed.
 
 Examples:
-  tahur durak compare --players 2 --strategies greedy,random --a variant=podkidnoy --b variant=perevodnoy
-  tahur durak compare --players 4 --strategies greedy --a teams=none --b teams=2x2 --games 1e5
-  tahur durak compare --players 3 --a-strategies expert,greedy,greedy --b-strategies greedy --detect 1
-  tahur durak compare --players 2 --variant perevodnoy --a show-trump-transfer=on --b show-trump-transfer=off"
+  tahur durak compare --players 2 --strategies greedy,random --b variant=perevodnoy
+  tahur durak compare --players 4 --strategies greedy --b teams=2x2 --games 1e5
+  tahur durak compare --players 3 --a-strategies expert,greedy --b-strategies greedy --detect 1
+  tahur durak compare --players 2 --variant perevodnoy --a show-trump-transfer=on"
     )]
     Compare(CompareCmd),
     /// Every strategy against every other, seats alternating A, B, A, B, … and rotated on the
     /// same deals: per pair the durak rates and their difference, and an overall ranking.
     #[command(after_help = "Examples:
   tahur durak tournament --players 2 --strategies random,greedy,expert --games 20000
-  tahur durak tournament --players 4 --strategies greedy,expert --variant perevodnoy --chart ranking.svg
+  tahur durak tournament --players 4 --strategies greedy,expert --chart ranking.svg
   tahur durak tournament --players 2 --strategies greedy,ismcts:100 --games 100
-  tahur durak tournament --players 3 --strategies random,greedy,expert --games 1e6 --shard 2/3 -o part2.json")]
+  tahur durak tournament --players 3 --games 1e6 --shard 2/3 --output part2.json")]
     Tournament(TournamentCmd),
 }
 
@@ -167,7 +167,8 @@ fn parse_detect(s: &str) -> std::result::Result<f64, String> {
 /// Runner options of Durak simulations.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Games to play (tournament: per pair of strategies), e.g. 10000 or 1e5.
+    /// Games to play, e.g. 10000 or 1e5 (tournament: per pair of strategies, rounded up to
+    /// whole deals: every deal is played at every seating).
     #[arg(long, value_name = "N", default_value = "10000", value_parser = parse_games)]
     pub games: u64,
     /// Seed of the random streams: the same seed and games give the same numbers.
