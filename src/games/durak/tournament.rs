@@ -615,7 +615,14 @@ pub fn report(setup: &TournamentSetup, t: &TournamentTally, run: &RunSummary) ->
 
     if results.len() <= 6 {
         for pr in &results {
-            let (better, worse, gap) = if pr.difference <= 0.0 {
+            if pr.difference == 0.0 {
+                rep.note(format!(
+                    "{} and {}: each is the durak exactly as often per seat.",
+                    names[pr.a], names[pr.b]
+                ));
+                continue;
+            }
+            let (better, worse, gap) = if pr.difference < 0.0 {
                 (&names[pr.a], &names[pr.b], -pr.difference)
             } else {
                 (&names[pr.b], &names[pr.a], pr.difference)
@@ -639,6 +646,9 @@ pub fn report(setup: &TournamentSetup, t: &TournamentTally, run: &RunSummary) ->
         seats(na),
         seats(nb)
     ));
+    if setup.rules.teams == super::rules::Teams::TwoByTwoByTwo {
+        rep.note("With 2x2x2 teams every team holds one seat of each side, so both sides lose equally often by construction.");
+    }
     let capped: u64 = t.pairs.iter().map(|p| p.capped).sum();
     if capped > 0 {
         rep.note(format!(
