@@ -927,7 +927,7 @@ impl Game {
         }
         let all = (1u8 << self.n) - 1;
         let active = all & !self.out;
-        if active & (active - 1) != 0 && self.rules.teams == super::rules::Teams::None {
+        if active.count_ones() >= 2 && self.rules.teams == super::rules::Teams::None {
             // Two or more players left: the game goes on.
             let next = if !taken && self.is_active(def) {
                 def
