@@ -943,3 +943,34 @@ fn stronger_bots_win_more() {
     let greedy = (d1[1] + d2[0]) as f64 / n as f64;
     assert!(expert + 0.03 < greedy, "expert {expert} greedy {greedy}");
 }
+
+#[test]
+fn random_play_out_equals_the_random_bot_move_by_move() {
+    for (players, variant) in [
+        (2u8, Variant::Podkidnoy),
+        (4, Variant::Perevodnoy),
+        (3, Variant::Platkowy),
+    ] {
+        let rules = Rules::standard(variant, players);
+        let mut bots: Vec<Bot> = (0..players).map(|_| Bot::new(Strategy::Random)).collect();
+        let mut scratch = Vec::new();
+        for seed in 0..300u64 {
+            let mut a = Game::new(rules, &mut Stream::seed_from_u64(seed));
+            let mut b = a.clone();
+            let mut rng_a = Stream::seed_from_u64(seed + 1000);
+            let mut rng_b = rng_a.clone();
+            let outcome = a.play_out_random(&mut rng_a, &mut scratch);
+            while b.outcome().is_none() {
+                let s = b.turn();
+                let act = bots[s as usize].act(&b.view(s), &mut rng_b);
+                b.apply(act).unwrap();
+            }
+            assert_eq!(Some(outcome), b.outcome());
+            assert_eq!(
+                (a.bouts(), a.moves(), a.discard()),
+                (b.bouts(), b.moves(), b.discard())
+            );
+            assert_eq!(rng_a.next_u64(), rng_b.next_u64(), "same draws used");
+        }
+    }
+}

@@ -724,6 +724,27 @@ impl Game {
         Ok(self.play_forced(step))
     }
 
+    /// Plays the game to its end with every player choosing uniformly among their legal
+    /// actions: the same choices, from the same draws of `rng`, as the `random` bot makes when
+    /// asked move by move (a test checks it), without the per-move round trip through a bot.
+    pub fn play_out_random(&mut self, rng: &mut impl Rng, scratch: &mut Vec<Action>) -> Outcome {
+        while self.outcome.is_none() {
+            let l = &self.legal;
+            let action = if l.combos {
+                self.legal_actions(scratch);
+                scratch[uniform_below(rng, scratch.len())]
+            } else {
+                l.nth(uniform_below(rng, l.count()))
+            };
+            let step = self
+                .apply_if_legal(action)
+                .expect("a legal action chosen from the legal set");
+            self.moves += 1;
+            self.play_forced(step);
+        }
+        self.outcome.expect("the loop ends when the game does")
+    }
+
     /// Plays every forced action (the only legal one) until someone has a choice or the game
     /// ends; stops the game at the move cap. Returns the most significant step seen.
     #[inline]
