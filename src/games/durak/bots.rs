@@ -134,6 +134,11 @@ impl Bot {
         self.strategy
     }
 
+    /// The bot's scratch list of actions (for a play-out that needs one).
+    pub fn scratch(&mut self) -> &mut Vec<Action> {
+        &mut self.actions
+    }
+
     /// The bot's action in the position `view` shows (it must be the bot's turn).
     pub fn act(&mut self, view: &View, rng: &mut Stream) -> Action {
         match self.strategy {

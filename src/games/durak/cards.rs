@@ -161,13 +161,48 @@ pub fn count(set: CardSet) -> u32 {
     set.count_ones()
 }
 
-/// The `k`-th card (lowest first) of a set with more than `k` cards.
-#[inline]
-pub fn nth(mut set: CardSet, k: u32) -> Card {
-    for _ in 0..k {
-        set &= set - 1;
+/// For each byte value, the positions of its set bits, lowest first.
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut k, mut bit) = (0, 0);
+        while bit < 8 {
+            if byte >> bit & 1 == 1 {
+                table[byte][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
     }
-    Card(set.trailing_zeros() as u8)
+    table
+};
+
+/// The `k`-th card (lowest first) of a set with more than `k` cards.
+///
+/// Branch-free: random play asks for a uniformly drawn `k`, and a loop that clears `k` low bits
+/// ends at an unpredictable point (a mispredicted branch per move); here the byte that holds the
+/// card is found from running byte counts, and the bit within it from a table.
+#[inline]
+pub fn nth(set: CardSet, k: u32) -> Card {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    debug_assert!(k < count(set), "nth({set:#x}, {k}) past the end");
+    let pairs = set - ((set >> 1) & 0x5555_5555_5555_5555);
+    let nibbles = (pairs & 0x3333_3333_3333_3333) + ((pairs >> 2) & 0x3333_3333_3333_3333);
+    let bytes = (nibbles + (nibbles >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Byte i of `running` counts the cards in bytes 0..=i (at most 64: no carries).
+    let running = bytes.wrapping_mul(ONES);
+    // Bytes whose running count is at most k hold only cards before the k-th one. Per byte,
+    // (0x80 + k) - running keeps its high bit exactly when running <= k, and never borrows.
+    let before_bytes = (((k as u64 * ONES) | HIGHS) - running) & HIGHS;
+    let byte = before_bytes.count_ones();
+    let shift = 8 * byte;
+    // Cards in the bytes below `byte` (the running count one byte down; 0 for byte 0).
+    let skipped = ((running << 8) >> shift) as u32 & 0xFF;
+    let within = (set >> shift) as usize & 0xFF;
+    Card(shift as u8 + SELECT_IN_BYTE[within][(k - skipped) as usize & 7])
 }
 
 /// A set written as cards, e.g. `6♠ 7♠ A♥`.
@@ -225,6 +260,29 @@ mod tests {
             rank_mask(4) | rank_mask(12)
         );
         assert_eq!(nth(0b1011_0000, 2), Card(7));
+        // The branch-free select against the obvious loop, on sets of every density.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..20_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let set = match round % 4 {
+                0 => x,
+                1 => x & x.rotate_left(17),
+                2 => x & x.rotate_left(17) & x.rotate_left(31),
+                _ => x | 1u64 << 63,
+            };
+            let mut rest = set;
+            for k in 0..count(set) {
+                assert_eq!(
+                    nth(set, k),
+                    Card(rest.trailing_zeros() as u8),
+                    "{set:#x} {k}"
+                );
+                rest &= rest - 1;
+            }
+        }
+        assert_eq!(nth(u64::MAX, 63), Card(63));
     }
 
     #[test]

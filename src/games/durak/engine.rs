@@ -177,6 +177,12 @@ impl Legal {
         Action::SwapTrump
     }
 
+    /// Whether exactly one action is legal (the engine plays it without asking).
+    #[inline]
+    pub fn is_forced(&self) -> bool {
+        self.count() == 1 && !self.combos
+    }
+
     /// Appends every action except multi-card openings.
     pub fn push_all(&self, out: &mut Vec<Action>) {
         out.extend(Cards(self.plays).map(Action::Play));
@@ -255,6 +261,8 @@ pub struct Game {
     cursor: u8,
     played: [u8; MAX_PLAYERS],
     n_played: u8,
+    /// The seats in `played`, as a bitmask.
+    played_mask: u8,
     shown: bool,
     // The game.
     discarded: bool,
@@ -373,6 +381,7 @@ impl Game {
             cursor: 0,
             played: [0; MAX_PLAYERS],
             n_played: 0,
+            played_mask: 0,
             shown: false,
             discarded: false,
             bouts: 0,
@@ -486,6 +495,7 @@ impl Game {
         self.table = 0;
         self.table_ranks = 0;
         self.n_played = 0;
+        self.played_mask = 0;
         self.shown = false;
         self.set_roles(attacker);
         self.turn_attack();
@@ -570,8 +580,13 @@ impl Game {
     }
 
     /// The first thrower at or after `from` in the order who can add a card.
+    #[inline]
     fn next_thrower(&self, from: u8) -> Option<u8> {
-        (from..self.n_throwers).find(|&i| self.throw_ins(self.throwers[i as usize]) != 0)
+        if !self.can_add() {
+            return None;
+        }
+        (from..self.n_throwers)
+            .find(|&i| self.hands[self.throwers[i as usize] as usize] & self.table_ranks != 0)
     }
 
     fn lowest_trump(&self) -> Card {
@@ -639,18 +654,28 @@ impl Game {
             ..Legal::default()
         };
         if self.rules.variant == Variant::Perevodnoy && self.n_beaten == 0 {
-            let next = self.next_active(self.defender);
-            let next_hand = count(self.hands[next as usize]);
-            let same = hand & rank_mask(a.rank());
-            if self.n_attack < self.cap() && next_hand > self.n_attack as u32 {
-                l.transfers = same;
-            }
-            if self.rules.show_trump_transfer && !self.shown && next_hand >= self.n_attack as u32 {
-                l.shows = same & suit_mask(self.trump);
-            }
+            (l.transfers, l.shows) = self.transfer_options(hand, a);
         }
         self.to_act = seat;
         self.legal = l;
+    }
+
+    /// Perevodnoy, nothing beaten yet: the cards that may transfer the attack, and the trumps
+    /// that may be shown to transfer it.
+    #[inline(never)]
+    fn transfer_options(&self, hand: CardSet, attack: Card) -> (CardSet, CardSet) {
+        let next = self.next_active(self.defender);
+        let next_hand = count(self.hands[next as usize]);
+        let same = hand & rank_mask(attack.rank());
+        let mut transfers = 0;
+        let mut shows = 0;
+        if self.n_attack < self.cap() && next_hand > self.n_attack as u32 {
+            transfers = same;
+        }
+        if self.rules.show_trump_transfer && !self.shown && next_hand >= self.n_attack as u32 {
+            shows = same & suit_mask(self.trump);
+        }
+        (transfers, shows)
     }
 
     /// The attacker at the cursor may throw in or pass.
@@ -718,6 +743,7 @@ impl Game {
     }
 
     /// Applies the current player's action.
+    #[inline]
     pub fn apply(&mut self, action: Action) -> Result<Step, IllegalAction> {
         let step = self.apply_if_legal(action).ok_or(IllegalAction(action))?;
         self.moves += 1;
@@ -729,26 +755,49 @@ impl Game {
     /// asked move by move (a test checks it), without the per-move round trip through a bot.
     pub fn play_out_random(&mut self, rng: &mut impl Rng, scratch: &mut Vec<Action>) -> Outcome {
         while self.outcome.is_none() {
-            let l = &self.legal;
-            let action = if l.combos {
+            let l = self.legal;
+            let step = if l.combos {
                 self.legal_actions(scratch);
-                scratch[uniform_below(rng, scratch.len())]
+                self.apply_chosen(scratch[uniform_below(rng, scratch.len())])
             } else {
-                l.nth(uniform_below(rng, l.count()))
+                // Plays come first in the order of `Legal::nth`: a drawn play goes straight to
+                // the card's effect, without building an action and checking it again.
+                let plays = count(l.plays) as usize;
+                let k = uniform_below(rng, l.count());
+                if k < plays {
+                    self.play_card(nth(l.plays, k as u32), self.to_act)
+                } else {
+                    self.apply_chosen(l.nth(k))
+                }
             };
-            let step = self
-                .apply_if_legal(action)
-                .expect("a legal action chosen from the legal set");
             self.moves += 1;
             self.play_forced(step);
         }
         self.outcome.expect("the loop ends when the game does")
     }
 
+    /// Applies an action drawn from the legal set (not inlined: the rarer actions of random
+    /// play, kept out of its loop).
+    #[inline(never)]
+    fn apply_chosen(&mut self, action: Action) -> Step {
+        self.apply_if_legal(action)
+            .expect("a legal action chosen from the legal set")
+    }
+
     /// Plays every forced action (the only legal one) until someone has a choice or the game
     /// ends; stops the game at the move cap. Returns the most significant step seen.
-    #[inline]
-    fn play_forced(&mut self, mut step: Step) -> Step {
+    #[inline(always)]
+    fn play_forced(&mut self, step: Step) -> Step {
+        // Most actions leave a real choice: that test is inlined, the loop is not. (A game that
+        // is over has no legal action, so it returns here too.)
+        if self.moves < self.rules.max_moves && !self.legal.is_forced() {
+            return step;
+        }
+        self.play_forced_loop(step)
+    }
+
+    #[inline(never)]
+    fn play_forced_loop(&mut self, mut step: Step) -> Step {
         loop {
             if self.outcome.is_none() && self.moves >= self.rules.max_moves {
                 self.outcome = Some(Outcome::Capped);
@@ -771,6 +820,7 @@ impl Game {
         }
     }
 
+    #[inline(always)]
     fn add_attack(&mut self, c: Card, seat: u8) {
         self.attack[self.n_attack as usize] = c;
         self.n_attack += 1;
@@ -778,7 +828,8 @@ impl Game {
         self.table_ranks |= rank_mask(c.rank());
         self.hands[seat as usize] &= !c.bit();
         self.known[seat as usize] &= !c.bit();
-        if !self.played[..self.n_played as usize].contains(&seat) {
+        if self.played_mask >> seat & 1 == 0 {
+            self.played_mask |= 1 << seat;
             self.played[self.n_played as usize] = seat;
             self.n_played += 1;
         }
@@ -807,51 +858,83 @@ impl Game {
         }
     }
 
+    #[inline(never)]
     fn transfer_to_next(&mut self) {
         let new_attacker = self.defender;
         self.set_roles(new_attacker);
         self.turn_defend();
     }
 
-    /// Applies `action` if it is legal (`None` otherwise): one dispatch checks and applies.
-    #[inline]
+    /// Applies `action` if it is legal (`None` otherwise). The legal sets are empty outside
+    /// the phases where their actions exist (plays and passes belong to their phase, takes and
+    /// transfers to the defence, openings to the attack), so legality is one set test and the
+    /// dispatch is on the action first: plays, by far the most common, come first.
+    #[inline(always)]
     fn apply_if_legal(&mut self, action: Action) -> Option<Step> {
         let seat = self.to_act;
-        let has = |set: CardSet, c: Card| set & c.bit() != 0;
-        Some(match (self.phase, action) {
-            (_, Action::SwapTrump) if self.legal.swap => {
-                let low = self.lowest_trump();
-                let old = self.stock[0];
-                let s = seat as usize;
-                self.hands[s] = (self.hands[s] & !low.bit()) | old.bit();
-                self.known[s] = (self.known[s] & !low.bit()) | old.bit();
-                self.stock[0] = low;
-                self.swap_card = 0;
-                self.refresh();
-                Step::Continue
+        match action {
+            Action::Play(c) if self.legal.plays & c.bit() != 0 => Some(self.play_card(c, seat)),
+            Action::Take if self.legal.take => Some(self.begin_throw_in(true)),
+            Action::Pass if self.legal.pass => {
+                let taking = self.phase == Phase::Taking;
+                Some(self.throw_from(self.cursor + 1, taking))
             }
-            (Phase::Attack, Action::Play(c)) if has(self.legal.plays, c) => {
+            Action::Transfer(c) if self.legal.transfers & c.bit() != 0 => {
                 self.add_attack(c, seat);
-                self.opening = 1;
-                self.phase = Phase::Defend;
-                self.turn_defend();
-                Step::Continue
+                self.transfer_to_next();
+                Some(Step::Continue)
             }
-            (Phase::Attack, Action::Open(set))
-                if self.legal.combos
-                    && set & !self.hands[seat as usize] == 0
-                    && count(set) <= self.limit as u32
-                    && is_paired_opening(set) =>
-            {
-                for c in Cards(set) {
-                    self.add_attack(c, seat);
-                }
-                self.opening = self.n_attack;
-                self.phase = Phase::Defend;
-                self.turn_defend();
-                Step::Continue
+            Action::ShowTrump(c) if self.legal.shows & c.bit() != 0 => {
+                self.known[seat as usize] |= c.bit();
+                self.shown = true;
+                self.transfer_to_next();
+                Some(Step::Continue)
             }
-            (Phase::Defend, Action::Play(c)) if has(self.legal.plays, c) => {
+            Action::SwapTrump if self.legal.swap => Some(self.swap_trump(seat)),
+            Action::Open(set) => self.open_with(set, seat),
+            _ => None,
+        }
+    }
+
+    /// The seat swaps the lowest trump for the turned trump under the stock.
+    #[inline(never)]
+    fn swap_trump(&mut self, seat: u8) -> Step {
+        let low = self.lowest_trump();
+        let old = self.stock[0];
+        let s = seat as usize;
+        self.hands[s] = (self.hands[s] & !low.bit()) | old.bit();
+        self.known[s] = (self.known[s] & !low.bit()) | old.bit();
+        self.stock[0] = low;
+        self.swap_card = 0;
+        self.refresh();
+        Step::Continue
+    }
+
+    /// Platkowy: the main attacker opens with several cards, if that opening is legal.
+    #[inline(never)]
+    fn open_with(&mut self, set: CardSet, seat: u8) -> Option<Step> {
+        if !(self.legal.combos
+            && set & !self.hands[seat as usize] == 0
+            && count(set) <= self.limit as u32
+            && is_paired_opening(set))
+        {
+            return None;
+        }
+        for c in Cards(set) {
+            self.add_attack(c, seat);
+        }
+        self.opening = self.n_attack;
+        self.phase = Phase::Defend;
+        self.turn_defend();
+        Some(Step::Continue)
+    }
+
+    /// Plays a legal card: the defender beats the first unbeaten attack card with it, or an
+    /// attacker opens or throws it in.
+    #[inline(always)]
+    fn play_card(&mut self, c: Card, seat: u8) -> Step {
+        match self.phase {
+            Phase::Defend => {
                 let s = seat as usize;
                 self.defence[self.n_beaten as usize] = c;
                 self.n_beaten += 1;
@@ -866,57 +949,53 @@ impl Game {
                     Step::Continue
                 }
             }
-            (Phase::Defend, Action::Take) if self.legal.take => self.begin_throw_in(true),
-            (Phase::Defend, Action::Transfer(c)) if has(self.legal.transfers, c) => {
+            Phase::Attack => {
                 self.add_attack(c, seat);
-                self.transfer_to_next();
+                self.opening = 1;
+                self.phase = Phase::Defend;
+                self.turn_defend();
                 Step::Continue
             }
-            (Phase::Defend, Action::ShowTrump(c)) if has(self.legal.shows, c) => {
-                self.known[seat as usize] |= c.bit();
-                self.shown = true;
-                self.transfer_to_next();
-                Step::Continue
-            }
-            (Phase::ThrowIn, Action::Play(c)) if has(self.legal.plays, c) => {
+            Phase::ThrowIn => {
                 self.add_attack(c, seat);
                 self.phase = Phase::Defend;
                 self.turn_defend();
                 Step::Continue
             }
-            (Phase::Taking, Action::Play(c)) if has(self.legal.plays, c) => {
+            // Taking (plays are empty once the game is over): the same attacker may go on
+            // adding until they pass.
+            _ => {
                 self.add_attack(c, seat);
-                // The same attacker may go on adding until they pass.
                 self.throw_from(self.cursor, true)
-            }
-            (Phase::ThrowIn | Phase::Taking, Action::Pass) if self.legal.pass => {
-                let taking = self.phase == Phase::Taking;
-                self.throw_from(self.cursor + 1, taking)
-            }
-            _ => return None,
-        })
-    }
-
-    fn draw_up(&mut self, seat: u8) {
-        let s = seat as usize;
-        let need = (self.rules.hand as u32).saturating_sub(count(self.hands[s]));
-        for _ in 0..need {
-            if self.stock_len == 0 {
-                return;
-            }
-            self.stock_len -= 1;
-            let c = self.stock[self.stock_len as usize];
-            self.hands[s] |= c.bit();
-            if self.stock_len == 0 {
-                self.swap_card = 0;
-                if self.bottom_visible {
-                    // Everybody saw the turned trump go into this hand.
-                    self.known[s] |= c.bit();
-                }
             }
         }
     }
 
+    /// Refills `seat`'s hand from the top of the stock (the end of `stock`).
+    #[inline]
+    fn draw_up(&mut self, seat: u8) {
+        let s = seat as usize;
+        let need = (self.rules.hand as u32).saturating_sub(count(self.hands[s]));
+        let take = need.min(self.stock_len as u32) as usize;
+        if take == 0 {
+            return;
+        }
+        let top = self.stock_len as usize;
+        let drawn = self.stock[top - take..top]
+            .iter()
+            .fold(0, |set, c| set | c.bit());
+        self.hands[s] |= drawn;
+        self.stock_len -= take as u8;
+        if self.stock_len == 0 {
+            self.swap_card = 0;
+            if self.bottom_visible {
+                // Everybody saw the turned trump go into this hand.
+                self.known[s] |= self.stock[0].bit();
+            }
+        }
+    }
+
+    #[inline(never)]
     fn end_bout(&mut self, taken: bool) -> Step {
         let def = self.defender;
         let attacked = self.n_attack as usize;

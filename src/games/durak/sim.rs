@@ -249,6 +249,22 @@ pub fn play_game(
     if check && game.check_invariants().is_err() {
         return Err(Fault::Violation);
     }
+    let n = rules.players as usize;
+    if !check
+        && seat_bot[..n]
+            .iter()
+            .all(|&b| bots[b].strategy() == Strategy::Random)
+    {
+        // Random players only: the engine's own play-out makes the same choices from the
+        // same draws as the random bots would, without asking them move by move.
+        let outcome = game.play_out_random(decisions, bots[seat_bot[0]].scratch());
+        return Ok(Played {
+            outcome,
+            first_attacker: game.first_attacker(),
+            bouts: game.bouts(),
+            epaulettes: game.epaulettes(),
+        });
+    }
     loop {
         let seat = game.turn();
         let action = bots[seat_bot[seat as usize]].act(&game.view(seat), decisions);
