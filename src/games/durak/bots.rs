@@ -263,7 +263,7 @@ pub fn expert_action(view: &View) -> Action {
     let plain_suits = !suit_mask(trump);
     match view.phase() {
         Phase::Attack => expert_lead(view, l.plays),
-        Phase::Defend => expert_defend(view, &l),
+        Phase::Defend => expert_defend(view, l),
         Phase::ThrowIn | Phase::Taking => {
             let def = view.defender();
             let taking = view.phase() == Phase::Taking;

@@ -236,6 +236,9 @@ pub struct Game {
     known: [CardSet; MAX_PLAYERS],
     /// The stock: `stock[0]` is the bottom (the turned trump), drawn last.
     stock: [Card; 52],
+    /// `stock_below[i]`: the cards of `stock[..i]`, so that a refill takes the cards between
+    /// two heights of the stock at once.
+    stock_below: [CardSet; 53],
     stock_len: u8,
     bottom_visible: bool,
     trump: u8,
@@ -274,6 +277,8 @@ pub struct Game {
     legal: Legal,
     /// The player to act, computed once per state.
     to_act: u8,
+    /// `legal.count()`, computed once per state.
+    n_legal: u8,
     /// Every card of the ranks on the table.
     table_ranks: CardSet,
     /// The lowest trump while it may still be swapped for the turned trump (else empty).
@@ -357,6 +362,7 @@ impl Game {
             hands,
             known,
             stock,
+            stock_below: [0; 53],
             stock_len: stock_len as u8,
             bottom_visible,
             trump,
@@ -390,9 +396,11 @@ impl Game {
             epaulettes: 0,
             legal: Legal::default(),
             to_act: 0,
+            n_legal: 0,
             table_ranks: 0,
             swap_card: 0,
         };
+        g.index_stock();
         if bottom_visible && stock_len > 0 {
             g.swap_card = g.lowest_trump().bit() & !stock[0].bit();
         }
@@ -466,6 +474,7 @@ impl Game {
         g.known = [0; MAX_PLAYERS];
         g.stock[..stock.len()].copy_from_slice(stock);
         g.stock_len = stock.len() as u8;
+        g.index_stock();
         g.bottom_visible = trump.is_none();
         g.trump_card = stock.first().copied().unwrap_or(Card(0));
         g.trump = trump.unwrap_or_else(|| stock[0].suit());
@@ -487,6 +496,7 @@ impl Game {
         Ok(g)
     }
 
+    #[inline(always)]
     fn start_bout(&mut self, attacker: u8) {
         self.phase = Phase::Attack;
         self.n_attack = 0;
@@ -615,10 +625,7 @@ impl Game {
     /// hot paths call the setter of the phase they lead to directly, which spares a dispatch.)
     fn refresh(&mut self) {
         match self.phase {
-            Phase::Over => {
-                self.to_act = self.attacker;
-                self.legal = Legal::default();
-            }
+            Phase::Over => self.set_turn(self.attacker, Legal::default()),
             Phase::Attack => self.turn_attack(),
             Phase::Defend => self.turn_defend(),
             Phase::ThrowIn | Phase::Taking => self.turn_throw(),
@@ -626,12 +633,11 @@ impl Game {
     }
 
     /// The main attacker opens.
-    #[inline]
+    #[inline(always)]
     fn turn_attack(&mut self) {
         let seat = self.attacker;
         let hand = self.hands[seat as usize];
-        self.to_act = seat;
-        self.legal = Legal {
+        let legal = Legal {
             plays: hand,
             combos: self.rules.variant == Variant::Platkowy
                 && self.limit >= 2
@@ -639,10 +645,19 @@ impl Game {
             swap: self.swap_available(seat),
             ..Legal::default()
         };
+        self.set_turn(seat, legal);
+    }
+
+    /// `seat` is to act with these legal actions.
+    #[inline(always)]
+    fn set_turn(&mut self, seat: u8, legal: Legal) {
+        self.to_act = seat;
+        self.n_legal = legal.count() as u8;
+        self.legal = legal;
     }
 
     /// The defender answers the first unbeaten card.
-    #[inline]
+    #[inline(always)]
     fn turn_defend(&mut self) {
         let seat = self.defender;
         let hand = self.hands[seat as usize];
@@ -656,8 +671,7 @@ impl Game {
         if self.rules.variant == Variant::Perevodnoy && self.n_beaten == 0 {
             (l.transfers, l.shows) = self.transfer_options(hand, a);
         }
-        self.to_act = seat;
-        self.legal = l;
+        self.set_turn(seat, l);
     }
 
     /// Perevodnoy, nothing beaten yet: the cards that may transfer the attack, and the trumps
@@ -679,16 +693,16 @@ impl Game {
     }
 
     /// The attacker at the cursor may throw in or pass.
-    #[inline]
+    #[inline(always)]
     fn turn_throw(&mut self) {
         let seat = self.throwers[self.cursor as usize];
-        self.to_act = seat;
-        self.legal = Legal {
+        let legal = Legal {
             plays: self.throw_ins(seat),
             pass: true,
             swap: self.swap_available(seat),
             ..Legal::default()
         };
+        self.set_turn(seat, legal);
     }
 
     /// Every legal action, multi-card openings included, into `out` (cleared first).
@@ -754,6 +768,31 @@ impl Game {
     /// actions: the same choices, from the same draws of `rng`, as the `random` bot makes when
     /// asked move by move (a test checks it), without the per-move round trip through a bot.
     pub fn play_out_random(&mut self, rng: &mut impl Rng, scratch: &mut Vec<Action>) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if super::cards::fast_select() {
+            // SAFETY: `fast_select` checked that the CPU has BMI2.
+            return unsafe { self.play_out_random_bmi2(rng, scratch) };
+        }
+        self.play_out_with(rng, scratch, nth)
+    }
+
+    /// [`Game::play_out_random`] compiled for BMI2, where a card is selected in one
+    /// instruction (the selection sits on the critical path of every move).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn play_out_random_bmi2(&mut self, rng: &mut impl Rng, scratch: &mut Vec<Action>) -> Outcome {
+        self.play_out_with(rng, scratch, |set, k| super::cards::nth_bmi2(set, k))
+    }
+
+    /// The random play-out with a given card selection ([`nth`] or [`super::cards::nth_bmi2`],
+    /// which give the same card).
+    #[inline(always)]
+    fn play_out_with(
+        &mut self,
+        rng: &mut impl Rng,
+        scratch: &mut Vec<Action>,
+        select: impl Fn(CardSet, u32) -> Card,
+    ) -> Outcome {
         while self.outcome.is_none() {
             let l = self.legal;
             let step = if l.combos {
@@ -763,9 +802,9 @@ impl Game {
                 // Plays come first in the order of `Legal::nth`: a drawn play goes straight to
                 // the card's effect, without building an action and checking it again.
                 let plays = count(l.plays) as usize;
-                let k = uniform_below(rng, l.count());
+                let k = uniform_below(rng, self.n_legal as usize);
                 if k < plays {
-                    self.play_card(nth(l.plays, k as u32), self.to_act)
+                    self.play_card(select(l.plays, k as u32), self.to_act)
                 } else {
                     self.apply_chosen(l.nth(k))
                 }
@@ -790,7 +829,7 @@ impl Game {
     fn play_forced(&mut self, step: Step) -> Step {
         // Most actions leave a real choice: that test is inlined, the loop is not. (A game that
         // is over has no legal action, so it returns here too.)
-        if self.moves < self.rules.max_moves && !self.legal.is_forced() {
+        if self.moves < self.rules.max_moves && (self.n_legal != 1 || self.legal.combos) {
             return step;
         }
         self.play_forced_loop(step)
@@ -806,7 +845,7 @@ impl Game {
                 return Step::GameOver(Outcome::Capped);
             }
             let l = &self.legal;
-            if self.phase == Phase::Over || l.count() != 1 || l.combos {
+            if self.phase == Phase::Over || self.n_legal != 1 || l.combos {
                 return step;
             }
             let only = l.nth(0);
@@ -836,6 +875,7 @@ impl Game {
     }
 
     /// Everything is beaten or the defender takes: attackers may throw in, or the bout ends.
+    #[inline(always)]
     fn begin_throw_in(&mut self, taking: bool) -> Step {
         self.phase = if taking {
             Phase::Taking
@@ -846,7 +886,7 @@ impl Game {
     }
 
     /// The next thrower at or after position `from` acts, or the bout ends.
-    #[inline]
+    #[inline(always)]
     fn throw_from(&mut self, from: u8, taking: bool) -> Step {
         match self.next_thrower(from) {
             Some(i) => {
@@ -905,6 +945,7 @@ impl Game {
         self.hands[s] = (self.hands[s] & !low.bit()) | old.bit();
         self.known[s] = (self.known[s] & !low.bit()) | old.bit();
         self.stock[0] = low;
+        self.index_stock();
         self.swap_card = 0;
         self.refresh();
         Step::Continue
@@ -971,6 +1012,16 @@ impl Game {
         }
     }
 
+    /// Recomputes `stock_below` after the stock changed.
+    fn index_stock(&mut self) {
+        let mut below = 0;
+        for i in 0..self.stock_len as usize {
+            self.stock_below[i] = below;
+            below |= self.stock[i].bit();
+        }
+        self.stock_below[self.stock_len as usize] = below;
+    }
+
     /// Refills `seat`'s hand from the top of the stock (the end of `stock`).
     #[inline]
     fn draw_up(&mut self, seat: u8) {
@@ -981,10 +1032,7 @@ impl Game {
             return;
         }
         let top = self.stock_len as usize;
-        let drawn = self.stock[top - take..top]
-            .iter()
-            .fold(0, |set, c| set | c.bit());
-        self.hands[s] |= drawn;
+        self.hands[s] |= self.stock_below[top] & !self.stock_below[top - take];
         self.stock_len -= take as u8;
         if self.stock_len == 0 {
             self.swap_card = 0;
@@ -1010,13 +1058,15 @@ impl Game {
         self.n_attack = 0;
         self.n_beaten = 0;
         // Refill: attackers in the order they first played, the defender last.
-        for i in 0..self.n_played as usize {
-            let p = self.played[i];
-            if p != def {
-                self.draw_up(p);
+        if self.stock_len > 0 {
+            for i in 0..self.n_played as usize {
+                let p = self.played[i];
+                if p != def {
+                    self.draw_up(p);
+                }
             }
+            self.draw_up(def);
         }
-        self.draw_up(def);
         self.bouts += 1;
         if self.stock_len == 0 {
             for p in 0..self.n {
@@ -1180,6 +1230,12 @@ impl Game {
         if count(stock) != self.stock_len as u32 {
             return Err("a card is twice in the stock".into());
         }
+        for i in 0..=self.stock_len as usize {
+            let below: CardSet = self.stock[..i].iter().fold(0, |s, c| s | c.bit());
+            if self.stock_below[i] != below {
+                return Err(format!("the stock index is stale at height {i}"));
+            }
+        }
         let mut seen = 0;
         let mut total = 0;
         for part in self.hands[..self.n as usize]
@@ -1211,7 +1267,7 @@ impl Game {
         }
         let mut fresh = self.clone();
         fresh.refresh();
-        if (fresh.to_act, fresh.legal) != (self.to_act, self.legal) {
+        if (fresh.to_act, fresh.legal, fresh.n_legal) != (self.to_act, self.legal, self.n_legal) {
             return Err(format!(
                 "stale turn or legal actions: {} {:?}, recomputed {} {:?}",
                 self.to_act, self.legal, fresh.to_act, fresh.legal
@@ -1404,6 +1460,7 @@ impl<'a> View<'a> {
             *slot = pool[k];
             k += 1;
         }
+        g.index_stock();
         debug_assert_eq!(k, m, "every unseen card placed");
         g.refresh();
         g
