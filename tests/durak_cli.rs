@@ -141,9 +141,75 @@ fn sim_json_has_the_documented_numbers_and_they_add_up() {
     // The text names the first attacker's rate against the fair share in plain words.
     let text = stdout(&base[..base.len() - 2]);
     assert!(
-        text.contains("the first attacker is the durak in") && text.contains("fair share"),
+        text.contains("points") && text.contains("from the fair share")
+            || text.contains("below the fair share")
+            || text.contains("above the fair share"),
         "{text}"
     );
+}
+
+#[test]
+fn series_are_reproducible_and_counted() {
+    // 3000 games in series of 7: chunks of 1029 games (whole series), the last one cut short.
+    let base = [
+        "durak",
+        "sim",
+        "--players",
+        "4",
+        "--strategies",
+        "greedy",
+        "--games",
+        "3000",
+        "--series",
+        "7",
+        "--seed",
+        "9",
+        "--format",
+        "json",
+    ];
+    let v: serde_json::Value = serde_json::from_str(&reproducible(&base)).unwrap();
+    assert_eq!(v["games"], 3000);
+    assert_eq!(v["series"], 7);
+    let later = v["later_games"].as_u64().unwrap();
+    // At most 6 of every 7 games are later games (fewer after draws).
+    assert!(
+        later <= 3000 * 6 / 7 + 6 && later > 3000 * 6 / 7 * 8 / 10,
+        "{later}"
+    );
+    let again = rate(&v["repeat_durak_rate"]);
+    assert!(again > 0.0 && again < 0.5, "{again}");
+    // Independent games have no later games and no series fields.
+    let plain = json(&[
+        "durak",
+        "sim",
+        "--players",
+        "4",
+        "--games",
+        "300",
+        "--format",
+        "json",
+    ]);
+    assert!(plain.get("later_games").is_none() && plain.get("series").is_none());
+    let err = fails(&["durak", "sim", "--players", "2", "--series", "0"]);
+    assert!(err.contains("--series 0"), "{err}");
+    // Compare pairs series game by game too.
+    let cmp = [
+        "durak",
+        "compare",
+        "--players",
+        "3",
+        "--strategies",
+        "greedy",
+        "--b",
+        "variant=perevodnoy",
+        "--series",
+        "5",
+        "--games",
+        "2000",
+        "--format",
+        "json",
+    ];
+    reproducible(&cmp);
 }
 
 #[test]

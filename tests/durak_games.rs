@@ -102,6 +102,17 @@ fn play_checked(rules: Rules, strategies: &[Strategy], seed: u64) -> Game {
                         assert_eq!(game.hand(p), 0, "seat {p} won holding cards");
                     }
                 }
+                // The durak (who deals the next game of a series) lost and is left holding
+                // cards, or nobody is and the last defender lost.
+                let d = game.durak().expect("a lost game has a durak");
+                assert_eq!(losers >> d & 1, 1, "durak {d} is not among the losers");
+                assert!(
+                    game.hand(d) != 0
+                        || (d == game.defender() && game.out() == (1 << rules.players) - 1),
+                    "durak {d} holds no cards"
+                );
+            } else {
+                assert_eq!(game.durak(), None);
             }
             if o == Outcome::Capped {
                 assert!(game.moves() >= rules.max_moves);
@@ -935,13 +946,23 @@ fn greedy_beats_random_and_random_has_no_first_attacker_edge() {
 #[test]
 fn stronger_bots_win_more() {
     // Expert against greedy, and ISMCTS against greedy, seats alternating: the stronger bot is
-    // the durak less often (the margins seen in larger runs are 4–8 points).
+    // the durak less often.
     let n = 3000;
     let (d1, _, _) = two_player_rates(Strategy::Expert, Strategy::Greedy, n / 2, 3);
     let (d2, _, _) = two_player_rates(Strategy::Greedy, Strategy::Expert, n / 2, 4);
     let expert = (d1[0] + d2[1]) as f64 / n as f64;
     let greedy = (d1[1] + d2[0]) as f64 / n as f64;
-    assert!(expert + 0.03 < greedy, "expert {expert} greedy {greedy}");
+    // Larger runs: expert 36 %, greedy 52 %; the SE of this difference is about 1.3 points.
+    assert!(expert + 0.08 < greedy, "expert {expert} greedy {greedy}");
+    // ISMCTS with only 30 iterations a move: about 31 % against greedy's 58 % in larger runs;
+    // with 300 games the SE of the difference is under 4 points, so 10 points is > 4 SE away.
+    let n = 300;
+    let search = Strategy::Ismcts { budget: 30 };
+    let (d1, _, _) = two_player_rates(search, Strategy::Greedy, n / 2, 5);
+    let (d2, _, _) = two_player_rates(Strategy::Greedy, search, n / 2, 6);
+    let ismcts = (d1[0] + d2[1]) as f64 / n as f64;
+    let greedy = (d1[1] + d2[0]) as f64 / n as f64;
+    assert!(ismcts + 0.10 < greedy, "ismcts:30 {ismcts} greedy {greedy}");
 }
 
 #[test]

@@ -26,6 +26,7 @@ pub enum DurakCommand {
   tahur durak sim --players 4 --teams 2x2 --strategies greedy --games 1e5 --format json
   tahur durak sim --players 3 --strategies random --deck 52 --hand 7 --length-chart length.svg
   tahur durak sim --players 2 --strategies ismcts:100,greedy --games 200 --check
+  tahur durak sim --players 4 --strategies greedy --series 10 --games 1e6
   tahur durak sim --players 6 --games 1e7 --shard 1/4 --output part1.json")]
     Sim(SimCmd),
     /// Two variants of a table (rules and/or strategies) on common random numbers: each
@@ -205,6 +206,11 @@ pub struct SimCmd {
     /// Check the engine's invariants after every action (slower); violations are reported.
     #[arg(long)]
     pub check: bool,
+    /// Play games in series of N: the first with a random dealer (the holder of the lowest trump
+    /// attacks), each later one dealt by the previous durak with the player on their left
+    /// attacking; after a draw the next game starts afresh. --games still counts games.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub series: u32,
     #[command(flatten)]
     pub run: RunArgs,
     /// Draw the durak rate by seat with 95 % intervals and the fair share as SVG.
@@ -244,6 +250,11 @@ pub struct CompareCmd {
     /// bouts for game length), from the paired variance seen.
     #[arg(long, value_name = "D", value_parser = parse_detect)]
     pub detect: Option<f64>,
+    /// Play games in series of N: the first with a random dealer (the holder of the lowest trump
+    /// attacks), each later one dealt by the previous durak with the player on their left
+    /// attacking; after a draw the next game starts afresh. --games still counts games.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub series: u32,
     #[command(flatten)]
     pub run: RunArgs,
     #[command(flatten)]
@@ -344,7 +355,8 @@ pub fn execute(cmd: DurakCommand) -> Result<i32> {
                 a.rules.rules()?,
                 &Strategy::parse_list(&a.strategies)?,
                 a.check,
-            )?;
+            )?
+            .with_series(a.series)?;
             no_charts_with_shard(
                 &a.run.shard,
                 &[&a.chart, &a.strategy_chart, &a.length_chart],
@@ -374,7 +386,8 @@ pub fn execute(cmd: DurakCommand) -> Result<i32> {
             let base = a.rules.rules()?;
             let variant = |spec: &str, strategies: &Option<String>| -> Result<TableSetup> {
                 let list = Strategy::parse_list(strategies.as_deref().unwrap_or(&a.strategies))?;
-                TableSetup::new(apply_rule_changes(base, spec)?, &list, false)
+                TableSetup::new(apply_rule_changes(base, spec)?, &list, false)?
+                    .with_series(a.series)
             };
             let name = |spec: &str, strategies: &Option<String>| {
                 let mut parts = Vec::new();

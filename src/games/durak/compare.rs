@@ -41,6 +41,12 @@ impl CompareSetup {
         names: [String; 2],
         detect: Option<f64>,
     ) -> Result<Self> {
+        if a.series != b.series {
+            return Err(Error::usage(format!(
+                "variant A plays series of {} games and B of {}: compare with the same --series",
+                a.series, b.series
+            )));
+        }
         if a.rules.players != b.rules.players {
             return Err(Error::usage(format!(
                 "variant A has {} players and B {}: compare tables of the same size",
@@ -70,7 +76,7 @@ impl CompareSetup {
             .chain(&self.b.strategies)
             .copied()
             .collect();
-        chunk_for(&all)
+        super::sim::whole_series(chunk_for(&all), self.a.series)
     }
 
     /// Whether both variants seat the same strategies (then per-strategy rates are compared).
@@ -182,20 +188,26 @@ impl Simulation for CompareSimulation {
     fn run_chunk(&self, stream: &mut Stream, games: u64, t: &mut CompareTally) {
         let mut bots_a = self.a.bots();
         let mut bots_b = self.b.bots();
-        for _ in 0..games {
+        // In series, each variant's next game is dealt by its own previous durak.
+        let (mut previous_a, mut previous_b) = (None, None);
+        for j in 0..games {
             let (deal, decisions) = game_streams(stream);
             let ra = self.a.play(
                 &mut bots_a,
+                self.a.setup().start_of(j, previous_a),
                 &mut deal.clone(),
                 &mut decisions.clone(),
                 &mut t.a,
             );
             let rb = self.b.play(
                 &mut bots_b,
+                self.b.setup().start_of(j, previous_b),
                 &mut deal.clone(),
                 &mut decisions.clone(),
                 &mut t.b,
             );
+            previous_a = ra.and_then(|p| p.durak);
+            previous_b = rb.and_then(|p| p.durak);
             let (Some(ra), Some(rb)) = (ra, rb) else {
                 continue;
             };

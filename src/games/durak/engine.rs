@@ -1138,6 +1138,21 @@ impl Game {
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
+    /// The durak, once a game is over with one: the losing player left holding cards (with
+    /// teams, the first such player clockwise from the last defender); when the last cards went
+    /// out together and the defender loses (`--last-cards defender`), the last defender. This is
+    /// who deals the next game of a series. `None` for a draw, a capped game or a game going on.
+    pub fn durak(&self) -> Option<u8> {
+        let Some(Outcome::Lost { losers }) = self.outcome else {
+            return None;
+        };
+        let def = self.defender;
+        (0..self.n)
+            .map(|i| (def + i) % self.n)
+            .find(|&s| losers >> s & 1 == 1 && self.hands[s as usize] != 0)
+            .or(Some(def))
+    }
+
     /// The rules.
     pub fn rules(&self) -> &Rules {
         &self.rules

@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::bots::{Bot, Strategy};
-use super::engine::{Game, Outcome, Step};
+use super::engine::{Game, Outcome, Start, Step};
 use super::rules::{Rules, Teams, MAX_PLAYERS};
 use crate::error::{Error, Result};
 use crate::humanize;
@@ -19,6 +19,9 @@ use crate::report::{Report, Table, Value};
 use crate::rng::{Rng, SeedableRng, Stream};
 use crate::runner::{RunSummary, Simulation, Tally};
 use crate::stats::{chi_square, two_sided_p, MeanEstimate, Proportion};
+
+/// Most games in a series (`--series`).
+pub const MAX_SERIES: u32 = 100_000;
 
 /// Games per chunk (part of a run's definition) when no seat plays `ismcts`.
 pub const GAMES_CHUNK: u64 = 1024;
@@ -37,6 +40,11 @@ pub fn chunk_for(strategies: &[Strategy]) -> u64 {
     } else {
         GAMES_CHUNK
     }
+}
+
+/// The smallest multiple of `series` that is at least `games`: chunks of whole series.
+pub fn whole_series(games: u64, series: u32) -> u64 {
+    games.div_ceil(series as u64) * series as u64
 }
 
 /// Number of sides that can lose: the teams, or every player when there are none.
@@ -66,6 +74,15 @@ pub struct TableSetup {
     pub strategies: Vec<Strategy>,
     /// Check the engine's invariants after every action (slower); violations are counted.
     pub check: bool,
+    /// Games per series: the first game of a series has a random dealer and the holder of the
+    /// lowest trump attacks; in each later one the previous durak deals and the player on
+    /// their left attacks (RULES.md §3). 1: every game is a first game.
+    #[serde(default = "one")]
+    pub series: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 impl TableSetup {
@@ -92,7 +109,31 @@ impl TableSetup {
             rules,
             strategies,
             check,
+            series: 1,
         })
+    }
+
+    /// The same table with games played in series of `games` (see [`TableSetup::series`]).
+    pub fn with_series(mut self, games: u32) -> Result<Self> {
+        if !(1..=MAX_SERIES).contains(&games) {
+            return Err(Error::usage(format!(
+                "invalid --series {games}: give 1 (independent games) to {MAX_SERIES} games per series"
+            )));
+        }
+        self.series = games;
+        Ok(self)
+    }
+
+    /// How game `index` of a chunk starts, given the durak of the game before it (chunks
+    /// hold whole series, so this depends on the run's definition only).
+    pub fn start_of(&self, index: u64, previous_durak: Option<u8>) -> Start {
+        match previous_durak {
+            Some(d) if index % self.series as u64 != 0 => Start {
+                dealer: Some(d),
+                first_attacker: Some((d + 1) % self.rules.players),
+            },
+            _ => Start::default(),
+        }
     }
 
     /// The distinct strategies, in order of first seat.
@@ -106,15 +147,20 @@ impl TableSetup {
         v
     }
 
-    /// Games per chunk for this table.
+    /// Games per chunk for this table: whole series.
     pub fn chunk_size(&self) -> u64 {
-        chunk_for(&self.strategies)
+        whole_series(chunk_for(&self.strategies), self.series)
     }
 
     /// The table in a few words: rules and strategies.
     pub fn describe(&self) -> String {
         let names: Vec<String> = self.strategies.iter().map(|s| s.to_string()).collect();
-        format!("{} · {}", self.rules.describe(), names.join(", "))
+        let series = if self.series > 1 {
+            format!(" · series of {}", self.series)
+        } else {
+            String::new()
+        };
+        format!("{}{series} · {}", self.rules.describe(), names.join(", "))
     }
 }
 
@@ -150,6 +196,15 @@ pub struct GameTally {
     pub epaulettes: u64,
     /// Of those, games with two or more sixes in that attack (both shoulders).
     pub both_shoulders: u64,
+    /// Games dealt by the durak of the game before (later games of a series).
+    #[serde(default)]
+    pub later_games: u64,
+    /// Of those, games with a durak (neither drawn nor capped).
+    #[serde(default)]
+    pub later_decided: u64,
+    /// Of those, games the dealer (the previous durak) lost again (or their team did).
+    #[serde(default)]
+    pub repeat_durak: u64,
     /// Invariant violations found with `--check` (0 unless the engine is broken).
     pub violations: u64,
     /// Actions a bot chose that the engine refused (0 unless a bot is broken).
@@ -180,6 +235,9 @@ impl Tally for GameTally {
         self.bouts_sum += o.bouts_sum;
         self.epaulettes += o.epaulettes;
         self.both_shoulders += o.both_shoulders;
+        self.later_games += o.later_games;
+        self.later_decided += o.later_decided;
+        self.repeat_durak += o.repeat_durak;
         self.violations += o.violations;
         self.illegal_actions += o.illegal_actions;
     }
@@ -203,9 +261,25 @@ pub struct Played {
     pub bouts: u32,
     /// Epaulettes of the durak: 0, 1 or 2 (both shoulders).
     pub epaulettes: u8,
+    /// Who dealt.
+    pub dealer: u8,
+    /// The durak ([`Game::durak`]): who deals the next game of a series.
+    pub durak: Option<u8>,
 }
 
 impl Played {
+    /// The facts of a finished game.
+    pub fn of(game: &Game) -> Played {
+        Played {
+            outcome: game.outcome().unwrap_or(Outcome::Capped),
+            first_attacker: game.first_attacker(),
+            bouts: game.bouts(),
+            epaulettes: game.epaulettes(),
+            dealer: game.dealer(),
+            durak: game.durak(),
+        }
+    }
+
     /// The seats that lost, as a bitmask (0 for a draw or a capped game).
     pub fn losers(&self) -> u8 {
         match self.outcome {
@@ -234,18 +308,19 @@ impl Fault {
     }
 }
 
-/// Plays one game: seat `s` is played by `bots[seat_bot[s]]`; the deal comes from `deal`, every
-/// decision from `decisions`. With `check`, the invariants are checked after every action.
-/// Allocates nothing.
+/// Plays one game: seat `s` is played by `bots[seat_bot[s]]`; it starts as `start` says, the
+/// deal comes from `deal`, every decision from `decisions`. With `check`, the invariants are
+/// checked after every action. Allocates nothing.
 pub fn play_game(
     rules: &Rules,
     bots: &mut [Bot],
     seat_bot: &[usize; MAX_PLAYERS],
+    start: Start,
     deal: &mut Stream,
     decisions: &mut Stream,
     check: bool,
 ) -> std::result::Result<Played, Fault> {
-    let mut game = Game::new(*rules, deal);
+    let mut game = Game::with_start(*rules, start, deal);
     if check && game.check_invariants().is_err() {
         return Err(Fault::Violation);
     }
@@ -257,13 +332,8 @@ pub fn play_game(
     {
         // Random players only: the engine's own play-out makes the same choices from the
         // same draws as the random bots would, without asking them move by move.
-        let outcome = game.play_out_random(decisions, bots[seat_bot[0]].scratch());
-        return Ok(Played {
-            outcome,
-            first_attacker: game.first_attacker(),
-            bouts: game.bouts(),
-            epaulettes: game.epaulettes(),
-        });
+        game.play_out_random(decisions, bots[seat_bot[0]].scratch());
+        return Ok(Played::of(&game));
     }
     loop {
         let seat = game.turn();
@@ -272,13 +342,8 @@ pub fn play_game(
         if check && game.check_invariants().is_err() {
             return Err(Fault::Violation);
         }
-        if let Step::GameOver(outcome) = step {
-            return Ok(Played {
-                outcome,
-                first_attacker: game.first_attacker(),
-                bouts: game.bouts(),
-                epaulettes: game.epaulettes(),
-            });
+        if let Step::GameOver(_) = step {
+            return Ok(Played::of(&game));
         }
     }
 }
@@ -328,11 +393,13 @@ impl DurakSimulation {
         self.setup.strategies.iter().map(|&s| Bot::new(s)).collect()
     }
 
-    /// Plays one game with `bots` (from [`Self::bots`]) and records it; a dropped game (a bug)
-    /// is counted as a violation or illegal action and returns `None`.
+    /// Plays one game with `bots` (from [`Self::bots`]), starting as `start` says, and records
+    /// it; a dropped game (a bug) is counted as a violation or illegal action and returns
+    /// `None`.
     pub fn play(
         &self,
         bots: &mut [Bot],
+        start: Start,
         deal: &mut Stream,
         decisions: &mut Stream,
         t: &mut GameTally,
@@ -341,12 +408,13 @@ impl DurakSimulation {
             &self.setup.rules,
             bots,
             &IDENTITY_SEATS,
+            start,
             deal,
             decisions,
             self.setup.check,
         ) {
             Ok(p) => {
-                self.record(&p, t);
+                self.record(&p, start.dealer.is_some(), t);
                 Some(p)
             }
             Err(f) => {
@@ -356,10 +424,15 @@ impl DurakSimulation {
         }
     }
 
-    /// Adds a finished game to a tally.
-    pub fn record(&self, p: &Played, t: &mut GameTally) {
+    /// Adds a finished game to a tally; `later` says the previous durak dealt it.
+    pub fn record(&self, p: &Played, later: bool, t: &mut GameTally) {
         let n = self.setup.rules.players as usize;
         t.games += 1;
+        t.later_games += later as u64;
+        if later {
+            t.later_decided += matches!(p.outcome, Outcome::Lost { .. }) as u64;
+            t.repeat_durak += (p.losers() >> p.dealer & 1) as u64;
+        }
         t.bouts_sum += p.bouts as u64;
         let b = p.bouts as usize;
         if t.bouts_hist.len() <= b {
@@ -419,9 +492,13 @@ impl Simulation for DurakSimulation {
     }
     fn run_chunk(&self, stream: &mut Stream, games: u64, t: &mut GameTally) {
         let mut bots = self.bots();
-        for _ in 0..games {
+        let mut previous = None;
+        for j in 0..games {
             let (mut deal, mut decisions) = game_streams(stream);
-            self.play(&mut bots, &mut deal, &mut decisions, t);
+            let start = self.setup.start_of(j, previous);
+            previous = self
+                .play(&mut bots, start, &mut deal, &mut decisions, t)
+                .and_then(|p| p.durak);
         }
     }
 }
@@ -564,20 +641,19 @@ pub fn report(setup: &TableSetup, t: &GameTally, run: &RunSummary) -> Report {
 
     let fair = fair_rate(rules, t);
     let (fa, falo, fahi) = wilson(t.first_attacker_durak, t.games);
-    let who = if rules.teams == Teams::None {
-        "the first attacker is the durak"
+    // Among games with a durak, the first attacker's share against 1/sides: the test does not
+    // depend on how often games are drawn.
+    let fa_p = share_p_value(t.first_attacker_durak, t.decided(), sides);
+    let (label, who) = if rules.teams == Teams::None {
+        ("first attacker is the durak", "the first attacker")
     } else {
-        "the first attacker's team loses"
+        ("first attacker's team loses", "the first attacker's team")
     };
     r.field_plain(
         "first_attacker_durak_rate",
-        who.trim_start_matches("the "),
+        label,
         Value::Prob(fa.estimate()),
-        format!(
-            "{who} in {} of games, fair share {}",
-            humanize::percent(fa.estimate()),
-            humanize::percent(fair)
-        ),
+        edge_reading(fa.estimate(), fair, fa_p, who),
     );
     r.field(
         "first_attacker_ci95",
@@ -585,17 +661,10 @@ pub fn report(setup: &TableSetup, t: &GameTally, run: &RunSummary) -> Report {
         Value::ProbInterval(falo, fahi),
     );
     r.field("fair_share", "fair share per seat", Value::Prob(fair));
-    // Among games with a durak, the first attacker's share against 1/sides: the test does not
-    // depend on how often games are drawn.
-    let share = Proportion::new(t.first_attacker_durak, t.decided());
     r.field(
         "first_attacker_p_value",
         "p-value against the fair share",
-        Value::PValue(if t.decided() == 0 {
-            1.0
-        } else {
-            two_sided_p(share.z_score_against(1.0 / sides as f64))
-        }),
+        Value::PValue(fa_p),
     );
     if rules.teams == Teams::None && t.decided() > 0 {
         let fair_cells = vec![1.0 / players as f64; players];
@@ -605,6 +674,10 @@ pub fn report(setup: &TableSetup, t: &GameTally, run: &RunSummary) -> Report {
             "p-value that every seat is equally often the durak",
             Value::PValue(p),
         );
+    }
+
+    if setup.series > 1 {
+        series_fields(&mut r, setup, t);
     }
 
     let (ep, eplo, ephi) = wilson(t.epaulettes, t.games);
@@ -787,6 +860,88 @@ pub fn report(setup: &TableSetup, t: &GameTally, run: &RunSummary) -> Report {
     r
 }
 
+/// Series: how often the previous durak, who deals, loses again.
+fn series_fields(r: &mut Report, setup: &TableSetup, t: &GameTally) {
+    let sides = sides(&setup.rules) as f64;
+    r.field(
+        "series",
+        "games per series",
+        Value::Int(setup.series as i64),
+    );
+    r.field(
+        "later_games",
+        "games dealt by the previous durak",
+        Value::Int(t.later_games as i64),
+    );
+    let (again, lo, hi) = wilson(t.repeat_durak, t.later_games);
+    // The fair share among the games the previous durak dealt (draws excluded as above).
+    let fair = if t.later_games == 0 {
+        0.0
+    } else {
+        t.later_decided as f64 / t.later_games as f64 / sides
+    };
+    r.field_plain(
+        "repeat_durak_rate",
+        "the dealer (previous durak) loses again",
+        Value::Prob(again.estimate()),
+        edge_reading(
+            again.estimate(),
+            fair,
+            share_p_value(t.repeat_durak, t.later_decided, sides as usize),
+            "the dealer",
+        ),
+    );
+    r.field(
+        "repeat_durak_ci95",
+        "95 % interval",
+        Value::ProbInterval(lo, hi),
+    );
+    r.field(
+        "repeat_durak_p_value",
+        "p-value against the fair share",
+        Value::PValue(share_p_value(
+            t.repeat_durak,
+            t.later_decided,
+            sides as usize,
+        )),
+    );
+}
+
+/// Two-sided p-value of `hits` of `decided` games against the fair share 1/`sides` (1 when no
+/// game was decided).
+fn share_p_value(hits: u64, decided: u64, sides: usize) -> f64 {
+    if decided == 0 {
+        1.0
+    } else {
+        two_sided_p(Proportion::new(hits, decided).z_score_against(1.0 / sides as f64))
+    }
+}
+
+/// A plain reading of a loss rate against the fair share: which way it leans, by how many
+/// percentage points, and whether that is more than chance (p < 0.05).
+pub fn edge_reading(rate: f64, fair: f64, p: f64, who: &str) -> String {
+    let points = (rate - fair).abs() * 100.0;
+    if p >= 0.05 {
+        format!(
+            "{} points from the fair share {}: no edge shown for {who}",
+            humanize::significant(points, 2),
+            humanize::percent(fair)
+        )
+    } else if rate < fair {
+        format!(
+            "{} points below the fair share {}: an edge for {who}",
+            humanize::significant(points, 2),
+            humanize::percent(fair)
+        )
+    } else {
+        format!(
+            "{} points above the fair share {}: a handicap for {who}",
+            humanize::significant(points, 2),
+            humanize::percent(fair)
+        )
+    }
+}
+
 /// Durak rate by seat with 95 % intervals and the fair share.
 pub fn seat_chart(setup: &TableSetup, t: &GameTally) -> BarChart {
     BarChart {
@@ -921,6 +1076,60 @@ mod tests {
         assert_eq!(t.strategy_durak[0], 2 * t.decided());
         let rep = report(&s, &t, &summary(t.games));
         assert!(rep.tables.iter().any(|x| x.key == "teams"));
+    }
+
+    #[test]
+    fn series_are_dealt_by_the_previous_durak() {
+        let rules = Rules::standard(Variant::Podkidnoy, 3);
+        let s = TableSetup::new(rules, &[Strategy::Greedy, Strategy::Random], true)
+            .unwrap()
+            .with_series(7)
+            .unwrap();
+        assert_eq!(s.chunk_size(), 1029, "chunks hold whole series");
+        assert!(s.clone().with_series(0).is_err());
+        let sim = DurakSimulation::new(&s);
+        let mut t = sim.empty_tally();
+        sim.run_chunk(&mut Stream::seed_from_u64(11), 700, &mut t);
+        // The same games by hand: each later game dealt by the durak of the one before, the
+        // player on their left attacking; a fresh start after a draw and every 7 games.
+        let mut bots = sim.bots();
+        let mut stream = Stream::seed_from_u64(11);
+        let (mut later, mut again, mut previous) = (0, 0, None::<u8>);
+        for j in 0..700u64 {
+            let (mut deal, mut decisions) = game_streams(&mut stream);
+            let start = match previous {
+                Some(d) if j % 7 != 0 => Start {
+                    dealer: Some(d),
+                    first_attacker: Some((d + 1) % 3),
+                },
+                _ => Start::default(),
+            };
+            let mut game = Game::with_start(rules, start, &mut deal);
+            if let Some(d) = start.dealer {
+                assert_eq!((game.dealer(), game.first_attacker()), (d, (d + 1) % 3));
+            }
+            while game.outcome().is_none() {
+                let seat = game.turn();
+                let a = bots[seat as usize].act(&game.view(seat), &mut decisions);
+                game.apply(a).unwrap();
+            }
+            if let Some(d) = start.dealer {
+                later += 1;
+                again += u64::from(game.durak() == Some(d));
+            }
+            previous = game.durak();
+            if let Some(Outcome::Lost { losers }) = game.outcome() {
+                let d = previous.unwrap();
+                assert_eq!(losers, 1 << d, "the durak is the one loser");
+                assert_ne!(game.hand(d), 0, "the durak is left holding cards");
+            } else {
+                assert_eq!(previous, None);
+            }
+        }
+        assert_eq!((t.later_games, t.repeat_durak), (later, again));
+        assert!(later > 500 && later < 600, "{later} later games of 700");
+        let rep = report(&s, &t, &summary(t.games));
+        assert!(rep.fields.iter().any(|f| f.key == "repeat_durak_rate"));
     }
 
     #[test]

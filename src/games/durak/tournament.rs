@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::bots::{Bot, Strategy};
+use super::engine::Start;
 use super::rules::{Rules, MAX_PLAYERS};
 use super::sim::{game_streams, play_game, Fault, Played};
 use crate::error::{Error, Result};
@@ -274,6 +275,7 @@ impl TournamentSimulation {
                     &self.setup.rules,
                     bots,
                     seats,
+                    Start::default(),
                     &mut deal.clone(),
                     &mut decisions.clone(),
                     self.setup.check,
