@@ -693,4 +693,28 @@ fn playing_more_games_allocates_nothing_more() {
 
     let tournament = TournamentSimulation::new(&TournamentSetup::new(rules, &list, false).unwrap());
     assert_eq!(chunk(&tournament, 1), chunk(&tournament, 50), "tournament");
+
+    // Random-only tables take the engine's own play-out (platkowy lists its openings in the
+    // bots' scratch space); series; and searching bots, whose trees are reused move to move.
+    for (variant, players, list, series, games) in [
+        (Variant::Podkidnoy, 2, vec![Strategy::Random], 1, 2000),
+        (Variant::Platkowy, 3, vec![Strategy::Random], 1, 500),
+        (Variant::Podkidnoy, 4, vec![Strategy::Greedy], 10, 500),
+        (
+            Variant::Podkidnoy,
+            2,
+            vec![Strategy::Ismcts { budget: 20 }, Strategy::Greedy],
+            1,
+            8,
+        ),
+    ] {
+        let table = TableSetup::new(Rules::standard(variant, players), &list, false)
+            .unwrap()
+            .with_series(series)
+            .unwrap();
+        let sim = DurakSimulation::new(&table);
+        // Warm up on one chunk's worth, so that buffers have reached their size.
+        let warm = chunk(&sim, games);
+        assert_eq!(warm, chunk(&sim, 2 * games), "{variant} {list:?}");
+    }
 }

@@ -719,11 +719,16 @@ impl Game {
     fn push_openings(&self, out: &mut Vec<Action>) {
         let hand = self.hands[self.attacker as usize];
         let max = self.limit as u32;
-        // Ranks held, with their cards.
-        let ranks: Vec<CardSet> = (0..13)
-            .map(|r| hand & rank_mask(r))
-            .filter(|&s| s != 0)
-            .collect();
+        // Ranks held, with their cards (a fixed array: no allocation per decision).
+        let mut held = [0; 13];
+        let mut n = 0;
+        for r in 0..13 {
+            if hand & rank_mask(r) != 0 {
+                held[n] = hand & rank_mask(r);
+                n += 1;
+            }
+        }
+        let ranks = &held[..n];
         fn walk(
             ranks: &[CardSet],
             i: usize,
@@ -753,7 +758,7 @@ impl Game {
                 sub = (sub - 1) & cards;
             }
         }
-        walk(&ranks, 0, 0, 0, max, out);
+        walk(ranks, 0, 0, 0, max, out);
     }
 
     /// Applies the current player's action.
