@@ -149,6 +149,16 @@ fn parse_max_moves(s: &str) -> std::result::Result<u32, String> {
     }
 }
 
+fn parse_series(s: &str) -> std::result::Result<u32, String> {
+    match super::parse_count(s) {
+        Some(n) if (1..=sim::MAX_SERIES as u64).contains(&n) => Ok(n as u32),
+        _ => Err(format!(
+            "give 1 (independent games) to {} games per series",
+            sim::MAX_SERIES
+        )),
+    }
+}
+
 fn parse_games(s: &str) -> std::result::Result<u64, String> {
     match super::parse_count(s) {
         Some(0) => Err("give at least 1 game".into()),
@@ -209,7 +219,7 @@ pub struct SimCmd {
     /// Play games in series of N: the first with a random dealer (the holder of the lowest trump
     /// attacks), each later one dealt by the previous durak with the player on their left
     /// attacking; after a draw the next game starts afresh. --games still counts games.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value = "1", value_parser = parse_series)]
     pub series: u32,
     #[command(flatten)]
     pub run: RunArgs,
@@ -253,7 +263,7 @@ pub struct CompareCmd {
     /// Play games in series of N: the first with a random dealer (the holder of the lowest trump
     /// attacks), each later one dealt by the previous durak with the player on their left
     /// attacking; after a draw the next game starts afresh. --games still counts games.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value = "1", value_parser = parse_series)]
     pub series: u32,
     #[command(flatten)]
     pub run: RunArgs,
