@@ -177,12 +177,6 @@ impl Legal {
         Action::SwapTrump
     }
 
-    /// Whether exactly one action is legal (the engine plays it without asking).
-    #[inline]
-    pub fn is_forced(&self) -> bool {
-        self.count() == 1 && !self.combos
-    }
-
     /// Appends every action except multi-card openings.
     pub fn push_all(&self, out: &mut Vec<Action>) {
         out.extend(Cards(self.plays).map(Action::Play));
