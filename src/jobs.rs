@@ -37,6 +37,8 @@ pub enum Job {
     DurakCompare(durak::compare::CompareSetup),
     /// `tahur durak tournament` (a sample is one deal played by every pair at every seating).
     DurakTournament(durak::tournament::TournamentSetup),
+    /// `tahur durak flags` (a sample is one deal played by the table and by every change).
+    DurakFlags(durak::flags::FlagsSetup),
 }
 
 /// The raw outcome of running a job (or one shard of it).
@@ -96,6 +98,7 @@ impl Job {
             Job::DurakSim(t) => t.chunk_size(),
             Job::DurakCompare(c) => c.chunk_size(),
             Job::DurakTournament(t) => t.chunk_size(),
+            Job::DurakFlags(f) => f.chunk_size(),
         }
     }
 
@@ -151,6 +154,9 @@ impl Job {
                 shard,
                 control,
             ),
+            Job::DurakFlags(f) => {
+                run_typed(&durak::flags::FlagsSimulation::new(f), spec, shard, control)
+            }
         }
     }
 
@@ -167,6 +173,7 @@ impl Job {
             Job::DurakSim(_) => merge_typed::<durak::sim::GameTally>(tallies),
             Job::DurakCompare(_) => merge_typed::<durak::compare::CompareTally>(tallies),
             Job::DurakTournament(_) => merge_typed::<durak::tournament::TournamentTally>(tallies),
+            Job::DurakFlags(_) => merge_typed::<durak::flags::FlagsTally>(tallies),
         }
     }
 
@@ -197,6 +204,7 @@ impl Job {
             Job::DurakSim(t) => Ok(durak::sim::report(t, &typed(tally)?, summary)),
             Job::DurakCompare(c) => Ok(durak::compare::report(c, &typed(tally)?, summary)),
             Job::DurakTournament(t) => Ok(durak::tournament::report(t, &typed(tally)?, summary)),
+            Job::DurakFlags(f) => Ok(durak::flags::report(f, &typed(tally)?, summary)),
         }
     }
 }

@@ -487,6 +487,60 @@ fn tournament_ranks_and_rotates_seats() {
 }
 
 #[test]
+fn flags_pair_every_house_rule_with_the_table() {
+    let base = [
+        "durak",
+        "flags",
+        "--players",
+        "4",
+        "--strategies",
+        "greedy",
+        "--games",
+        "3000",
+        "--seed",
+        "6",
+        "--format",
+        "json",
+    ];
+    let v: serde_json::Value = serde_json::from_str(&reproducible(&base)).unwrap();
+    assert_eq!(v["games"], 3000);
+    let rows = v["changes"].as_array().unwrap();
+    let names: Vec<&str> = rows.iter().map(|r| r["change"].as_str().unwrap()).collect();
+    assert_eq!(names[0], "(the table as given)");
+    for flag in [
+        "variant=perevodnoy",
+        "teams=2x2",
+        "five-before-discard=on",
+        "deck=52,hand=7",
+    ] {
+        assert!(names.contains(&flag), "{flag} missing from {names:?}");
+    }
+    // Each row's edge is its fair share less its first attacker's rate (in points), and each
+    // change's paired edge change is the difference of the two edges.
+    let edge = |r: &serde_json::Value| rate(&r["edge"]);
+    for r in rows {
+        let e = 100.0 * (rate(&r["fair_share"]) - rate(&r["first_attacker_durak"]));
+        assert!((edge(r) - e).abs() < 1e-9, "{r}");
+    }
+    for r in &rows[1..] {
+        let change = rate(&r["edge_change"]);
+        assert!((change - (edge(r) - edge(&rows[0]))).abs() < 1e-9, "{r}");
+        let ci = r["edge_ci95"].as_array().unwrap();
+        assert!(rate(&ci[0]) <= change && change <= rate(&ci[1]), "{r}");
+    }
+    // Last cards to the defender leave no draws.
+    let defender = rows
+        .iter()
+        .find(|r| r["change"] == "last-cards=defender")
+        .unwrap();
+    assert_eq!(rate(&defender["draw_rate"]), 0.0);
+    assert!(v["fairest"].is_string());
+    // Series are not for flags (compare takes them).
+    let e = fails(&["durak", "flags", "--players", "2", "--series", "3"]);
+    assert!(e.contains("--series"), "{e}");
+}
+
+#[test]
 fn charts_are_svg_files() {
     let dir = tempfile::tempdir().unwrap();
     let path = |name: &str| dir.path().join(name).display().to_string();
@@ -533,6 +587,19 @@ fn charts_are_svg_files() {
     assert!(std::fs::read_to_string(&ranking)
         .unwrap()
         .starts_with("<svg"));
+    let fair = path("fair.svg");
+    stdout(&[
+        "durak",
+        "flags",
+        "--players",
+        "3",
+        "--games",
+        "300",
+        "--chart",
+        &fair,
+    ]);
+    let svg = std::fs::read_to_string(&fair).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("perevodnoy") && svg.contains("as given"));
 }
 
 #[test]
@@ -613,7 +680,7 @@ fn mistakes_get_one_line_and_exit_2() {
 fn help_lists_durak_with_examples() {
     let top = stdout(&["--help"]);
     assert!(top.contains("durak"), "{top}");
-    for cmd in ["sim", "compare", "tournament"] {
+    for cmd in ["sim", "compare", "tournament", "flags"] {
         let help = stdout(&["durak", cmd, "--help"]);
         assert!(
             help.contains("Examples:") && help.contains(&format!("tahur durak {cmd}")),
@@ -693,6 +760,13 @@ fn playing_more_games_allocates_nothing_more() {
 
     let tournament = TournamentSimulation::new(&TournamentSetup::new(rules, &list, false).unwrap());
     assert_eq!(chunk(&tournament, 1), chunk(&tournament, 50), "tournament");
+
+    let flags = tahur::games::durak::flags::FlagsSimulation::new(
+        &tahur::games::durak::flags::FlagsSetup::new(TableSetup::new(rules, &list, false).unwrap())
+            .unwrap(),
+    );
+    // (Long random games grow the length histogram once, so both runs are long enough.)
+    assert_eq!(chunk(&flags, 200), chunk(&flags, 400), "flags");
 
     // Random-only tables take the engine's own play-out (platkowy lists its openings in the
     // bots' scratch space); series; and searching bots, whose trees are reused move to move.

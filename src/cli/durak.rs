@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::games::dudo::face::normalize;
 use crate::games::durak::bots::Strategy;
 use crate::games::durak::compare::CompareSetup;
+use crate::games::durak::flags::{self, FlagsSetup, FlagsTally};
 use crate::games::durak::rules::{LastCards, Rules, Teams, Variant, MAX_PLAYERS};
 use crate::games::durak::sim::{self, GameTally, TableSetup};
 use crate::games::durak::tournament::{self, TournamentSetup, TournamentTally};
@@ -53,6 +54,20 @@ Examples:
   tahur durak tournament --players 2 --strategies greedy,ismcts:100 --games 100
   tahur durak tournament --players 3 --games 1e6 --shard 2/3 --output part2.json")]
     Tournament(TournamentCmd),
+    /// How every house rule moves the figures: the table against each one-rule change of it on
+    /// the same deals, with the first attacker's edge, draws and game length, and the fairest.
+    #[command(
+        after_help = "The changes are every flag that means something for the table: the other
+variants, show-trump-transfer (perevodnoy), teams (4 or 6 players), dealer-trump,
+last-cards, five-before-discard, redeal, and the other deck (52 with 7 cards, or
+36 with 6). Each is played on the same deals as the table (paired).
+
+Examples:
+  tahur durak flags --players 4 --strategies greedy --games 1e5
+  tahur durak flags --players 2 --strategies expert --variant perevodnoy --chart fair.svg
+  tahur durak flags --players 6 --strategies greedy --games 1e6 --format markdown"
+    )]
+    Flags(FlagsCmd),
 }
 
 /// The rules, shared by every Durak command.
@@ -291,6 +306,23 @@ pub struct TournamentCmd {
     pub out: OutputArgs,
 }
 
+/// `tahur durak flags`.
+#[derive(Args, Debug)]
+pub struct FlagsCmd {
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Strategies by seat, repeated if fewer than players: random, greedy, expert, ismcts[:N].
+    #[arg(long, value_name = "S1,S2,…", default_value = "greedy")]
+    pub strategies: String,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Draw the first attacker's durak rate as a share of the fair share, per table, as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
 /// Applies rule changes such as `variant=perevodnoy,teams=2x2` to `rules`. `variant=` comes
 /// first and also moves deck and hand to the new variant's standard when they were at the old
 /// one's.
@@ -445,6 +477,28 @@ pub fn execute(cmd: DurakCommand) -> Result<i32> {
             run_job(
                 Job::DurakTournament(setup.clone()),
                 a.run.request(deals),
+                &a.out,
+                charts,
+            )
+        }
+        DurakCommand::Flags(a) => {
+            let setup = FlagsSetup::new(TableSetup::new(
+                a.rules.rules()?,
+                &Strategy::parse_list(&a.strategies)?,
+                false,
+            )?)?;
+            no_charts_with_shard(&a.run.shard, &[&a.chart])?;
+            let charts = |tally: &serde_json::Value| -> Result<()> {
+                if let Some(p) = &a.chart {
+                    let t: FlagsTally = serde_json::from_value(tally.clone())
+                        .map_err(|e| Error::Internal(e.to_string()))?;
+                    flags::chart(&setup, &t).write(p)?;
+                }
+                Ok(())
+            };
+            run_job(
+                Job::DurakFlags(setup.clone()),
+                a.run.request(a.run.games),
                 &a.out,
                 charts,
             )

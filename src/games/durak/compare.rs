@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::engine::Outcome;
 use super::rules::MAX_PLAYERS;
-use super::sim::{chunk_for, game_streams, DurakSimulation, GameTally, TableSetup};
+use super::sim::{chunk_for, game_streams, sides, DurakSimulation, GameTally, Played, TableSetup};
 use crate::error::{Error, Result};
 use crate::games::dudo::compare::{paired, paired_proportions, PairedCounts, PairedDifference};
 use crate::report::{Report, Table, Value};
@@ -109,6 +109,14 @@ pub struct CompareTally {
     pub bouts_diff_sum: i64,
     /// Σ (bouts A − bouts B)².
     pub bouts_diff_sq: u128,
+    /// Σ (edge A − edge B) × sides A × sides B, where a game's first-attacker edge is
+    /// 1/sides when it has a durak, less 1 when the first attacker (or their team) lost: its
+    /// mean is the fair share less the first attacker's durak rate. Scaled to integers.
+    #[serde(default)]
+    pub edge_diff_sum: i64,
+    /// Σ of the squares of those scaled differences.
+    #[serde(default)]
+    pub edge_diff_sq: u128,
 }
 
 impl Tally for CompareTally {
@@ -131,6 +139,8 @@ impl Tally for CompareTally {
         self.capped.absorb(&o.capped);
         self.bouts_diff_sum += o.bouts_diff_sum;
         self.bouts_diff_sq += o.bouts_diff_sq;
+        self.edge_diff_sum += o.edge_diff_sum;
+        self.edge_diff_sq += o.edge_diff_sq;
     }
 }
 
@@ -143,6 +153,7 @@ pub struct CompareSimulation {
     /// With the same strategies in both: the strategy index of each seat.
     strategy_of_seat: Option<[usize; MAX_PLAYERS]>,
     strategies: usize,
+    sides: [i64; 2],
 }
 
 impl CompareSimulation {
@@ -167,7 +178,55 @@ impl CompareSimulation {
                 0
             },
             strategy_of_seat,
+            sides: [sides(&setup.a.rules) as i64, sides(&setup.b.rules) as i64],
         }
+    }
+
+    /// Variant A's simulation.
+    pub fn a(&self) -> &DurakSimulation {
+        &self.a
+    }
+
+    /// Variant B's simulation.
+    pub fn b(&self) -> &DurakSimulation {
+        &self.b
+    }
+
+    /// Counts one pair of games (A's and B's from the same seeds) in the paired tallies; the
+    /// games themselves are recorded in `t.a` and `t.b` by the caller.
+    pub fn record_pair(&self, ra: &Played, rb: &Played, t: &mut CompareTally) {
+        t.pairs += 1;
+        let (la, lb) = (ra.losers(), rb.losers());
+        for s in 0..self.players {
+            t.seats[s].add(la >> s & 1 == 1, lb >> s & 1 == 1);
+        }
+        if let Some(of) = &self.strategy_of_seat {
+            for k in 0..self.strategies {
+                let any =
+                    |losers: u8| (0..self.players).any(|s| losers >> s & 1 == 1 && of[s] == k);
+                t.strategies[k].add(any(la), any(lb));
+            }
+        }
+        let (fa, fb) = (
+            la >> ra.first_attacker & 1 == 1,
+            lb >> rb.first_attacker & 1 == 1,
+        );
+        t.first_attacker.add(fa, fb);
+        t.draws
+            .add(ra.outcome == Outcome::Draw, rb.outcome == Outcome::Draw);
+        t.capped
+            .add(ra.outcome == Outcome::Capped, rb.outcome == Outcome::Capped);
+        let d = ra.bouts as i64 - rb.bouts as i64;
+        t.bouts_diff_sum += d;
+        t.bouts_diff_sq += (d as i128 * d as i128) as u128;
+        // Edges scaled by sides A × sides B, so that both are integers.
+        let [sa, sb] = self.sides;
+        let decided = |p: &Played| matches!(p.outcome, Outcome::Lost { .. }) as i64;
+        let edge_a = decided(ra) * sb - sa * sb * fa as i64;
+        let edge_b = decided(rb) * sa - sa * sb * fb as i64;
+        let e = edge_a - edge_b;
+        t.edge_diff_sum += e;
+        t.edge_diff_sq += (e as i128 * e as i128) as u128;
     }
 }
 
@@ -208,34 +267,37 @@ impl Simulation for CompareSimulation {
             );
             previous_a = ra.and_then(|p| p.durak);
             previous_b = rb.and_then(|p| p.durak);
-            let (Some(ra), Some(rb)) = (ra, rb) else {
-                continue;
-            };
-            t.pairs += 1;
-            let (la, lb) = (ra.losers(), rb.losers());
-            for s in 0..self.players {
-                t.seats[s].add(la >> s & 1 == 1, lb >> s & 1 == 1);
+            if let (Some(ra), Some(rb)) = (ra, rb) {
+                self.record_pair(&ra, &rb, t);
             }
-            if let Some(of) = &self.strategy_of_seat {
-                for k in 0..self.strategies {
-                    let any =
-                        |losers: u8| (0..self.players).any(|s| losers >> s & 1 == 1 && of[s] == k);
-                    t.strategies[k].add(any(la), any(lb));
-                }
-            }
-            t.first_attacker.add(
-                la >> ra.first_attacker & 1 == 1,
-                lb >> rb.first_attacker & 1 == 1,
-            );
-            t.draws
-                .add(ra.outcome == Outcome::Draw, rb.outcome == Outcome::Draw);
-            t.capped
-                .add(ra.outcome == Outcome::Capped, rb.outcome == Outcome::Capped);
-            let d = ra.bouts as i64 - rb.bouts as i64;
-            t.bouts_diff_sum += d;
-            t.bouts_diff_sq += (d as i128 * d as i128) as u128;
         }
     }
+}
+
+/// The paired comparison of the first attacker's edge, in percentage points: the fair share
+/// (games with a durak over the sides that can lose) less the first attacker's durak rate.
+/// Positive: the first attacker loses less often than a fair share.
+pub fn paired_edge(setup: &CompareSetup, t: &CompareTally) -> PairedDifference {
+    let edge = |g: &GameTally, rules| {
+        if g.games == 0 {
+            return 0.0;
+        }
+        100.0 * (super::sim::fair_rate(rules, g) - g.first_attacker_durak as f64 / g.games as f64)
+    };
+    let scale = (sides(&setup.a.rules) * sides(&setup.b.rules)) as f64;
+    let d = MeanEstimate::from_sums(t.pairs, t.edge_diff_sum as i128, t.edge_diff_sq);
+    let d = MeanEstimate {
+        n: d.n,
+        mean: d.mean / scale * 100.0,
+        sd: d.sd / scale * 100.0,
+    };
+    let dz = if d.sd > 0.0 { d.mean / d.sd } else { 0.0 };
+    paired(
+        edge(&t.a, &setup.a.rules),
+        edge(&t.b, &setup.b.rules),
+        d,
+        dz,
+    )
 }
 
 /// The paired comparison of game length in bouts.
@@ -284,6 +346,11 @@ pub fn comparisons(
         "the first attacker is the durak".into(),
         true,
         paired_proportions(&t.first_attacker, t.pairs),
+    ));
+    v.push((
+        "the first attacker's edge (points under the fair share)".into(),
+        false,
+        paired_edge(setup, t),
     ));
     v.push(("draw".into(), true, paired_proportions(&t.draws, t.pairs)));
     if t.a.capped + t.b.capped > 0 {

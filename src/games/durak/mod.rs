@@ -5,6 +5,7 @@ pub mod bots;
 pub mod cards;
 pub mod compare;
 pub mod engine;
+pub mod flags;
 pub mod ismcts;
 pub mod rules;
 pub mod sim;

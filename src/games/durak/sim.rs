@@ -404,7 +404,20 @@ impl DurakSimulation {
         decisions: &mut Stream,
         t: &mut GameTally,
     ) -> Option<Played> {
-        match play_game(
+        let played = self.play_only(bots, start, deal, decisions);
+        self.record_result(&played, start.dealer.is_some(), t);
+        played.ok()
+    }
+
+    /// Plays one game as [`Self::play`] does, without recording it.
+    pub fn play_only(
+        &self,
+        bots: &mut [Bot],
+        start: Start,
+        deal: &mut Stream,
+        decisions: &mut Stream,
+    ) -> std::result::Result<Played, Fault> {
+        play_game(
             &self.setup.rules,
             bots,
             &IDENTITY_SEATS,
@@ -412,15 +425,19 @@ impl DurakSimulation {
             deal,
             decisions,
             self.setup.check,
-        ) {
-            Ok(p) => {
-                self.record(&p, start.dealer.is_some(), t);
-                Some(p)
-            }
-            Err(f) => {
-                f.record(t);
-                None
-            }
+        )
+    }
+
+    /// Records a game from [`Self::play_only`]: a finished game, or the fault that dropped it.
+    pub fn record_result(
+        &self,
+        played: &std::result::Result<Played, Fault>,
+        later: bool,
+        t: &mut GameTally,
+    ) {
+        match played {
+            Ok(p) => self.record(p, later, t),
+            Err(f) => f.record(t),
         }
     }
 
