@@ -429,7 +429,7 @@ pub fn report(setup: &CompareSetup, t: &CompareTally, run: &RunSummary) -> Repor
         ]);
     }
     r.tables.push(table);
-    r.note("Differences of rates are in percentage points. Effect sizes: Cohen's h for rates, d_z for bouts. \"Games to detect\": paired games for 80 % power at α = 0.05 if the difference is what was seen; with --detect D, for a difference of D (percentage points, or bouts).");
+    r.note("Differences of rates are in percentage points. Effect sizes: Cohen's h for rates, d_z for the edge and bouts. \"Games to detect\": paired games for 80 % power at α = 0.05 if the difference is what was seen; with --detect D, for a difference of D (percentage points for rates and the edge, or bouts).");
     let dropped = t.a.violations + t.a.illegal_actions + t.b.violations + t.b.illegal_actions;
     if dropped > 0 {
         r.note(format!(
