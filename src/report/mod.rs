@@ -175,6 +175,27 @@ impl Report {
         self
     }
 
+    /// The size of a run and its seed: `done` samples under `unit` (`games`, `hands`, …) with
+    /// `label`, the requested count under `<unit>_requested` when the run was cut short
+    /// (Ctrl-C, or a partial merge), and the seed.
+    pub fn run_size(
+        &mut self,
+        unit: &str,
+        label: &str,
+        done: u64,
+        run: &crate::runner::RunSummary,
+    ) -> &mut Self {
+        self.field(unit, label, Value::Int(done as i64));
+        if !run.is_complete() {
+            self.field(
+                &format!("{unit}_requested"),
+                &format!("{unit} requested"),
+                Value::Int(run.spec.samples as i64),
+            );
+        }
+        self.field("seed", "seed", Value::Int(run.spec.seed as i64))
+    }
+
     /// Adds a key figure with its plain-language reading.
     pub fn field_plain(
         &mut self,

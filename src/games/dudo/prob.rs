@@ -134,15 +134,7 @@ pub fn report(query: &ProbQuery, sampled: Option<(&CountHistogram, &RunSummary)>
         );
         let z = est.z_score_against(odds.at_least);
         r.field("deviation_se", "distance from exact (SE)", Value::Num(z, 2));
-        r.field("samples", "samples", Value::Int(run.samples_done as i64));
-        if !run.is_complete() {
-            r.field(
-                "samples_requested",
-                "samples requested",
-                Value::Int(run.spec.samples as i64),
-            );
-        }
-        r.field("seed", "seed", Value::Int(run.spec.seed as i64));
+        r.run_size("samples", "samples", run.samples_done, run);
         for n in run.notes() {
             r.note(n);
         }

@@ -317,15 +317,7 @@ pub fn report(setup: &TableSetup, t: &GameTally, run: &RunSummary) -> Report {
         describe(setup),
         names.join(", ")
     ));
-    r.field("games", "games", Value::Int(t.games as i64));
-    if !run.is_complete() {
-        r.field(
-            "games_requested",
-            "games requested",
-            Value::Int(run.spec.samples as i64),
-        );
-    }
-    r.field("seed", "seed", Value::Int(run.spec.seed as i64));
+    r.run_size("games", "games", t.games, run);
     let len = length_estimate(t);
     let ci = len.interval(0.95);
     r.field(

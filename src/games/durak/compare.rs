@@ -370,15 +370,7 @@ pub fn report(setup: &CompareSetup, t: &CompareTally, run: &RunSummary) -> Repor
         "Durak compare · A: {} · B: {}",
         setup.names[0], setup.names[1]
     ));
-    r.field("games", "paired games", Value::Int(t.pairs as i64));
-    if !run.is_complete() {
-        r.field(
-            "games_requested",
-            "games requested",
-            Value::Int(run.spec.samples as i64),
-        );
-    }
-    r.field("seed", "seed", Value::Int(run.spec.seed as i64));
+    r.run_size("games", "paired games", t.pairs, run);
     r.field("a", "A", Value::Text(setup.a.describe()));
     r.field("b", "B", Value::Text(setup.b.describe()));
     let mut table = Table::new(

@@ -269,15 +269,7 @@ fn flipped(d: PairedDifference) -> (f64, f64, f64, f64) {
 pub fn report(setup: &FlagsSetup, t: &FlagsTally, run: &RunSummary) -> Report {
     let mut r = Report::new(format!("Durak house rules · {}", setup.base.describe()));
     let games = t.changes.first().map_or(0, |c| c.a.games);
-    r.field("games", "games of each table", Value::Int(games as i64));
-    if !run.is_complete() {
-        r.field(
-            "games_requested",
-            "games requested",
-            Value::Int(run.spec.samples as i64),
-        );
-    }
-    r.field("seed", "seed", Value::Int(run.spec.seed as i64));
+    r.run_size("games", "games of each table", games, run);
     r.field("table", "table", Value::Text(setup.base.describe()));
     let Some(first) = t.changes.first() else {
         r.note("No house rule applies to this table.");
@@ -356,16 +348,23 @@ pub fn report(setup: &FlagsSetup, t: &FlagsTally, run: &RunSummary) -> Report {
         &setup.base.rules,
         None,
     ));
-    // The fairest table: the first attacker's durak rate nearest its fair share, as a ratio
-    // (points would favour tables with smaller fair shares, such as those without teams).
+    // The fairest table: among the changes that move the first attacker's edge (p < 0.05)
+    // and bring their durak rate nearer its fair share, the nearest, as a ratio (points would
+    // favour tables with smaller fair shares, such as those without teams).
     let base_share = share_of_fair(&setup.base.rules, &first.a).0;
-    let mut fairest = ("the table as given".to_string(), base_share);
+    let off = |share: f64| (share - 1.0).abs();
+    let mut fairest: Option<(String, f64)> = None;
     for (k, change) in setup.changes.iter().enumerate() {
         let ct = &t.changes[k];
         let cs = setup.comparison(k);
         let share = share_of_fair(&change.table.rules, &ct.b).0;
-        if (share - 1.0).abs() < (fairest.1 - 1.0).abs() {
-            fairest = (change.name.clone(), share);
+        if paired_edge(&cs, ct).p_value < 0.05
+            && off(share) < off(base_share)
+            && fairest
+                .as_ref()
+                .is_none_or(|(_, best)| off(share) < off(*best))
+        {
+            fairest = Some((change.name.clone(), share));
         }
         table.push(row(
             change.name.clone(),
@@ -375,15 +374,28 @@ pub fn report(setup: &FlagsSetup, t: &FlagsTally, run: &RunSummary) -> Report {
         ));
     }
     r.tables.push(table);
+    let (name, reading) = match fairest {
+        Some((name, share)) => (
+            name,
+            format!(
+                "the first attacker is the durak at {:.0} % of a fair share there, {:.0} % in the table as given",
+                100.0 * share,
+                100.0 * base_share
+            ),
+        ),
+        None => (
+            "the table as given".to_string(),
+            format!(
+                "no change is shown (p < 0.05) to bring the first attacker nearer their fair share (here they are the durak at {:.0} % of it)",
+                100.0 * base_share
+            ),
+        ),
+    };
     r.field_plain(
         "fairest",
         "fairest to the first attacker",
-        Value::Text(fairest.0),
-        format!(
-            "the first attacker is the durak at {:.0} % of a fair share there, {:.0} % in the table as given",
-            100.0 * fairest.1,
-            100.0 * base_share
-        ),
+        Value::Text(name),
+        reading,
     );
     r.note(
         "Edge: the fair share (games with a durak over the sides that can lose) less the first \

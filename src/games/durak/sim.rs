@@ -609,15 +609,7 @@ pub fn report(setup: &TableSetup, t: &GameTally, run: &RunSummary) -> Report {
     let sides = sides(rules);
     let names: Vec<String> = setup.strategies.iter().map(|s| s.to_string()).collect();
     let mut r = Report::new(format!("Durak games · {}", setup.describe()));
-    r.field("games", "games", Value::Int(t.games as i64));
-    if !run.is_complete() {
-        r.field(
-            "games_requested",
-            "games requested",
-            Value::Int(run.spec.samples as i64),
-        );
-    }
-    r.field("seed", "seed", Value::Int(run.spec.seed as i64));
+    r.run_size("games", "games", t.games, run);
 
     let (draws, dlo, dhi) = wilson(t.draws, t.games);
     r.field("draws", "draws", Value::Int(t.draws as i64));

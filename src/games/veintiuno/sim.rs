@@ -333,15 +333,7 @@ pub fn report(setup: &TableSetup, t: &HandTally, run: &RunSummary) -> Report {
         setup.policies.len(),
         names.join(", ")
     ));
-    r.field("hands", "hands", Value::Int(t.hands as i64));
-    if !run.is_complete() {
-        r.field(
-            "hands_requested",
-            "hands requested",
-            Value::Int(run.spec.samples as i64),
-        );
-    }
-    r.field("seed", "seed", Value::Int(run.spec.seed as i64));
+    r.run_size("hands", "hands", t.hands, run);
     r.field("bank_net", "bank net (units)", Value::Int(t.bank_net));
     let bank = mean(t.hands, t.bank_net, t.bank_net_sq);
     let bci = bank.interval(0.95);
