@@ -231,11 +231,8 @@ pub struct SimCmd {
     /// Check the engine's invariants after every action (slower); violations are reported.
     #[arg(long)]
     pub check: bool,
-    /// Play games in series of N: the first with a random dealer (the holder of the lowest trump
-    /// attacks), each later one dealt by the previous durak with the player on their left
-    /// attacking; after a draw the next game starts afresh. --games still counts games.
-    #[arg(long, value_name = "N", default_value = "1", value_parser = parse_series)]
-    pub series: u32,
+    #[command(flatten)]
+    pub series: SeriesArgs,
     #[command(flatten)]
     pub run: RunArgs,
     /// Draw the durak rate by seat with 95 % intervals and the fair share as SVG.
@@ -275,11 +272,8 @@ pub struct CompareCmd {
     /// bouts for game length), from the paired variance seen.
     #[arg(long, value_name = "D", value_parser = parse_detect)]
     pub detect: Option<f64>,
-    /// Play games in series of N: the first with a random dealer (the holder of the lowest trump
-    /// attacks), each later one dealt by the previous durak with the player on their left
-    /// attacking; after a draw the next game starts afresh. --games still counts games.
-    #[arg(long, value_name = "N", default_value = "1", value_parser = parse_series)]
-    pub series: u32,
+    #[command(flatten)]
+    pub series: SeriesArgs,
     #[command(flatten)]
     pub run: RunArgs,
     #[command(flatten)]
@@ -304,6 +298,16 @@ pub struct TournamentCmd {
     pub chart: Option<PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,
+}
+
+/// How games follow each other (sim and compare).
+#[derive(Args, Debug, Clone)]
+pub struct SeriesArgs {
+    /// Play games in series of N: the first with a random dealer (the holder of the lowest trump
+    /// attacks), each later one dealt by the previous durak with the player on their left
+    /// attacking; after a draw the next game starts afresh. --games still counts games.
+    #[arg(long, value_name = "N", default_value = "1", value_parser = parse_series)]
+    pub series: u32,
 }
 
 /// `tahur durak flags`.
@@ -398,7 +402,7 @@ pub fn execute(cmd: DurakCommand) -> Result<i32> {
                 &Strategy::parse_list(&a.strategies)?,
                 a.check,
             )?
-            .with_series(a.series)?;
+            .with_series(a.series.series)?;
             no_charts_with_shard(
                 &a.run.shard,
                 &[&a.chart, &a.strategy_chart, &a.length_chart],
@@ -429,7 +433,7 @@ pub fn execute(cmd: DurakCommand) -> Result<i32> {
             let variant = |spec: &str, strategies: &Option<String>| -> Result<TableSetup> {
                 let list = Strategy::parse_list(strategies.as_deref().unwrap_or(&a.strategies))?;
                 TableSetup::new(apply_rule_changes(base, spec)?, &list, false)?
-                    .with_series(a.series)
+                    .with_series(a.series.series)
             };
             let name = |spec: &str, strategies: &Option<String>| {
                 let mut parts = Vec::new();
