@@ -469,8 +469,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 ));
             }
             let charts = |tally: &serde_json::Value| -> Result<()> {
-                let t: GameTally = serde_json::from_value(tally.clone())
-                    .map_err(|e| Error::Internal(e.to_string()))?;
+                let t: GameTally = super::tally_of(tally)?;
                 if let Some(p) = &a.chart {
                     sim::seat_chart(&setup, &t).write(p)?;
                 }

@@ -408,8 +408,7 @@ pub fn execute(cmd: DurakCommand) -> Result<i32> {
                 &[&a.chart, &a.strategy_chart, &a.length_chart],
             )?;
             let charts = |tally: &serde_json::Value| -> Result<()> {
-                let t: GameTally = serde_json::from_value(tally.clone())
-                    .map_err(|e| Error::Internal(e.to_string()))?;
+                let t: GameTally = super::tally_of(tally)?;
                 if let Some(p) = &a.chart {
                     sim::seat_chart(&setup, &t).write(p)?;
                 }
@@ -472,8 +471,7 @@ pub fn execute(cmd: DurakCommand) -> Result<i32> {
             let deals = setup.deals_for(a.run.games);
             let charts = |tally: &serde_json::Value| -> Result<()> {
                 if let Some(p) = &a.chart {
-                    let t: TournamentTally = serde_json::from_value(tally.clone())
-                        .map_err(|e| Error::Internal(e.to_string()))?;
+                    let t: TournamentTally = super::tally_of(tally)?;
                     tournament::chart(&setup, &t).write(p)?;
                 }
                 Ok(())
@@ -494,8 +492,7 @@ pub fn execute(cmd: DurakCommand) -> Result<i32> {
             no_charts_with_shard(&a.run.shard, &[&a.chart])?;
             let charts = |tally: &serde_json::Value| -> Result<()> {
                 if let Some(p) = &a.chart {
-                    let t: FlagsTally = serde_json::from_value(tally.clone())
-                        .map_err(|e| Error::Internal(e.to_string()))?;
+                    let t: FlagsTally = super::tally_of(tally)?;
                     flags::chart(&setup, &t).write(p)?;
                 }
                 Ok(())

@@ -12,7 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use super::engine::Outcome;
 use super::rules::MAX_PLAYERS;
-use super::sim::{chunk_for, game_streams, sides, DurakSimulation, GameTally, Played, TableSetup};
+use super::sim::{
+    chunk_for, first_attacker_edge, game_streams, sides, DurakSimulation, GameTally, Played,
+    TableSetup,
+};
 use crate::error::{Error, Result};
 use crate::games::dudo::compare::{paired, paired_proportions, PairedCounts, PairedDifference};
 use crate::report::{Report, Table, Value};
@@ -278,12 +281,7 @@ impl Simulation for CompareSimulation {
 /// (games with a durak over the sides that can lose) less the first attacker's durak rate.
 /// Positive: the first attacker loses less often than a fair share.
 pub fn paired_edge(setup: &CompareSetup, t: &CompareTally) -> PairedDifference {
-    let edge = |g: &GameTally, rules| {
-        if g.games == 0 {
-            return 0.0;
-        }
-        100.0 * (super::sim::fair_rate(rules, g) - g.first_attacker_durak as f64 / g.games as f64)
-    };
+    let edge = |g: &GameTally, rules| 100.0 * first_attacker_edge(rules, g);
     let scale = (sides(&setup.a.rules) * sides(&setup.b.rules)) as f64;
     let d = MeanEstimate::from_sums(t.pairs, t.edge_diff_sum as i128, t.edge_diff_sq);
     let d = MeanEstimate {

@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize};
 use super::compare::{paired_bouts, paired_edge, CompareSetup, CompareSimulation, CompareTally};
 use super::engine::Start;
 use super::rules::{LastCards, Rules, Teams, Variant};
-use super::sim::{fair_rate, game_streams, wilson, DurakSimulation, GameTally, TableSetup};
+use super::sim::{
+    fair_rate, first_attacker_edge, game_streams, wilson, DurakSimulation, GameTally, TableSetup,
+};
 use crate::error::{Error, Result};
 use crate::games::dudo::compare::{paired_proportions, PairedDifference};
 use crate::report::chart::{Bar, BarChart};
@@ -275,11 +277,10 @@ pub fn report(setup: &FlagsSetup, t: &FlagsTally, run: &RunSummary) -> Report {
         r.note("No house rule applies to this table.");
         return r;
     };
-    let base_edge = paired_edge(&setup.comparison(0), first).a;
     r.field(
         "edge",
         "first attacker's edge (points under the fair share)",
-        Value::Num(base_edge, 2),
+        Value::Num(100.0 * first_attacker_edge(&setup.base.rules, &first.a), 2),
     );
     let mut table = Table::new(
         "changes",
@@ -301,47 +302,46 @@ pub fn report(setup: &FlagsSetup, t: &FlagsTally, run: &RunSummary) -> Report {
         ],
     );
     table.top_level = true;
-    let row =
-        |name: String, g: &GameTally, rules: &Rules, c: Option<(&CompareSetup, &CompareTally)>| {
-            let rate = if g.games == 0 {
-                0.0
-            } else {
-                g.first_attacker_durak as f64 / g.games as f64
-            };
-            let fair = fair_rate(rules, g);
-            let draw = g.draws as f64 / g.games.max(1) as f64;
-            let mut cells = vec![
-                Value::Text(name),
-                Value::Prob(rate),
-                Value::Prob(fair),
-                Value::Num(100.0 * (fair - rate), 2),
-            ];
-            match c {
-                Some((cs, ct)) => {
-                    let (d, lo, hi, p) = flipped(paired_edge(cs, ct));
-                    cells.extend([
-                        Value::Num(d, 2),
-                        Value::NumInterval(lo, hi, 2),
-                        Value::PValue(p),
-                    ]);
-                    cells.push(Value::Prob(draw));
-                    let (d, _, _, p) = flipped(paired_proportions(&ct.draws, ct.pairs));
-                    cells.extend([Value::Num(100.0 * d, 2), Value::PValue(p)]);
-                    let bouts = paired_bouts(ct);
-                    cells.push(Value::Num(bouts.b, 2));
-                    let (d, _, _, p) = flipped(bouts);
-                    cells.extend([Value::Num(d, 2), Value::PValue(p)]);
-                }
-                None => {
-                    cells.extend([Value::Empty, Value::Empty, Value::Empty]);
-                    cells.push(Value::Prob(draw));
-                    cells.extend([Value::Empty, Value::Empty]);
-                    cells.push(Value::Num(super::sim::length_estimate(g).mean, 2));
-                    cells.extend([Value::Empty, Value::Empty]);
-                }
+    // One row per table; a change's row has its paired edge against the table.
+    let row = |name: String,
+               g: &GameTally,
+               rules: &Rules,
+               c: Option<(PairedDifference, &CompareTally)>| {
+        let fair = fair_rate(rules, g);
+        let edge = first_attacker_edge(rules, g);
+        let draw = g.draws as f64 / g.games.max(1) as f64;
+        let mut cells = vec![
+            Value::Text(name),
+            Value::Prob(fair - edge),
+            Value::Prob(fair),
+            Value::Num(100.0 * edge, 2),
+        ];
+        match c {
+            Some((edge_change, ct)) => {
+                let (d, lo, hi, p) = flipped(edge_change);
+                cells.extend([
+                    Value::Num(d, 2),
+                    Value::NumInterval(lo, hi, 2),
+                    Value::PValue(p),
+                ]);
+                cells.push(Value::Prob(draw));
+                let (d, _, _, p) = flipped(paired_proportions(&ct.draws, ct.pairs));
+                cells.extend([Value::Num(100.0 * d, 2), Value::PValue(p)]);
+                let bouts = paired_bouts(ct);
+                cells.push(Value::Num(bouts.b, 2));
+                let (d, _, _, p) = flipped(bouts);
+                cells.extend([Value::Num(d, 2), Value::PValue(p)]);
             }
-            cells
-        };
+            None => {
+                cells.extend([Value::Empty, Value::Empty, Value::Empty]);
+                cells.push(Value::Prob(draw));
+                cells.extend([Value::Empty, Value::Empty]);
+                cells.push(Value::Num(super::sim::length_estimate(g).mean, 2));
+                cells.extend([Value::Empty, Value::Empty]);
+            }
+        }
+        cells
+    };
     table.push(row(
         "(the table as given)".into(),
         &first.a,
@@ -356,9 +356,9 @@ pub fn report(setup: &FlagsSetup, t: &FlagsTally, run: &RunSummary) -> Report {
     let mut fairest: Option<(String, f64)> = None;
     for (k, change) in setup.changes.iter().enumerate() {
         let ct = &t.changes[k];
-        let cs = setup.comparison(k);
+        let edge = paired_edge(&setup.comparison(k), ct);
         let share = share_of_fair(&change.table.rules, &ct.b).0;
-        if paired_edge(&cs, ct).p_value < 0.05
+        if edge.p_value < 0.05
             && off(share) < off(base_share)
             && fairest
                 .as_ref()
@@ -370,7 +370,7 @@ pub fn report(setup: &FlagsSetup, t: &FlagsTally, run: &RunSummary) -> Report {
             change.name.clone(),
             &ct.b,
             &change.table.rules,
-            Some((&cs, ct)),
+            Some((edge, ct)),
         ));
     }
     r.tables.push(table);

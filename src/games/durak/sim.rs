@@ -555,6 +555,16 @@ pub fn fair_rate(rules: &Rules, t: &GameTally) -> f64 {
     }
 }
 
+/// The first attacker's edge: the fair share less the first attacker's durak rate (a
+/// fraction; positive when the first attacker is the durak less often than a fair share).
+pub fn first_attacker_edge(rules: &Rules, t: &GameTally) -> f64 {
+    if t.games == 0 {
+        0.0
+    } else {
+        fair_rate(rules, t) - t.first_attacker_durak as f64 / t.games as f64
+    }
+}
+
 /// A rate with its 95 % Wilson interval from integer counts (0 of 0 when there are no games);
 /// the interval starts at exactly 0 when nothing was seen and ends at exactly 1 when
 /// everything was.
