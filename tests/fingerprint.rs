@@ -1,0 +1,116 @@
+//! Every figure the whole-game commands printed in JSON before the whole-game layer, for many
+//! seeds, rule sets and line-ups, must come out identical after it.
+//!
+//! `tests/fingerprints/before.json` holds the JSON of each run below as the commands printed it
+//! at commit 178d18d (before the shared layer). Regenerate it only from that commit:
+//! `TAHUR_WRITE_FINGERPRINT=1 cargo test --test fingerprint`.
+
+use std::path::PathBuf;
+
+/// The runs: a name and the command line (without `--format json --output FILE`).
+const RUNS: &[(&str, &str)] = &[
+    ("dudo-sim-1", "dudo sim --players 3 --strategies threshold,random,random --games 800 --seed 1"),
+    ("dudo-sim-2", "dudo sim --players 3 --strategies threshold,random,random --games 800 --seed 2"),
+    ("dudo-sim-3", "dudo sim --rules caleuchano --players 4 --strategies threshold:t=0.3,bluff=0.1,honest,random --games 600 --seed 5"),
+    ("dudo-sim-4", "dudo sim --rules caleuchano --players 6 --strategies tuned --games 300 --seed 7 --check"),
+    ("dudo-sim-5", "dudo sim --players 5 --strategies honest,threshold --house lives=2,ace-round=ceil --games 500 --seed 3"),
+    ("dudo-sim-6", "dudo sim --players 2 --strategies random,threshold --games 700 --seed 11"),
+    ("dudo-sim-7", "dudo sim --rules caleuchano --players 3 --strategies threshold --house paso=off,obligado=off,direction=fixed --games 500 --seed 4"),
+    ("dudo-sim-8", "dudo sim --players 4 --strategies threshold,honest --house aces-need-natural=on,paso=on,reforzada=on --games 500 --seed 6"),
+    ("dudo-compare-1", "dudo compare --players 4 --strategies threshold,honest --a rules=chimbo9 --b rules=caleuchano --games 500 --seed 2"),
+    ("dudo-compare-2", "dudo compare --rules caleuchano --players 5 --strategies threshold --a paso=on --b paso=off --games 500 --seed 3 --detect 1"),
+    ("dudo-compare-3", "dudo compare --players 3 --strategies threshold,honest --a lives=3 --b lives=5 --until-decided --batch 256 --games 4000 --seed 4"),
+    ("dudo-compare-4", "dudo compare --players 3 --strategies threshold,random --a lives=3 --b lives=1 --until-decided --batch 300 --games 5000 --seed 8"),
+    ("durak-sim-1", "durak sim --players 2 --strategies greedy,random --games 2000 --seed 1"),
+    ("durak-sim-2", "durak sim --players 4 --strategies expert,greedy --variant perevodnoy --games 1000 --seed 2"),
+    ("durak-sim-3", "durak sim --players 4 --teams 2x2 --strategies greedy --games 1000 --seed 3"),
+    ("durak-sim-4", "durak sim --players 3 --strategies random --deck 52 --hand 7 --games 1000 --seed 4"),
+    ("durak-sim-5", "durak sim --players 2 --strategies ismcts:20,greedy --games 24 --seed 5 --check"),
+    ("durak-sim-6", "durak sim --players 4 --strategies greedy --series 10 --games 1000 --seed 6"),
+    ("durak-sim-7", "durak sim --players 6 --teams 2x2x2 --strategies greedy,random --games 1000 --seed 7"),
+    ("durak-sim-8", "durak sim --players 3 --variant platkowy --strategies random,greedy,expert --games 1000 --seed 8"),
+    ("durak-sim-9", "durak sim --players 5 --strategies greedy --last-cards defender --five-before-discard --no-redeal --dealer-trump --games 1000 --seed 9"),
+    ("durak-sim-10", "durak sim --players 3 --variant perevodnoy --show-trump-transfer --strategies expert --games 1000 --seed 10"),
+    ("durak-sim-11", "durak sim --players 4 --teams 2x2 --strategies greedy,random --series 7 --games 700 --seed 12 --check"),
+    ("durak-compare-1", "durak compare --players 2 --strategies greedy,random --b variant=perevodnoy --games 1000 --seed 1"),
+    ("durak-compare-2", "durak compare --players 4 --strategies greedy --b teams=2x2 --games 1000 --seed 2"),
+    ("durak-compare-3", "durak compare --players 3 --a-strategies expert,greedy --b-strategies greedy --detect 1 --games 1000 --seed 3"),
+    ("durak-compare-4", "durak compare --players 4 --strategies greedy --series 5 --b variant=perevodnoy --games 1000 --seed 4"),
+    ("durak-tournament-1", "durak tournament --players 2 --strategies random,greedy,expert --games 600 --seed 1"),
+    ("durak-tournament-2", "durak tournament --players 3 --strategies greedy,expert --games 300 --seed 2"),
+    ("durak-tournament-3", "durak tournament --players 4 --strategies random,greedy --games 400 --seed 3"),
+    ("durak-tournament-4", "durak tournament --players 6 --teams 2x2x2 --strategies random,greedy --games 200 --seed 4"),
+    ("durak-flags-1", "durak flags --players 4 --strategies greedy --games 500 --seed 1"),
+    ("durak-flags-2", "durak flags --players 2 --variant perevodnoy --strategies expert --games 500 --seed 2"),
+    ("durak-flags-3", "durak flags --players 6 --strategies greedy --games 300 --seed 3"),
+    ("durak-flags-4", "durak flags --players 3 --variant platkowy --strategies random --games 400 --seed 4"),
+    ("veintiuno-sim-1", "veintiuno sim --players 4 --hands 50000 --seed 1"),
+    ("veintiuno-sim-2", "veintiuno sim --players 5 --policies basic,mimic:16 --house puje=off,decks=2 --hands 30000 --seed 2"),
+    ("veintiuno-sim-3", "veintiuno sim --players 2 --policies sheet --hands 30000 --seed 3 --check"),
+    ("veintiuno-sim-4", "veintiuno sim --players 3 --policies pie,basic --bank-stand 16 --bank-puje off --hands 30000 --seed 4"),
+    ("veintiuno-compare-1", "veintiuno compare --a puje=on --b puje=off --hands 100000 --seed 1"),
+    ("veintiuno-compare-2", "veintiuno compare --players 5 --a decks=1 --b decks=2 --hands 60000 --seed 2"),
+    ("veintiuno-compare-3", "veintiuno compare --a monona=3 --b monona=2 --bank-stand 16 --policies basic,mimic:15 --hands 60000 --seed 3"),
+];
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fingerprints/before.json")
+}
+
+/// Runs one command line in-process and returns its JSON.
+fn run(line: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let mut args: Vec<String> = vec!["tahur".into()];
+    args.extend(line.split_whitespace().map(String::from));
+    args.extend(["--format".into(), "json".into(), "--output".into()]);
+    args.push(out.display().to_string());
+    let code = tahur::cli::run_args(&args);
+    assert_eq!(code, 0, "{line}");
+    serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
+}
+
+/// Every number of a JSON value with its path (`seats/0/win_rate`).
+fn numbers(v: &serde_json::Value, path: String, out: &mut Vec<(String, f64)>) {
+    match v {
+        serde_json::Value::Number(n) => out.push((path, n.as_f64().unwrap())),
+        serde_json::Value::Array(items) => {
+            for (i, x) in items.iter().enumerate() {
+                numbers(x, format!("{path}/{i}"), out);
+            }
+        }
+        serde_json::Value::Object(map) => {
+            for (k, x) in map {
+                numbers(x, format!("{path}/{k}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_figure_is_as_before_the_shared_layer() {
+    if std::env::var_os("TAHUR_WRITE_FINGERPRINT").is_some() {
+        let mut all = serde_json::Map::new();
+        for (name, line) in RUNS {
+            all.insert(name.to_string(), run(line));
+        }
+        std::fs::create_dir_all(fixture().parent().unwrap()).unwrap();
+        let text = serde_json::to_string(&serde_json::Value::Object(all)).unwrap();
+        std::fs::write(fixture(), text + "\n").unwrap();
+        return;
+    }
+    let before: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture()).unwrap()).unwrap();
+    let mut checked = 0;
+    for (name, line) in RUNS {
+        let now = run(line);
+        let mut old = Vec::new();
+        numbers(&before[name], String::new(), &mut old);
+        let mut new = Vec::new();
+        numbers(&now, String::new(), &mut new);
+        assert_eq!(old, new, "{name}: {line}");
+        checked += old.len();
+    }
+    assert!(checked > 2000, "{checked} figures");
+}
