@@ -100,6 +100,39 @@ pub fn chance(p: f64) -> String {
     format!("{}, {}", percent(p), odds(p))
 }
 
+/// "about 1 in 40" for a simulated rate; "none in 1,000 games" when nothing was seen and "every
+/// one of 1,000 games" when everything was (a simulation cannot show that something is
+/// impossible or certain).
+pub fn plain_rate(p: &crate::stats::Proportion) -> String {
+    if p.successes == 0 {
+        format!("none in {} games", thousands(p.trials))
+    } else if p.successes == p.trials {
+        format!("every one of {} games", thousands(p.trials))
+    } else {
+        odds(p.estimate())
+    }
+}
+
+/// A plain reading of a rate against its fair share: which way it leans, by how many percentage
+/// points, and whether that is more than chance (p < 0.05). `higher_is_better` says whether the
+/// rate counts something good for `who` (wins) or bad (losses).
+pub fn edge_reading(rate: f64, fair: f64, p: f64, who: &str, higher_is_better: bool) -> String {
+    let points = significant((rate - fair).abs() * 100.0, 2);
+    let shown = percent(fair);
+    if p >= 0.05 {
+        return format!("{points} points from the fair share {shown}: no edge shown for {who}");
+    }
+    let (side, good) = if rate < fair {
+        ("below", !higher_is_better)
+    } else {
+        ("above", higher_is_better)
+    };
+    format!(
+        "{points} points {side} the fair share {shown}: {} for {who}",
+        if good { "an edge" } else { "a handicap" }
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +153,26 @@ mod tests {
         assert_eq!(percent(1.5e-9), "1.50e-7 %");
         assert_eq!(thousands(1234567), "1,234,567");
         assert_eq!(thousands(999), "999");
+    }
+
+    #[test]
+    fn rates_and_edges_in_plain_words() {
+        use crate::stats::Proportion;
+        assert_eq!(plain_rate(&Proportion::new(0, 1000)), "none in 1,000 games");
+        assert_eq!(plain_rate(&Proportion::new(5, 5)), "every one of 5 games");
+        assert_eq!(plain_rate(&Proportion::new(25, 1000)), "about 1 in 40");
+        assert_eq!(
+            edge_reading(0.17, 0.234, 1e-9, "the first attacker", false),
+            "6.4 points below the fair share 23.40 %: an edge for the first attacker"
+        );
+        assert_eq!(
+            edge_reading(0.30, 0.25, 0.001, "the first opener", true),
+            "5.0 points above the fair share 25.00 %: an edge for the first opener"
+        );
+        assert_eq!(
+            edge_reading(0.30, 0.25, 0.001, "the dealer", false),
+            "5.0 points above the fair share 25.00 %: a handicap for the dealer"
+        );
+        assert!(edge_reading(0.26, 0.25, 0.4, "x", true).contains("no edge shown"));
     }
 }

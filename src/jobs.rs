@@ -5,17 +5,45 @@
 //! and `tahur merge` both go through `render`, which is why a merge of all shards prints exactly
 //! what the unsharded run prints.
 
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::games::dudo::compare::{self, CompareSetup, CompareSimulation, CompareTally};
 use crate::games::dudo::montecarlo::{BidSimulation, CountHistogram};
 use crate::games::dudo::prob::{self, ProbQuery};
 use crate::games::dudo::sim::{self, GameSimulation, GameTally, TableSetup};
-use crate::games::durak;
+use crate::play::job::{AnyJob, ChartFiles};
 use crate::report::Report;
-use crate::runner::{self, ChunkSet, RunControl, RunSpec, RunSummary, Shard, Simulation, Tally};
+pub use crate::runner::JobRun;
+use crate::runner::{
+    merge_erased as merge_typed, run_erased as run_typed, typed_tally as typed, RunControl,
+    RunSpec, RunSummary, Shard,
+};
+
+macro_rules! play_jobs {
+    ($($name:ident => $game:ty),* $(,)?) => {
+        /// A whole-game job ([`crate::play::job::Job`]) of any game listed in
+        /// [`crate::with_games`].
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "game", content = "job", rename_all = "lowercase")]
+        pub enum PlayJob {
+            $(
+                #[doc = concat!("A job of ", stringify!($name), ".")]
+                $name(crate::play::job::Job<$game>),
+            )*
+        }
+
+        impl PlayJob {
+            /// The job, whatever its game.
+            pub fn erased(&self) -> &dyn AnyJob {
+                match self {
+                    $(PlayJob::$name(j) => j,)*
+                }
+            }
+        }
+    };
+}
+crate::with_games!(play_jobs);
 
 /// A simulation job.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,59 +59,8 @@ pub enum Job {
     VeintiunoSim(crate::games::veintiuno::sim::TableSetup),
     /// `tahur veintiuno compare`.
     VeintiunoCompare(crate::games::veintiuno::compare::CompareSetup),
-    /// `tahur durak sim`.
-    DurakSim(durak::sim::TableSetup),
-    /// `tahur durak compare`.
-    DurakCompare(durak::compare::CompareSetup),
-    /// `tahur durak tournament` (a sample is one deal played by every pair at every seating).
-    DurakTournament(durak::tournament::TournamentSetup),
-    /// `tahur durak flags` (a sample is one deal played by the table and by every change).
-    DurakFlags(durak::flags::FlagsSetup),
-}
-
-/// The raw outcome of running a job (or one shard of it).
-#[derive(Clone, Debug)]
-pub struct JobRun {
-    /// The tally, serialised.
-    pub tally: serde_json::Value,
-    /// Chunks that ran.
-    pub chunks: ChunkSet,
-    /// Samples that ran.
-    pub samples_done: u64,
-    /// Whether Ctrl-C stopped the run.
-    pub interrupted: bool,
-}
-
-fn run_typed<S: Simulation>(
-    sim: &S,
-    spec: &RunSpec,
-    shard: Option<Shard>,
-    control: &RunControl,
-) -> Result<JobRun> {
-    let r = runner::run(sim, spec, shard, control)?;
-    Ok(JobRun {
-        tally: serde_json::to_value(&r.tally).map_err(|e| Error::Internal(e.to_string()))?,
-        chunks: r.chunks,
-        samples_done: r.samples_done,
-        interrupted: r.interrupted,
-    })
-}
-
-fn typed<T: DeserializeOwned>(v: &serde_json::Value) -> Result<T> {
-    serde_json::from_value(v.clone())
-        .map_err(|e| Error::usage(format!("the tally in the shard file is damaged: {e}")))
-}
-
-fn merge_typed<T: Tally>(tallies: &[serde_json::Value]) -> Result<serde_json::Value> {
-    let mut iter = tallies.iter();
-    let mut total: T = typed(
-        iter.next()
-            .ok_or_else(|| Error::Internal("no tallies".into()))?,
-    )?;
-    for t in iter {
-        total.absorb(&typed::<T>(t)?);
-    }
-    serde_json::to_value(&total).map_err(|e| Error::Internal(e.to_string()))
+    /// A whole-game analysis (`sim`, `compare`, `tournament`, `flags`) of any game.
+    Play(PlayJob),
 }
 
 impl Job {
@@ -95,10 +72,7 @@ impl Job {
             Job::VeintiunoSim(_) | Job::VeintiunoCompare(_) => {
                 crate::games::veintiuno::sim::HANDS_CHUNK
             }
-            Job::DurakSim(t) => t.chunk_size(),
-            Job::DurakCompare(c) => c.chunk_size(),
-            Job::DurakTournament(t) => t.chunk_size(),
-            Job::DurakFlags(f) => f.chunk_size(),
+            Job::Play(p) => p.erased().chunk_size(),
         }
     }
 
@@ -139,24 +113,7 @@ impl Job {
                 shard,
                 control,
             ),
-            Job::DurakSim(t) => {
-                run_typed(&durak::sim::DurakSimulation::new(t), spec, shard, control)
-            }
-            Job::DurakCompare(c) => run_typed(
-                &durak::compare::CompareSimulation::new(c),
-                spec,
-                shard,
-                control,
-            ),
-            Job::DurakTournament(t) => run_typed(
-                &durak::tournament::TournamentSimulation::new(t),
-                spec,
-                shard,
-                control,
-            ),
-            Job::DurakFlags(f) => {
-                run_typed(&durak::flags::FlagsSimulation::new(f), spec, shard, control)
-            }
+            Job::Play(p) => p.erased().run(spec, shard, control),
         }
     }
 
@@ -170,10 +127,7 @@ impl Job {
             Job::VeintiunoCompare(_) => {
                 merge_typed::<crate::games::veintiuno::compare::CompareTally>(tallies)
             }
-            Job::DurakSim(_) => merge_typed::<durak::sim::GameTally>(tallies),
-            Job::DurakCompare(_) => merge_typed::<durak::compare::CompareTally>(tallies),
-            Job::DurakTournament(_) => merge_typed::<durak::tournament::TournamentTally>(tallies),
-            Job::DurakFlags(_) => merge_typed::<durak::flags::FlagsTally>(tallies),
+            Job::Play(p) => p.erased().merge_tallies(tallies),
         }
     }
 
@@ -201,10 +155,15 @@ impl Job {
                 &typed::<crate::games::veintiuno::compare::CompareTally>(tally)?,
                 summary,
             )),
-            Job::DurakSim(t) => Ok(durak::sim::report(t, &typed(tally)?, summary)),
-            Job::DurakCompare(c) => Ok(durak::compare::report(c, &typed(tally)?, summary)),
-            Job::DurakTournament(t) => Ok(durak::tournament::report(t, &typed(tally)?, summary)),
-            Job::DurakFlags(f) => Ok(durak::flags::report(f, &typed(tally)?, summary)),
+            Job::Play(p) => p.erased().render(tally, summary),
+        }
+    }
+
+    /// Draws the charts asked for from a whole run's tally (whole-game jobs only).
+    pub fn charts(&self, tally: &serde_json::Value, files: &ChartFiles) -> Result<()> {
+        match self {
+            Job::Play(p) => p.erased().charts(tally, files),
+            _ => Ok(()),
         }
     }
 }

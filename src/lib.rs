@@ -4,10 +4,14 @@
 //!
 //! The library holds everything; the `tahur` binary only parses arguments and prints.
 //!
-//! - [`games`]: one folder per game (rules as parameters, engine, exact analysis, reports).
+//! - [`games`]: one folder per game (rules as parameters, engine, bots, exact analysis).
+//! - [`play`]: the whole-game layer: the engine and bot traits every game implements, and
+//!   sim, compare, tournament and flags written once against them.
 //! - [`runner`]: the one simulation runner (chunked, seeded, parallel, shardable, interruptible).
 //! - [`rng`]: xoshiro256++ streams and exactly unbiased dice.
-//! - [`stats`]: estimates, intervals and comparisons.
+//! - [`stats`]: estimates, intervals and comparisons (paired ones included).
+//! - [`text`]: names, counts, `key=value` lists and bot specs as users type them.
+//! - [`humanize`]: numbers in plain language.
 //! - [`report`]: text, CSV, JSON and Markdown exporters, SVG charts, atomic output.
 //! - [`shards`]: partial results of sharded runs and their merge.
 
@@ -17,10 +21,12 @@ pub mod games;
 pub mod humanize;
 pub mod jobs;
 pub mod math;
+pub mod play;
 pub mod report;
 pub mod rng;
 pub mod runner;
 pub mod shards;
 pub mod stats;
+pub mod text;
 
 pub use error::{Error, Result};

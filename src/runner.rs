@@ -422,6 +422,55 @@ fn run_chunks<S: Simulation>(
     }
 }
 
+/// The raw outcome of running a job (or one shard of it) whose tally type is known only to the
+/// job: the tally as JSON, for shard files and merges.
+#[derive(Clone, Debug)]
+pub struct JobRun {
+    /// The tally, serialised.
+    pub tally: serde_json::Value,
+    /// Chunks that ran.
+    pub chunks: ChunkSet,
+    /// Samples that ran.
+    pub samples_done: u64,
+    /// Whether Ctrl-C stopped the run.
+    pub interrupted: bool,
+}
+
+/// Runs `sim` (only `shard`'s chunks if given) and serialises its tally.
+pub fn run_erased<S: Simulation>(
+    sim: &S,
+    spec: &RunSpec,
+    shard: Option<Shard>,
+    control: &RunControl,
+) -> Result<JobRun> {
+    let r = run(sim, spec, shard, control)?;
+    Ok(JobRun {
+        tally: serde_json::to_value(&r.tally).map_err(|e| Error::Internal(e.to_string()))?,
+        chunks: r.chunks,
+        samples_done: r.samples_done,
+        interrupted: r.interrupted,
+    })
+}
+
+/// A serialised tally back in its own type; a damaged shard file is the user's to fix.
+pub fn typed_tally<T: DeserializeOwned>(v: &serde_json::Value) -> Result<T> {
+    serde_json::from_value(v.clone())
+        .map_err(|e| Error::usage(format!("the tally in the shard file is damaged: {e}")))
+}
+
+/// Adds up serialised tallies of one type, in the order given.
+pub fn merge_erased<T: Tally>(tallies: &[serde_json::Value]) -> Result<serde_json::Value> {
+    let mut iter = tallies.iter();
+    let mut total: T = typed_tally(
+        iter.next()
+            .ok_or_else(|| Error::Internal("no tallies".into()))?,
+    )?;
+    for t in iter {
+        total.absorb(&typed_tally::<T>(t)?);
+    }
+    serde_json::to_value(&total).map_err(|e| Error::Internal(e.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -273,6 +273,204 @@ pub fn chi_square(observed: &[u64], expected_probabilities: &[f64]) -> (f64, f64
     (stat, 1.0 - dist.cdf(stat))
 }
 
+/// A rate with its 95 % Wilson interval from integer counts (0 of 0 when there are no trials):
+/// the interval starts at exactly 0 when nothing was seen and ends at exactly 1 when everything
+/// was (the formula gives float noise such as 4e-19 there).
+pub fn wilson95(successes: u64, trials: u64) -> (Proportion, Interval) {
+    let p = Proportion::new(successes.min(trials), trials);
+    let w = p.wilson(0.95);
+    let low = if p.successes == 0 { 0.0 } else { w.low };
+    let high = if p.successes == p.trials { 1.0 } else { w.high };
+    (p, Interval { low, high })
+}
+
+/// The rate per seat of something several seats share (a strategy in `seats` seats) over `games`
+/// games, with its 95 % interval, from the per-game count of its seats hit (`sum`, `sum_sq`),
+/// divided by its seats. When no two of its seats can be hit in one game the count is 0 or 1 and
+/// the Wilson interval is used; otherwise the normal interval of the mean count.
+pub fn per_seat_rate(sum: u64, sum_sq: u64, games: u64, seats: usize) -> (f64, Interval) {
+    let k = seats.max(1) as f64;
+    if sum == sum_sq && sum <= games {
+        let (p, ci) = wilson95(sum, games);
+        (
+            p.estimate() / k,
+            Interval {
+                low: ci.low / k,
+                high: ci.high / k,
+            },
+        )
+    } else {
+        let m = MeanEstimate::from_sums(games, sum as i128, sum_sq as u128);
+        let ci = m.interval(0.95);
+        (
+            m.mean / k,
+            Interval {
+                low: (ci.low / k).max(0.0),
+                high: (ci.high / k).min(1.0),
+            },
+        )
+    }
+}
+
+/// Exact integer sums of a per-sample value: Σx and Σx². Adding two of them is exact, so tallies
+/// of chunks and shards add up to the same numbers in any grouping.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Sums {
+    /// Σ x.
+    pub sum: i64,
+    /// Σ x².
+    pub sum_sq: u128,
+}
+
+impl Sums {
+    /// Adds one observation.
+    #[inline]
+    pub fn add(&mut self, x: i64) {
+        self.sum += x;
+        self.sum_sq += (x as i128 * x as i128) as u128;
+    }
+
+    /// Adds another set of sums.
+    #[inline]
+    pub fn absorb(&mut self, o: &Self) {
+        self.sum += o.sum;
+        self.sum_sq += o.sum_sq;
+    }
+
+    /// The mean of `n` observations with its spread.
+    pub fn estimate(&self, n: u64) -> MeanEstimate {
+        MeanEstimate::from_sums(n, self.sum as i128, self.sum_sq)
+    }
+}
+
+/// Paired per-sample outcomes of a yes/no event in two variants: A only, B only, both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PairedCounts {
+    /// Samples where the event happened in A only.
+    pub a_only: u64,
+    /// In B only.
+    pub b_only: u64,
+    /// In both.
+    pub both: u64,
+}
+
+impl PairedCounts {
+    /// Counts one pair: whether the event happened in A and in B.
+    #[inline]
+    pub fn add(&mut self, a: bool, b: bool) {
+        match (a, b) {
+            (true, true) => self.both += 1,
+            (true, false) => self.a_only += 1,
+            (false, true) => self.b_only += 1,
+            _ => {}
+        }
+    }
+
+    /// Adds another tally's counts.
+    pub fn absorb(&mut self, o: &Self) {
+        self.a_only += o.a_only;
+        self.b_only += o.b_only;
+        self.both += o.both;
+    }
+}
+
+/// One paired comparison of variant A with variant B: means, their difference with its 95 %
+/// interval and the paired z test, an effect size and the pairs needed to detect it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PairedDifference {
+    /// Mean in A.
+    pub a: f64,
+    /// Mean in B.
+    pub b: f64,
+    /// A − B.
+    pub difference: f64,
+    /// 95 % interval of the difference.
+    pub interval: Interval,
+    /// Two-sided p-value of the paired z test.
+    pub p_value: f64,
+    /// Effect size: Cohen's h for proportions, d_z (mean difference over its SD) for means.
+    pub effect_size: f64,
+    /// Pairs needed to detect this difference at α = 0.05 with 80 % power.
+    pub needed: f64,
+    /// Variance of the per-pair difference (to size other differences).
+    pub variance: f64,
+}
+
+impl PairedDifference {
+    /// Pairs needed to detect a difference of `d` at α = 0.05 with 80 % power, with the per-pair
+    /// variance seen here.
+    pub fn needed_for(&self, d: f64) -> f64 {
+        pairs_needed(d, self.variance)
+    }
+}
+
+/// Pairs needed to detect a mean difference `diff` with per-pair variance `var` (two-sided
+/// α = 0.05, power 80 %, normal approximation); infinite when there is nothing to detect.
+pub fn pairs_needed(diff: f64, var: f64) -> f64 {
+    samples_needed(diff, var, 1.0)
+}
+
+/// As [`pairs_needed`], counted in samples when each pair holds `per_pair` of them (rounded up
+/// once, in samples).
+pub fn samples_needed(diff: f64, var: f64, per_pair: f64) -> f64 {
+    if diff == 0.0 || var == 0.0 {
+        return f64::INFINITY;
+    }
+    let z = z_for_confidence(0.95) + standard_normal().inverse_cdf(0.8);
+    (z * z * var * per_pair / (diff * diff)).ceil()
+}
+
+/// A paired difference from the means of A and B, the per-pair differences' estimate and an
+/// effect size.
+pub fn paired(a: f64, b: f64, d: MeanEstimate, effect_size: f64) -> PairedDifference {
+    let var = d.sd * d.sd;
+    PairedDifference {
+        a,
+        b,
+        difference: d.mean,
+        interval: d.interval(0.95),
+        p_value: d.p_value_against_zero(),
+        effect_size,
+        needed: pairs_needed(d.mean, var),
+        variance: var,
+    }
+}
+
+/// The paired comparison of a yes/no event over `n` pairs: per pair the difference is 1 (A only),
+/// −1 (B only) or 0, so its sum is `a_only − b_only` and its sum of squares `a_only + b_only`.
+/// The effect size is Cohen's h.
+pub fn paired_proportions(c: &PairedCounts, n: u64) -> PairedDifference {
+    let nf = n.max(1) as f64;
+    let (a, b) = (
+        (c.a_only + c.both) as f64 / nf,
+        (c.b_only + c.both) as f64 / nf,
+    );
+    let d = MeanEstimate::from_sums(
+        n,
+        c.a_only as i128 - c.b_only as i128,
+        (c.a_only + c.b_only) as u128,
+    );
+    paired(a, b, d, 2.0 * a.sqrt().asin() - 2.0 * b.sqrt().asin())
+}
+
+/// The paired comparison of a mean from the sums of the per-pair differences (`d`), scaled by
+/// `scale` (e.g. to a unit per hand, or to undo an integer scaling): the effect size is d_z, the
+/// mean difference over its SD, which the scale does not change.
+pub fn paired_means(a: f64, b: f64, d: &Sums, pairs: u64, scale: f64) -> PairedDifference {
+    let raw = d.estimate(pairs);
+    let dz = if raw.sd > 0.0 { raw.mean / raw.sd } else { 0.0 };
+    let scaled = if scale == 1.0 {
+        raw
+    } else {
+        MeanEstimate {
+            n: raw.n,
+            mean: raw.mean / scale,
+            sd: raw.sd / scale,
+        }
+    };
+    paired(a, b, scaled, dz)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -360,6 +558,47 @@ mod tests {
         // Fleiss' formula without continuity correction: 0.5 against 0.6, alpha 0.05,
         // power 0.8 → 387.3 → 388 per group.
         assert_eq!(trials_to_detect(0.5, 0.6, 0.05, 0.8), 388.0);
+    }
+
+    #[test]
+    fn wilson_ends_are_exact_and_shared_rates_per_seat() {
+        let (p, ci) = wilson95(0, 700);
+        assert_eq!((p.estimate(), ci.low), (0.0, 0.0));
+        let (_, ci) = wilson95(700, 700);
+        assert_eq!(ci.high, 1.0);
+        // One of three seats hit in every game: Wilson of the count, per seat.
+        let (r, ci) = per_seat_rate(300, 300, 300, 3);
+        assert!((r - 1.0 / 3.0).abs() < 1e-12 && ci.high <= 1.0 / 3.0 + 1e-12);
+        // Two seats hit together in 40 of 100 games: the mean count 0.8, 0.4 per seat.
+        let (r, ci) = per_seat_rate(80, 160, 100, 2);
+        assert!((r - 0.4).abs() < 1e-12 && ci.low < r && r < ci.high);
+    }
+
+    #[test]
+    fn paired_comparisons_use_the_per_pair_differences() {
+        // 10 pairs: A only 4 times, B only once, both 3 times.
+        let c = PairedCounts {
+            a_only: 4,
+            b_only: 1,
+            both: 3,
+        };
+        let d = paired_proportions(&c, 10);
+        assert!((d.a - 0.7).abs() < 1e-12 && (d.b - 0.4).abs() < 1e-12);
+        assert!((d.difference - 0.3).abs() < 1e-12);
+        // Differences: four 1s, one −1, five 0s: variance (5 − 10·0.09)/9.
+        assert!((d.variance - (5.0 - 0.9) / 9.0).abs() < 1e-12, "{d:?}");
+        let mut s = Sums::default();
+        for x in [3i64, -1, 4, 1, 5] {
+            s.add(x);
+        }
+        assert_eq!((s.sum, s.sum_sq), (12, 52));
+        let m = paired_means(1.0, 0.0, &s, 5, 2.0);
+        assert!((m.difference - 1.2).abs() < 1e-12);
+        let raw = s.estimate(5);
+        assert!((m.effect_size - raw.mean / raw.sd).abs() < 1e-12);
+        assert_eq!(pairs_needed(0.0, 1.0), f64::INFINITY);
+        // (1.959964 + 0.841621)² · 1 / 0.1² = 784.9 → 785
+        assert_eq!(pairs_needed(0.1, 1.0), 785.0);
     }
 
     #[test]

@@ -39,10 +39,6 @@ pub enum Command {
     /// 21 ecuatoriano: two-card specials, the bank's odds, whole hands with a rotating bank.
     #[command(subcommand)]
     Veintiuno(super::veintiuno::VeintiunoCommand),
-    /// Durak (podkidnoy, perevodnoy, platkowy; 2–6 players, teams): whole games between bots,
-    /// seat and first-attacker advantage, rule and strategy comparisons, tournaments.
-    #[command(subcommand)]
-    Durak(super::durak::DurakCommand),
     /// Combine shard files (--shard K/N) into the result of the whole run.
     Merge(super::MergeArgs),
 }
@@ -75,43 +71,8 @@ pub struct SimArgs {
     pub shard: Option<String>,
 }
 
-/// Parses a count such as `1000000`, `1_000_000`, `1,000,000`, `1e6` or `2.5e6`.
-pub fn parse_count(s: &str) -> Option<u64> {
-    let t: String = s.trim().chars().filter(|&c| c != '_' && c != ',').collect();
-    if t.is_empty() {
-        return None;
-    }
-    if t.chars().all(|c| c.is_ascii_digit()) {
-        return t.parse().ok();
-    }
-    let (mantissa, exp) = t
-        .to_ascii_lowercase()
-        .split_once('e')
-        .map(|(m, e)| (m.to_string(), e.to_string()))?;
-    let exp: u32 = exp.trim_start_matches('+').parse().ok()?;
-    let (int, frac) = mantissa.split_once('.').unwrap_or((&mantissa, ""));
-    if int.is_empty() && frac.is_empty()
-        || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit())
-    {
-        return None;
-    }
-    // Integral only: 2.5e6 is fine, 2.5e0 is not.
-    let digits = format!("{int}{frac}");
-    let shift = exp.checked_sub(frac.len() as u32)?;
-    let base: u64 = digits.parse().ok()?;
-    base.checked_mul(10u64.checked_pow(shift)?)
-}
-
-/// The largest sample count accepted (10^15: weeks of computing on this kind of machine).
-pub const MAX_SAMPLES: u64 = 1_000_000_000_000_000;
-
 fn parse_samples(s: &str) -> Result<u64, String> {
-    match parse_count(s) {
-        Some(0) => Err("give at least 1 sample".into()),
-        Some(n) if n <= MAX_SAMPLES => Ok(n),
-        Some(_) => Err(format!("at most {MAX_SAMPLES} (1e15) samples")),
-        None => Err("expected a whole number such as 1000000, 1_000_000 or 1e6".into()),
-    }
+    crate::text::parse_samples(s, "samples")
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
@@ -124,26 +85,5 @@ fn parse_threads(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if (1..=1024).contains(&n) => Ok(n),
         _ => Err("expected a number of threads from 1 to 1024".into()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counts() {
-        assert_eq!(parse_count("1000000"), Some(1_000_000));
-        assert_eq!(parse_count("1_000_000"), Some(1_000_000));
-        assert_eq!(parse_count("1,000,000"), Some(1_000_000));
-        assert_eq!(parse_count("1e6"), Some(1_000_000));
-        assert_eq!(parse_count("2.5e6"), Some(2_500_000));
-        assert_eq!(parse_count("1E3"), Some(1000));
-        assert_eq!(parse_count("2.5e0"), None);
-        assert_eq!(parse_count("1e30"), None);
-        assert_eq!(parse_count("abc"), None);
-        assert_eq!(parse_count("-5"), None);
-        assert_eq!(parse_count(""), None);
-        assert_eq!(parse_count("e5"), None);
     }
 }

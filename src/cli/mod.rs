@@ -2,13 +2,11 @@
 
 mod args;
 mod dudo;
-mod durak;
+mod play;
 mod veintiuno;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-
-use clap::Parser;
 
 use crate::error::Result;
 use crate::jobs::Job;
@@ -16,8 +14,30 @@ use crate::report::{self, Report};
 use crate::runner::{RunControl, RunSummary};
 use crate::shards::{self, Partial};
 
-pub(crate) use args::MAX_SAMPLES;
-pub use args::{parse_count, Cli, Command, OutputArgs, SimArgs};
+pub use crate::text::{parse_count, MAX_SAMPLES};
+pub use args::{Cli, Command, OutputArgs, SimArgs};
+
+macro_rules! play_commands {
+    ($($name:ident => $game:ty),* $(,)?) => {
+        /// The command line with every game's whole-game commands.
+        fn command() -> clap::Command {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            $( cmd = play::register::<$game>(cmd); )*
+            cmd
+        }
+
+        /// Runs a whole-game command, if `m` holds one.
+        fn dispatch_play(m: &clap::ArgMatches) -> Option<Result<i32>> {
+            $(
+                if let Some(r) = play::dispatch::<$game>(m, crate::jobs::PlayJob::$name) {
+                    return Some(r);
+                }
+            )*
+            None
+        }
+    };
+}
+crate::with_games!(play_commands);
 
 /// Exit code of a run stopped by Ctrl-C (after printing what it has).
 pub const EXIT_INTERRUPTED: i32 = 130;
@@ -47,8 +67,8 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
+    let matches = match command().try_get_matches_from(args) {
+        Ok(m) => m,
         Err(e) => {
             use clap::error::ErrorKind;
             return match e.kind() {
@@ -77,7 +97,14 @@ where
             };
         }
     };
-    match execute(cli) {
+    let result = match dispatch_play(&matches) {
+        Some(r) => r,
+        None => match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
+            Ok(cli) => execute(cli),
+            Err(e) => Err(crate::error::Error::usage(e.to_string())),
+        },
+    };
+    match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("tahur: error: {e}");
@@ -90,7 +117,6 @@ fn execute(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Dudo(cmd) => dudo::execute(cmd),
         Command::Veintiuno(cmd) => veintiuno::execute(cmd),
-        Command::Durak(cmd) => durak::execute(cmd),
         Command::Merge(m) => merge(m),
     }
 }

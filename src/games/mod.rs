@@ -1,7 +1,19 @@
 //! The games. Each game is one folder: its rules and options, its engine, its bots and its exact
-//! analysis, all driven through the shared [`crate::runner`], [`crate::stats`] and
-//! [`crate::report`].
+//! analysis. Games with whole games implement the [`crate::play`] traits and are listed once in
+//! [`with_games`]: that list gives each of them `sim`, `compare`, `tournament` and `flags` on the
+//! command line, in jobs and in shard files.
 
 pub mod dudo;
 pub mod durak;
 pub mod veintiuno;
+
+/// Calls the macro `$m` with every game of the whole-game layer, as `Name => path::Marker`.
+/// Adding a game to tahur is its folder and one line here.
+#[macro_export]
+macro_rules! with_games {
+    ($m:ident) => {
+        $m! {
+            Durak => $crate::games::durak::Durak,
+        }
+    };
+}

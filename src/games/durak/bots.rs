@@ -20,8 +20,9 @@ use serde::{Deserialize, Serialize};
 use super::cards::{beaters, count, rank_mask, suit_mask, Card, CardSet, Cards};
 use super::engine::{Action, Legal, Phase, View};
 use super::ismcts::Search;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::rng::{uniform_below, Stream};
+use crate::text::Spec;
 
 /// Iterations per decision of `ismcts` when none are given.
 pub const DEFAULT_ISMCTS_BUDGET: u32 = 300;
@@ -43,57 +44,78 @@ pub enum Strategy {
     },
 }
 
+/// The strategies, for help and messages.
+pub const STRATEGIES: &str =
+    "strategies are random, greedy, expert and ismcts[:N] (N iterations per move), or in Spanish azar, codicioso, experto";
+
 impl Strategy {
-    /// Parses `random`, `greedy`, `expert`, `ismcts` or `ismcts:N` (Spanish: azar, codicioso,
-    /// experto).
+    /// Parses `random`, `greedy`, `expert`, `ismcts`, `ismcts:N` or `ismcts:budget=N`
+    /// (Spanish: azar, codicioso, experto).
     pub fn parse(text: &str) -> Result<Strategy> {
-        let t = crate::games::dudo::face::normalize(text);
-        let (name, arg) = match t.split_once(':') {
-            Some((n, a)) => (n.trim(), Some(a.trim())),
-            None => (t.as_str(), None),
-        };
-        let hint = "strategies are random, greedy, expert and ismcts[:N] (N iterations per move)";
-        let s = match name {
+        let spec = Spec::parse(text, "strategy")?;
+        let s = match spec.name.as_str() {
             "random" | "azar" | "aleatorio" => Strategy::Random,
             "greedy" | "codicioso" | "voraz" => Strategy::Greedy,
             "expert" | "experto" => Strategy::Expert,
             "ismcts" | "mcts" => {
-                let budget = match arg {
-                    None => DEFAULT_ISMCTS_BUDGET,
-                    Some(a) => crate::cli::parse_count(a)
-                        .filter(|&n| (1..=1_000_000).contains(&n))
-                        .ok_or_else(|| {
-                            Error::usage(format!(
-                                "invalid ismcts budget '{a}' in '{text}': give 1 to 1000000 iterations, e.g. ismcts:500"
-                            ))
-                        })? as u32,
-                };
+                let budget = spec.params(&["budget"])?.count(
+                    "budget",
+                    1,
+                    1_000_000,
+                    DEFAULT_ISMCTS_BUDGET as u64,
+                )? as u32;
                 return Ok(Strategy::Ismcts { budget });
             }
-            _ => return Err(Error::usage(format!("unknown strategy '{text}': {hint}"))),
+            _ => return Err(spec.unknown(STRATEGIES)),
         };
-        if let Some(a) = arg {
-            return Err(Error::usage(format!(
-                "strategy '{name}' takes no parameter (got '{a}'): {hint}"
-            )));
-        }
+        spec.params(&[])?;
         Ok(s)
     }
 
-    /// Parses a comma-separated list.
+    /// Parses a comma-separated list (at least one).
     pub fn parse_list(text: &str) -> Result<Vec<Strategy>> {
-        let v: Vec<Strategy> = text
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(Strategy::parse)
-            .collect::<Result<_>>()?;
-        if v.is_empty() {
-            return Err(Error::usage(
-                "--strategies is empty: name at least one, e.g. greedy,random",
-            ));
+        <Strategy as crate::play::Strategy<super::Durak>>::parse_list(text)
+    }
+}
+
+impl crate::play::Strategy<super::Durak> for Strategy {
+    type Bot = Bot;
+    fn parse(text: &str) -> Result<Self> {
+        Strategy::parse(text)
+    }
+    fn bot(&self, _rules: &super::rules::Rules) -> Bot {
+        Bot::new(*self)
+    }
+    fn is_slow(&self) -> bool {
+        matches!(self, Strategy::Ismcts { .. })
+    }
+}
+
+impl crate::play::Bot<super::Durak> for Bot {
+    #[inline]
+    fn act(&mut self, view: &View<'_>, rng: &mut Stream) -> Action {
+        Bot::act(self, view, rng)
+    }
+
+    /// Random players only: the engine's own play-out makes the same choices from the same
+    /// draws as the random bots would, without asking them move by move.
+    #[inline]
+    fn play_out(
+        game: &mut super::engine::Game,
+        bots: &mut [Bot],
+        seat_bot: &[usize],
+        _deal: &mut Stream,
+        decisions: &mut Stream,
+    ) -> bool {
+        let n = game.rules().players as usize;
+        if !seat_bot[..n]
+            .iter()
+            .all(|&b| bots[b].strategy() == Strategy::Random)
+        {
+            return false;
         }
-        Ok(v)
+        game.play_out_random(decisions, bots[seat_bot[0]].scratch());
+        true
     }
 }
 

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::error::{Error, Result};
-use crate::games::dudo::face::normalize;
+use crate::text::normalize;
 
 /// A set of cards as a bitmask (bit `rank * 4 + suit`).
 pub type CardSet = u64;

@@ -1480,3 +1480,66 @@ impl<'a> View<'a> {
         g
     }
 }
+
+impl crate::play::State for Game {
+    type Rules = Rules;
+    type Action = Action;
+    type View<'a> = View<'a>;
+
+    fn deal(rules: &Rules, start: &crate::play::Start, rng: &mut crate::rng::Stream) -> Game {
+        Game::with_start(
+            *rules,
+            Start {
+                dealer: start.dealer.map(|s| s as u8),
+                first_attacker: start.first.map(|s| s as u8),
+            },
+            rng,
+        )
+    }
+    #[inline]
+    fn to_act(&self) -> usize {
+        self.turn() as usize
+    }
+    #[inline]
+    fn view(&self, seat: usize) -> View<'_> {
+        Game::view(self, seat as u8)
+    }
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        Game::legal_actions(self, out)
+    }
+    #[inline]
+    fn apply(
+        &mut self,
+        action: Action,
+        _rng: &mut crate::rng::Stream,
+    ) -> Result<(), crate::play::Illegal> {
+        Game::apply(self, action)
+            .map(|_| ())
+            .map_err(|e| crate::play::Illegal(e.to_string()))
+    }
+    #[inline]
+    fn outcome(&self) -> Option<crate::play::Outcome> {
+        self.outcome.map(|o| match o {
+            Outcome::Lost { losers } => crate::play::Outcome::Event(losers as u32),
+            Outcome::Draw => crate::play::Outcome::Draw,
+            Outcome::Capped => crate::play::Outcome::Capped,
+        })
+    }
+    fn first_player(&self) -> usize {
+        self.first_attacker as usize
+    }
+    fn length(&self) -> u64 {
+        self.bouts as u64
+    }
+    /// Epaulettes (the durak's last attack card was a six), and on both shoulders.
+    fn counters(&self, out: &mut [i64; crate::play::MAX_COUNTERS]) {
+        out[0] = (self.epaulettes >= 1) as i64;
+        out[1] = (self.epaulettes >= 2) as i64;
+    }
+    fn series_seat(&self) -> Option<usize> {
+        self.durak().map(usize::from)
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        Game::check_invariants(self)
+    }
+}

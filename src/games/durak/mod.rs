@@ -1,12 +1,191 @@
 //! Durak (`../shared/RULES.md` §3): podkidnoy, perevodnoy and platkowy for 2–6 players, teams
-//! and every house rule as a parameter; bots from random to ISMCTS; whole-game statistics.
+//! and every house rule as a parameter; bots from random to ISMCTS. Whole games, comparisons,
+//! tournaments and house rules come from the shared [`crate::play`] layer.
 
 pub mod bots;
 pub mod cards;
-pub mod compare;
 pub mod engine;
-pub mod flags;
 pub mod ismcts;
 pub mod rules;
-pub mod sim;
-pub mod tournament;
+
+use serde::{Deserialize, Serialize};
+
+use crate::humanize;
+use crate::play::sim::SimTally;
+use crate::play::{Game, GameInfo, RuleFlag, Scoring, SeriesInfo, Words};
+use crate::report::{Report, Value};
+use crate::stats::{wilson95, Proportion};
+
+/// Durak, for the whole-game layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Durak;
+
+const FLAGS: &[RuleFlag] = &[
+    RuleFlag {
+        long: "variant",
+        key: "variant",
+        value_name: Some("NAME"),
+        switch_sets: "",
+        help: "Variant: podkidnoy (others throw in: the usual game), perevodnoy (the defender may pass the attack on) or platkowy (5 cards from 52, openings in pairs) [default: podkidnoy]",
+    },
+    RuleFlag {
+        long: "show-trump-transfer",
+        key: "show-trump-transfer",
+        value_name: None,
+        switch_sets: "on",
+        help: "Perevodnoy: the defender may also transfer once per bout by showing the trump of the attack rank",
+    },
+    RuleFlag {
+        long: "teams",
+        key: "teams",
+        value_name: Some("TEAMS"),
+        switch_sets: "",
+        help: "Partnerships: 2x2 (4 players, partners opposite), 3x3 or 2x2x2 (6 players)",
+    },
+    RuleFlag {
+        long: "dealer-trump",
+        key: "dealer-trump",
+        value_name: None,
+        switch_sets: "on",
+        help: "Trump is the suit of the dealer's last card; no card is turned under the stock",
+    },
+    RuleFlag {
+        long: "deck",
+        key: "deck",
+        value_name: Some("CARDS"),
+        switch_sets: "",
+        help: "Cards in the deck: 36 (6 to ace) or 52 [default: 36; platkowy 52]",
+    },
+    RuleFlag {
+        long: "hand",
+        key: "hand",
+        value_name: Some("N"),
+        switch_sets: "",
+        help: "Cards per hand, 1–12 [default: 6; platkowy 5]",
+    },
+    RuleFlag {
+        long: "last-cards",
+        key: "last-cards",
+        value_name: Some("RULE"),
+        switch_sets: "",
+        help: "When the last cards go out together: draw, or defender (the last defender is the durak) [default: draw]",
+    },
+    RuleFlag {
+        long: "five-before-discard",
+        key: "five-before-discard",
+        value_name: None,
+        switch_sets: "on",
+        help: "At most 5 attack cards until the first bout is discarded",
+    },
+    RuleFlag {
+        long: "no-redeal",
+        key: "redeal",
+        value_name: None,
+        switch_sets: "off",
+        help: "Play hands that are all red, all black or hold five cards of a suit (no re-deal)",
+    },
+    RuleFlag {
+        long: "max-moves",
+        key: "max-moves",
+        value_name: Some("N"),
+        switch_sets: "",
+        help: "Stop a game unfinished (counted as capped) after this many actions [default: 10000]",
+    },
+];
+
+impl Game for Durak {
+    type Rules = rules::Rules;
+    type State = engine::Game;
+    type Strategy = bots::Strategy;
+    const INFO: GameInfo = GameInfo {
+        key: "durak",
+        title: "Durak",
+        about: "Durak (podkidnoy, perevodnoy, platkowy; 2–6 players, teams): whole games between bots, seat and first-attacker advantage, rule and strategy comparisons, tournaments, house rules",
+        scoring: Scoring::Event { good: false },
+        words: Words {
+            first_player: "first attacker",
+            positions: &["first attacker", "first defender"],
+            event: "durak",
+            rate: "durak rate",
+            phrase: "is the durak",
+            team_phrase: "loses",
+            length_unit: "bouts",
+            chart_axis: "games lost (durak)",
+        },
+        draws: true,
+        move_cap: true,
+        series: Some(SeriesInfo {
+            help: "Play games in series of N: the first with a random dealer (the holder of the lowest trump attacks), each later one dealt by the previous durak with the player on their left attacking; after a draw the next game starts afresh. --games still counts games",
+            repeat: "the dealer (previous durak) loses again",
+            who: "the dealer",
+        }),
+        sitting: false,
+        sample_unit: "games",
+        players: (2, rules::MAX_PLAYERS, None),
+        flags: FLAGS,
+        change_keys: rules::CHANGE_KEYS,
+        strategies_help: "random, greedy, expert, ismcts[:N] (N iterations per move, default 300); Spanish azar, codicioso, experto",
+        default_strategies: "greedy",
+        default_tournament: "random,greedy,expert",
+        counters: &["epaulettes", "both_shoulders"],
+        compared: &[],
+        chunk: 1024,
+        slow_chunk: 8,
+        tournament_chunk: (128, 1),
+        examples: [
+            "  tahur durak sim --players 2 --strategies greedy,random --games 100000
+  tahur durak sim --players 4 --strategies expert,greedy --variant perevodnoy --chart seats.svg
+  tahur durak sim --players 4 --teams 2x2 --strategies greedy --games 1e5 --format json
+  tahur durak sim --players 3 --strategies random --deck 52 --hand 7 --length-chart length.svg
+  tahur durak sim --players 2 --strategies ismcts:100,greedy --games 200 --check
+  tahur durak sim --players 4 --strategies greedy --series 10 --games 1e6
+  tahur durak sim --players 6 --games 1e7 --shard 1/4 --output part1.json",
+            "  tahur durak compare --players 2 --strategies greedy,random --b variant=perevodnoy
+  tahur durak compare --players 4 --strategies greedy --b teams=2x2 --games 1e5
+  tahur durak compare --players 3 --a-strategies expert,greedy --b-strategies greedy --detect 1
+  tahur durak compare --players 4 --b variant=perevodnoy --until-decided --games 1e7",
+            "  tahur durak tournament --players 2 --strategies random,greedy,expert --games 20000
+  tahur durak tournament --players 4 --strategies greedy,expert --chart ranking.svg
+  tahur durak tournament --players 2 --strategies greedy,ismcts:100 --games 100
+  tahur durak tournament --players 3 --games 1e6 --shard 2/3 --output part2.json",
+            "  tahur durak flags --players 4 --strategies greedy --games 1e5
+  tahur durak flags --players 2 --strategies expert --variant perevodnoy --chart fair.svg
+  tahur durak flags --players 6 --strategies greedy --games 1e6 --format markdown",
+        ],
+    };
+
+    /// Durak with epaulettes: the durak took in the last bout and its last attack card was a six
+    /// (both shoulders: two or more sixes in that attack).
+    fn sim_fields(_rules: &rules::Rules, t: &SimTally, r: &mut Report) {
+        let (ep, ci) = wilson95(t.counter(0).max(0) as u64, t.games);
+        r.field_plain(
+            "epaulettes_rate",
+            "durak with epaulettes",
+            Value::Prob(ep.estimate()),
+            humanize::plain_rate(&ep),
+        );
+        r.field(
+            "epaulettes_ci95",
+            "95 % interval",
+            Value::ProbInterval(ci.low, ci.high),
+        );
+        r.field(
+            "epaulettes",
+            "games with epaulettes",
+            Value::Int(t.counter(0)),
+        );
+        let both = Proportion::new((t.counter(1).max(0) as u64).min(t.games), t.games);
+        r.field_plain(
+            "both_shoulders_rate",
+            "epaulettes on both shoulders",
+            Value::Prob(both.estimate()),
+            humanize::plain_rate(&both),
+        );
+    }
+
+    fn tournament_note(rules: &rules::Rules) -> Option<String> {
+        (rules.teams == rules::Teams::TwoByTwoByTwo).then(|| {
+            "With 2x2x2 teams every team holds one seat of each side, so both sides lose equally often by construction.".to_string()
+        })
+    }
+}

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use super::cards::{CardSet, FULL_36, FULL_52};
 use crate::error::{Error, Result};
-use crate::games::dudo::face::normalize;
+use crate::play::{GameRules, RuleChange, Seat};
+use crate::text::{key_values, normalize, on_off, parse_count};
 
 /// Most players at a table.
 pub const MAX_PLAYERS: usize = 6;
@@ -288,5 +289,296 @@ impl Rules {
             parts.push("no re-deal".into());
         }
         parts.join(" · ")
+    }
+}
+
+/// Every key of [`Rules::with_changes`], for help and messages.
+pub const CHANGE_KEYS: &str = "variant, deck, hand, teams, show-trump-transfer, dealer-trump, last-cards, five-before-discard, redeal, max-moves";
+
+impl Rules {
+    /// These rules changed by `key=value,…` pairs such as `variant=perevodnoy,teams=2x2`.
+    /// `variant=` comes first and also moves deck and hand to the new variant's standard when
+    /// they were at the old one's. Keys: [`CHANGE_KEYS`].
+    pub fn with_changes(mut self, spec: &str) -> Result<Rules> {
+        let pairs = key_values(spec, "rule change", "variant=perevodnoy,teams=2x2")?;
+        for &(_, v) in pairs.iter().filter(|(k, _)| *k == "variant") {
+            let variant = Variant::parse(v)?;
+            let old = Rules::standard(self.variant, self.players);
+            let new = Rules::standard(variant, self.players);
+            if (self.deck, self.hand) == (old.deck, old.hand) {
+                self.deck = new.deck;
+                self.hand = new.hand;
+            }
+            self.variant = variant;
+        }
+        let number = |k: &str, v: &str, lo: u64, hi: u64, hint: &str| {
+            parse_count(v)
+                .filter(|n| (lo..=hi).contains(n))
+                .ok_or_else(|| Error::usage(format!("invalid {k}={v}: {hint}")))
+        };
+        for &(k, v) in pairs.iter().filter(|(k, _)| *k != "variant") {
+            match k {
+                "deck" => {
+                    self.deck = match v.trim() {
+                        "36" => 36,
+                        "52" => 52,
+                        _ => {
+                            return Err(Error::usage(format!(
+                                "invalid deck={v}: use 36 (6 to ace) or 52"
+                            )))
+                        }
+                    }
+                }
+                "hand" => self.hand = number(k, v, 1, 12, "give 1 to 12 cards")? as u8,
+                "max-moves" => {
+                    self.max_moves = number(
+                        k,
+                        v,
+                        10,
+                        u32::MAX as u64,
+                        &format!("give 10 to {} actions", u32::MAX),
+                    )? as u32
+                }
+                "teams" => self.teams = Teams::parse(v)?,
+                "last-cards" => self.last_cards = LastCards::parse(v)?,
+                "show-trump-transfer" => self.show_trump_transfer = on_off(k, v)?,
+                "dealer-trump" => self.dealer_trump = on_off(k, v)?,
+                "five-before-discard" => self.five_before_discard = on_off(k, v)?,
+                "redeal" => self.redeal = on_off(k, v)?,
+                _ => {
+                    return Err(Error::usage(format!(
+                        "unknown rule '{k}' in '{spec}': keys are {CHANGE_KEYS}"
+                    )))
+                }
+            }
+        }
+        Ok(self)
+    }
+
+    /// Every one-rule change that means something for these rules: its name as `tahur durak
+    /// compare --b` writes it, a short label, and the changed rules. Changes that would not
+    /// change the game are left out (show-trump transfers outside perevodnoy, re-deals of hands
+    /// under five cards, a dealer's trump when the hands take the whole deck anyway) and so are
+    /// tables the rules refuse.
+    pub fn one_rule_changes(&self) -> Vec<RuleChange<Rules>> {
+        let rules = self;
+        let mut v: Vec<RuleChange<Rules>> = Vec::new();
+        // The switch's new value, and the label for it being on or off.
+        let flip = |now: bool, on: &str, off: &str| {
+            if now {
+                ("off", off.to_string())
+            } else {
+                ("on", on.to_string())
+            }
+        };
+        for variant in [Variant::Podkidnoy, Variant::Perevodnoy, Variant::Platkowy] {
+            if variant != rules.variant {
+                let mut r = *rules;
+                let (old, new) = (
+                    Rules::standard(rules.variant, rules.players),
+                    Rules::standard(variant, rules.players),
+                );
+                if (r.deck, r.hand) == (old.deck, old.hand) {
+                    (r.deck, r.hand) = (new.deck, new.hand);
+                }
+                r.variant = variant;
+                r.show_trump_transfer = false;
+                v.push(RuleChange::new(
+                    format!("variant={variant}"),
+                    variant.to_string(),
+                    r,
+                ));
+            }
+        }
+        if rules.variant == Variant::Perevodnoy {
+            let mut r = *rules;
+            r.show_trump_transfer = !r.show_trump_transfer;
+            let (value, label) = flip(rules.show_trump_transfer, "show trump", "no show trump");
+            v.push(RuleChange::new(
+                format!("show-trump-transfer={value}"),
+                label,
+                r,
+            ));
+        }
+        let teams: &[Teams] = match (rules.players, rules.teams) {
+            (_, t) if t != Teams::None => &[Teams::None],
+            (4, _) => &[Teams::TwoByTwo],
+            (6, _) => &[Teams::ThreeByThree, Teams::TwoByTwoByTwo],
+            _ => &[],
+        };
+        for &t in teams {
+            let mut r = *rules;
+            r.teams = t;
+            let label = if t == Teams::None {
+                "no teams".to_string()
+            } else {
+                format!("teams {t}")
+            };
+            v.push(RuleChange::new(format!("teams={t}"), label, r));
+        }
+        if rules.players as u32 * rules.hand as u32 != rules.deck as u32 {
+            let mut r = *rules;
+            r.dealer_trump = !r.dealer_trump;
+            let (value, label) = flip(rules.dealer_trump, "dealer's trump", "turned trump");
+            v.push(RuleChange::new(format!("dealer-trump={value}"), label, r));
+        }
+        let mut r = *rules;
+        r.last_cards = match rules.last_cards {
+            LastCards::Draw => LastCards::Defender,
+            LastCards::Defender => LastCards::Draw,
+        };
+        let name = match r.last_cards {
+            LastCards::Draw => "draw",
+            LastCards::Defender => "defender",
+        };
+        v.push(RuleChange::new(
+            format!("last-cards={name}"),
+            format!("last: {name}"),
+            r,
+        ));
+        let mut r = *rules;
+        r.five_before_discard = !r.five_before_discard;
+        let (value, label) = flip(
+            rules.five_before_discard,
+            "5 until discard",
+            "6 from the start",
+        );
+        v.push(RuleChange::new(
+            format!("five-before-discard={value}"),
+            label,
+            r,
+        ));
+        if rules.hand >= 5 {
+            let mut r = *rules;
+            r.redeal = !r.redeal;
+            let (value, label) = flip(rules.redeal, "re-deal", "no re-deal");
+            v.push(RuleChange::new(format!("redeal={value}"), label, r));
+        }
+        let (deck, hand) = if rules.deck == 36 { (52, 7) } else { (36, 6) };
+        if (rules.deck, rules.hand) == (36, 6) || rules.deck == 52 {
+            let mut r = *rules;
+            (r.deck, r.hand) = (deck, hand);
+            v.push(RuleChange::new(
+                format!("deck={deck},hand={hand}"),
+                format!("{deck} cards, {hand} each"),
+                r,
+            ));
+        }
+        v.retain(|c| c.rules.validate().is_ok());
+        v
+    }
+}
+
+impl GameRules for Rules {
+    fn standard(players: usize) -> Rules {
+        Rules::standard(Variant::Podkidnoy, players.min(u8::MAX as usize) as u8)
+    }
+    fn players(&self) -> usize {
+        self.players as usize
+    }
+    fn validate(&self) -> Result<()> {
+        Rules::validate(self)
+    }
+    fn with_changes(&self, spec: &str) -> Result<Rules> {
+        Rules::with_changes(*self, spec)
+    }
+    fn one_rule_changes(&self) -> Vec<RuleChange<Rules>> {
+        Rules::one_rule_changes(self)
+    }
+    fn describe(&self) -> String {
+        Rules::describe(self)
+    }
+    fn side(&self, seat: Seat) -> usize {
+        self.teams.team(seat)
+    }
+    fn sides(&self) -> usize {
+        match self.teams {
+            Teams::None => self.players as usize,
+            Teams::TwoByTwo | Teams::ThreeByThree => 2,
+            Teams::TwoByTwoByTwo => 3,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_are_the_meaningful_ones() {
+        let names = |rules: Rules| -> Vec<String> {
+            rules
+                .one_rule_changes()
+                .into_iter()
+                .map(|c| c.name)
+                .collect()
+        };
+        assert_eq!(
+            names(Rules::standard(Variant::Podkidnoy, 4)),
+            [
+                "variant=perevodnoy",
+                "variant=platkowy",
+                "teams=2x2",
+                "dealer-trump=on",
+                "last-cards=defender",
+                "five-before-discard=on",
+                "redeal=off",
+                "deck=52,hand=7",
+            ]
+        );
+        // Six players hold the whole 36-card deck: the dealer's card shows the trump anyway,
+        // and 6 × 7 cards do not fit 36; both team splits apply.
+        let six = names(Rules::standard(Variant::Perevodnoy, 6));
+        assert!(six.contains(&"show-trump-transfer=on".to_string()));
+        assert!(six.contains(&"teams=3x3".to_string()) && six.contains(&"teams=2x2x2".to_string()));
+        assert!(!six.iter().any(|n| n.starts_with("dealer-trump")));
+        assert!(six.contains(&"deck=52,hand=7".to_string()));
+        // Platkowy's 5 cards from 52: podkidnoy and perevodnoy go back to 36 and 6.
+        let p = Rules::standard(Variant::Platkowy, 3).one_rule_changes();
+        let to_pod = p.iter().find(|c| c.name == "variant=podkidnoy").unwrap();
+        assert_eq!((to_pod.rules.deck, to_pod.rules.hand), (36, 6));
+        for c in &p {
+            assert_ne!(
+                c.rules,
+                Rules::standard(Variant::Platkowy, 3),
+                "{} changes nothing",
+                c.name
+            );
+            // Each change is what `--b NAME` gives.
+            assert_eq!(
+                Rules::standard(Variant::Platkowy, 3)
+                    .with_changes(&c.name)
+                    .unwrap(),
+                c.rules,
+                "{}",
+                c.name
+            );
+        }
+    }
+
+    #[test]
+    fn changes_as_written() {
+        let r = Rules::standard(Variant::Podkidnoy, 4)
+            .with_changes("teams=2x2, variant=platkowy,redeal=off,max-moves=1e3")
+            .unwrap();
+        assert_eq!((r.variant, r.deck, r.hand), (Variant::Platkowy, 52, 5));
+        assert_eq!(
+            (r.teams, r.redeal, r.max_moves),
+            (Teams::TwoByTwo, false, 1000)
+        );
+        for bad in [
+            "deck=40",
+            "hand=13",
+            "max-moves=5",
+            "colour=red",
+            "redeal=maybe",
+            "teams",
+        ] {
+            let e = Rules::standard(Variant::Podkidnoy, 4)
+                .with_changes(bad)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(bad.split('=').next().unwrap()), "{bad}: {e}");
+        }
     }
 }

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::error::{Error, Result};
-use crate::games::dudo::face::normalize;
+use crate::text::normalize;
 
 /// Ranks in deck order; index 0 = ace … 9 = king.
 pub const RANKS: [&str; 10] = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"];

@@ -1,54 +1,55 @@
-//! `tahur durak tournament`: every strategy against every other, with the seats rotated.
+//! `tournament`: every strategy against every other, with the seats rotated.
 //!
 //! A pair of strategies A and B fills the table alternately (A, B, A, B, … from seat 1) and is
 //! played at every distinct rotation of that seating: two for an even table (A in the odd
 //! seats, then in the even ones), one per seat for an odd table. The run's sample is one
 //! *deal*: two seeds (deal, decisions) drawn from the chunk's stream, played by every pair at
-//! every rotation. Every pair and seating thus meets the same deals with the same decision
-//! stream, so seat advantage and deal luck cancel within each deal, and the per-deal
-//! differences between the two sides are what the intervals and tests are built from. Tallies
-//! are integer sums over deals, so any number of threads or shards gives the same numbers.
+//! every rotation (a sitting game's deal is a whole sitting). Every pair and seating meets the
+//! same deals with the same decision stream, so seat advantage and deal luck cancel within each
+//! deal, and the per-deal differences between the two sides are what the intervals and tests are
+//! built from. Tallies are integer sums over deals, so any number of threads or shards gives the
+//! same numbers.
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::bots::{Bot, Strategy};
-use super::engine::Start;
-use super::rules::{Rules, MAX_PLAYERS};
-use super::sim::{game_streams, play_game, Fault, Played};
+use super::charts::ranking_chart;
+use super::sim::{for_each_game, good};
+use super::{
+    game_streams, play, scored, Fault, Game, GameRules, Outcome, Start, Strategy, MAX_SEATS,
+};
 use crate::error::{Error, Result};
 use crate::humanize;
-use crate::report::chart::{Bar, BarChart};
+use crate::report::chart::BarChart;
 use crate::report::{Report, Table, Value};
 use crate::rng::Stream;
 use crate::runner::{RunSummary, Simulation, Tally};
-use crate::stats::{Interval, MeanEstimate};
+use crate::stats::{Interval, Sums};
 
-/// Deals per chunk (part of a run's definition) when no strategy searches.
-pub const DEALS_CHUNK: u64 = 128;
-/// Deals per chunk when a strategy is `ismcts`.
-pub const SEARCH_DEALS_CHUNK: u64 = 1;
 /// Most strategies in one tournament.
 pub const MAX_STRATEGIES: usize = 16;
 
 /// A tournament: the rules and the strategies that meet.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TournamentSetup {
+#[serde(bound(serialize = "S: Serialize", deserialize = "S: DeserializeOwned"))]
+pub struct TournamentSetup<G: Game, S = <G as Game>::Strategy> {
     /// The rules (players included).
-    pub rules: Rules,
+    pub rules: G::Rules,
     /// The strategies, two to [`MAX_STRATEGIES`], each once.
-    pub strategies: Vec<Strategy>,
+    pub strategies: Vec<S>,
     /// Check the engine's invariants after every action.
     pub check: bool,
 }
 
-impl TournamentSetup {
+impl<G: Game, S: Strategy<G>> TournamentSetup<G, S> {
     /// Checks the rules and the list (two to [`MAX_STRATEGIES`] strategies, none twice).
-    pub fn new(rules: Rules, strategies: &[Strategy], check: bool) -> Result<Self> {
+    pub fn new(rules: G::Rules, strategies: &[S], check: bool) -> Result<Self> {
         rules.validate()?;
         if strategies.len() < 2 {
-            return Err(Error::usage(
-                "a tournament needs two or more strategies, e.g. --strategies random,greedy,expert",
-            ));
+            return Err(Error::usage(format!(
+                "a tournament needs two or more strategies, e.g. --strategies {}",
+                G::INFO.default_tournament
+            )));
         }
         if strategies.len() > MAX_STRATEGIES {
             return Err(Error::usage(format!(
@@ -81,7 +82,7 @@ impl TournamentSetup {
     /// Distinct rotations of the alternating seating: 2 for an even table, one per seat for an
     /// odd one.
     pub fn rotations(&self) -> usize {
-        let p = self.rules.players as usize;
+        let p = self.rules.players();
         if p % 2 == 0 {
             2
         } else {
@@ -91,55 +92,34 @@ impl TournamentSetup {
 
     /// Seats of side A (first of the pair) and of side B in every seating.
     pub fn side_seats(&self) -> (usize, usize) {
-        let p = self.rules.players as usize;
+        let p = self.rules.players();
         (p.div_ceil(2), p / 2)
     }
 
     /// Whether `seat` is played by side A in rotation `r`.
     pub fn is_a(&self, seat: usize, r: usize) -> bool {
-        (seat + r) % self.rules.players as usize % 2 == 0
+        (seat + r) % self.rules.players() % 2 == 0
     }
 
-    /// Deals per chunk.
+    /// Deals per chunk (a sitting game's deal is a chunk of steps).
     pub fn chunk_size(&self) -> u64 {
-        if self
-            .strategies
-            .iter()
-            .any(|s| matches!(s, Strategy::Ismcts { .. }))
-        {
-            SEARCH_DEALS_CHUNK
+        let (fast, slow) = G::INFO.tournament_chunk;
+        if G::INFO.sitting {
+            G::INFO.chunk
+        } else if self.strategies.iter().any(Strategy::is_slow) {
+            slow
         } else {
-            DEALS_CHUNK
+            fast
         }
     }
 
-    /// Deals needed for at least `games` games per pair.
+    /// Samples needed for at least `games` games per pair (sittings: steps, as given).
     pub fn deals_for(&self, games: u64) -> u64 {
-        games.div_ceil(self.rotations() as u64)
-    }
-}
-
-/// Integer sums of a per-deal count: Σx and Σx².
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Moments {
-    /// Σ x over deals.
-    pub sum: i64,
-    /// Σ x² over deals.
-    pub sum_sq: u128,
-}
-
-impl Moments {
-    fn add(&mut self, x: i64) {
-        self.sum += x;
-        self.sum_sq += (x as i128 * x as i128) as u128;
-    }
-    fn absorb(&mut self, o: &Self) {
-        self.sum += o.sum;
-        self.sum_sq += o.sum_sq;
-    }
-    /// The mean per deal with its spread.
-    pub fn estimate(&self, deals: u64) -> MeanEstimate {
-        MeanEstimate::from_sums(deals, self.sum as i128, self.sum_sq)
+        if G::INFO.sitting {
+            games
+        } else {
+            games.div_ceil(self.rotations() as u64)
+        }
     }
 }
 
@@ -152,14 +132,14 @@ pub struct PairTally {
     pub draws: u64,
     /// Games stopped at the move cap.
     pub capped: u64,
-    /// Bouts played.
-    pub bouts: u64,
-    /// Per deal: seats of side A among the losers, summed over the rotations.
-    pub a: Moments,
-    /// Per deal: seats of side B among the losers.
-    pub b: Moments,
-    /// Per deal: seats_B · a − seats_A · b (the per-seat rate difference, scaled to integers).
-    pub diff: Moments,
+    /// Σ game length.
+    pub length: u64,
+    /// Per deal: side A's seats holding the event (or side A's points), over the rotations.
+    pub a: Sums,
+    /// Per deal: side B's.
+    pub b: Sums,
+    /// Per deal: seats_B · a − seats_A · b (the per-seat difference, scaled to integers).
+    pub diff: Sums,
 }
 
 impl PairTally {
@@ -167,7 +147,7 @@ impl PairTally {
         self.games += o.games;
         self.draws += o.draws;
         self.capped += o.capped;
-        self.bouts += o.bouts;
+        self.length += o.length;
         self.a.absorb(&o.a);
         self.b.absorb(&o.b);
         self.diff.absorb(&o.diff);
@@ -179,6 +159,9 @@ impl PairTally {
 pub struct TournamentTally {
     /// Deals played by every pair at every rotation.
     pub deals: u64,
+    /// Σ steps per deal (sittings: hands), for per-step figures.
+    #[serde(default)]
+    pub steps: u64,
     /// Deals dropped because a game broke a rule (0 unless something is broken).
     pub dropped_deals: u64,
     /// Invariant violations found with `--check`.
@@ -187,13 +170,14 @@ pub struct TournamentTally {
     pub illegal_actions: u64,
     /// Per pair, in [`TournamentSetup::pairs`] order.
     pub pairs: Vec<PairTally>,
-    /// Per strategy: per deal, its seats among the losers over all its games.
-    pub strategies: Vec<Moments>,
+    /// Per strategy: per deal, its seats holding the event (or its points) over all its games.
+    pub strategies: Vec<Sums>,
 }
 
 impl Tally for TournamentTally {
     fn absorb(&mut self, o: &Self) {
         self.deals += o.deals;
+        self.steps += o.steps;
         self.dropped_deals += o.dropped_deals;
         self.violations += o.violations;
         self.illegal_actions += o.illegal_actions;
@@ -204,8 +188,7 @@ impl Tally for TournamentTally {
             x.absorb(y);
         }
         if self.strategies.len() < o.strategies.len() {
-            self.strategies
-                .resize(o.strategies.len(), Moments::default());
+            self.strategies.resize(o.strategies.len(), Sums::default());
         }
         for (x, y) in self.strategies.iter_mut().zip(&o.strategies) {
             x.absorb(y);
@@ -220,28 +203,28 @@ struct DealCounts {
     b: i64,
     draws: u64,
     capped: u64,
-    bouts: u64,
+    length: u64,
 }
 
 /// The tournament simulation.
-pub struct TournamentSimulation {
-    setup: TournamentSetup,
+pub struct TournamentSimulation<G: Game, S: Strategy<G> = <G as Game>::Strategy> {
+    setup: TournamentSetup<G, S>,
     pairs: Vec<(usize, usize)>,
     /// Per pair and rotation: which bot plays each seat.
-    seatings: Vec<[usize; MAX_PLAYERS]>,
+    seatings: Vec<[usize; MAX_SEATS]>,
     rotations: usize,
 }
 
-impl TournamentSimulation {
+impl<G: Game, S: Strategy<G>> TournamentSimulation<G, S> {
     /// The simulation of a tournament.
-    pub fn new(setup: &TournamentSetup) -> Self {
-        let p = setup.rules.players as usize;
+    pub fn new(setup: &TournamentSetup<G, S>) -> Self {
+        let p = setup.rules.players();
         let pairs = setup.pairs();
         let rotations = setup.rotations();
         let mut seatings = Vec::with_capacity(pairs.len() * rotations);
         for &(i, j) in &pairs {
             for r in 0..rotations {
-                let mut seats = [0; MAX_PLAYERS];
+                let mut seats = [0; MAX_SEATS];
                 for (s, bot) in seats.iter_mut().enumerate().take(p) {
                     // Bot k·P + s plays seat s for strategy k: every seat has its own bot.
                     *bot = if setup.is_a(s, r) { i } else { j } * p + s;
@@ -259,46 +242,46 @@ impl TournamentSimulation {
 
     fn play_deal(
         &self,
-        bots: &mut [Bot],
+        bots: &mut [S::Bot],
         scratch: &mut [DealCounts],
+        start: &Start,
         deal: &Stream,
         decisions: &Stream,
         t: &mut TournamentTally,
     ) {
-        let p = self.setup.rules.players as usize;
+        let p = self.setup.rules.players();
+        let scored = scored::<G>();
         let mut fault = None;
         for (k, counts) in scratch.iter_mut().enumerate() {
             *counts = DealCounts::default();
             for r in 0..self.rotations {
                 let seats = &self.seatings[k * self.rotations + r];
-                let played = play_game(
+                let played = match play::<G, S::Bot>(
                     &self.setup.rules,
+                    start,
                     bots,
                     seats,
-                    Start::default(),
                     &mut deal.clone(),
                     &mut decisions.clone(),
                     self.setup.check,
-                );
-                let played: Played = match played {
+                ) {
                     Ok(x) => x,
                     Err(f) => {
                         fault = Some(f);
                         continue;
                     }
                 };
-                counts.bouts += played.bouts as u64;
+                counts.length += played.length;
                 match played.outcome {
-                    super::engine::Outcome::Draw => counts.draws += 1,
-                    super::engine::Outcome::Capped => counts.capped += 1,
-                    super::engine::Outcome::Lost { losers } => {
+                    Outcome::Draw => counts.draws += 1,
+                    Outcome::Capped => counts.capped += 1,
+                    _ => {
                         for s in 0..p {
-                            if losers >> s & 1 == 1 {
-                                if self.setup.is_a(s, r) {
-                                    counts.a += 1;
-                                } else {
-                                    counts.b += 1;
-                                }
+                            let v = played.value(s, scored);
+                            if self.setup.is_a(s, r) {
+                                counts.a += v;
+                            } else {
+                                counts.b += v;
                             }
                         }
                     }
@@ -314,6 +297,7 @@ impl TournamentSimulation {
             return;
         }
         t.deals += 1;
+        t.steps += start.length;
         let (na, nb) = self.setup.side_seats();
         let mut per_strategy = [0i64; MAX_STRATEGIES];
         for (k, c) in scratch.iter().enumerate() {
@@ -321,7 +305,7 @@ impl TournamentSimulation {
             pt.games += self.rotations as u64;
             pt.draws += c.draws;
             pt.capped += c.capped;
-            pt.bouts += c.bouts;
+            pt.length += c.length;
             pt.a.add(c.a);
             pt.b.add(c.b);
             pt.diff.add(nb as i64 * c.a - na as i64 * c.b);
@@ -335,7 +319,7 @@ impl TournamentSimulation {
     }
 }
 
-impl Simulation for TournamentSimulation {
+impl<G: Game, S: Strategy<G>> Simulation for TournamentSimulation<G, S> {
     type Tally = TournamentTally;
     fn chunk_size(&self) -> u64 {
         self.setup.chunk_size()
@@ -343,31 +327,32 @@ impl Simulation for TournamentSimulation {
     fn empty_tally(&self) -> TournamentTally {
         TournamentTally {
             pairs: vec![PairTally::default(); self.pairs.len()],
-            strategies: vec![Moments::default(); self.setup.strategies.len()],
+            strategies: vec![Sums::default(); self.setup.strategies.len()],
             ..Default::default()
         }
     }
     fn run_chunk(&self, stream: &mut Stream, deals: u64, t: &mut TournamentTally) {
-        let p = self.setup.rules.players as usize;
-        let mut bots: Vec<Bot> = self
+        let p = self.setup.rules.players();
+        let mut bots: Vec<S::Bot> = self
             .setup
             .strategies
             .iter()
-            .flat_map(|&s| (0..p).map(move |_| Bot::new(s)))
+            .flat_map(|s| (0..p).map(move |_| s.bot(&self.setup.rules)))
             .collect();
         let mut scratch = vec![DealCounts::default(); self.pairs.len()];
-        for _ in 0..deals {
+        for_each_game::<G>(deals, |_, start| {
             let (deal, decisions) = game_streams(stream);
-            self.play_deal(&mut bots, &mut scratch, &deal, &decisions, t);
-        }
+            self.play_deal(&mut bots, &mut scratch, &start, &deal, &decisions, t);
+        });
     }
 }
 
-/// A per-seat rate from per-deal counts over `per_deal` seat-games, with its 95 % interval.
-fn seat_rate(m: &Moments, deals: u64, per_deal: usize) -> (f64, Interval) {
-    let e = m.estimate(deals);
-    let k = per_deal.max(1) as f64;
-    if deals == 0 {
+/// Per seat-game (or, for sittings, per seat and step) units of a deal: `per_deal` seat-games.
+fn seat_rate<G: Game>(m: &Sums, t: &TournamentTally, per_deal: usize) -> (f64, Interval) {
+    let e = m.estimate(t.deals);
+    let k = per_deal.max(1) as f64 * steps_per_deal::<G>(t);
+    let clamp = !scored::<G>();
+    if t.deals == 0 {
         return (
             0.0,
             Interval {
@@ -376,18 +361,28 @@ fn seat_rate(m: &Moments, deals: u64, per_deal: usize) -> (f64, Interval) {
             },
         );
     }
-    let ci = if deals > 1 {
+    let ci = if t.deals > 1 {
         e.interval(0.95)
     } else {
-        Interval { low: 0.0, high: k }
-    };
-    (
-        e.mean / k,
         Interval {
-            low: (ci.low / k).max(0.0),
-            high: (ci.high / k).min(1.0),
-        },
-    )
+            low: if clamp { 0.0 } else { f64::NEG_INFINITY },
+            high: if clamp { k } else { f64::INFINITY },
+        }
+    };
+    let (low, high) = if clamp {
+        ((ci.low / k).max(0.0), (ci.high / k).min(1.0))
+    } else {
+        (ci.low / k, ci.high / k)
+    };
+    (e.mean / k, Interval { low, high })
+}
+
+fn steps_per_deal<G: Game>(t: &TournamentTally) -> f64 {
+    if G::INFO.sitting {
+        t.steps.max(1) as f64 / t.deals.max(1) as f64
+    } else {
+        1.0
+    }
 }
 
 /// One pair's result.
@@ -397,11 +392,11 @@ pub struct PairResult {
     pub a: usize,
     /// Side B's strategy index.
     pub b: usize,
-    /// A's durak rate per seat-game.
+    /// A's rate per seat-game (points per seat and step in a scored game).
     pub a_rate: f64,
     /// Its 95 % interval.
     pub a_ci: Interval,
-    /// B's durak rate per seat-game.
+    /// B's.
     pub b_rate: f64,
     /// Its 95 % interval.
     pub b_ci: Interval,
@@ -414,18 +409,22 @@ pub struct PairResult {
 }
 
 /// Every pair's result, in [`TournamentSetup::pairs`] order.
-pub fn pair_results(setup: &TournamentSetup, t: &TournamentTally) -> Vec<PairResult> {
+pub fn pair_results<G: Game, S: Strategy<G>>(
+    setup: &TournamentSetup<G, S>,
+    t: &TournamentTally,
+) -> Vec<PairResult> {
     let (na, nb) = setup.side_seats();
     let r = setup.rotations();
+    let clamp = !scored::<G>();
     setup
         .pairs()
         .iter()
         .zip(&t.pairs)
         .map(|(&(a, b), pt)| {
-            let (a_rate, a_ci) = seat_rate(&pt.a, t.deals, na * r);
-            let (b_rate, b_ci) = seat_rate(&pt.b, t.deals, nb * r);
+            let (a_rate, a_ci) = seat_rate::<G>(&pt.a, t, na * r);
+            let (b_rate, b_ci) = seat_rate::<G>(&pt.b, t, nb * r);
             let d = pt.diff.estimate(t.deals);
-            let scale = (na * nb * r) as f64;
+            let scale = (na * nb * r) as f64 * steps_per_deal::<G>(t);
             let ci = d.interval(0.95);
             PairResult {
                 a,
@@ -440,10 +439,15 @@ pub fn pair_results(setup: &TournamentSetup, t: &TournamentTally) -> Vec<PairRes
                         low: ci.low / scale,
                         high: ci.high / scale,
                     }
-                } else {
+                } else if clamp {
                     Interval {
                         low: -1.0,
                         high: 1.0,
+                    }
+                } else {
+                    Interval {
+                        low: f64::NEG_INFINITY,
+                        high: f64::INFINITY,
                     }
                 },
                 p_value: if t.deals > 1 {
@@ -461,39 +465,46 @@ pub fn pair_results(setup: &TournamentSetup, t: &TournamentTally) -> Vec<PairRes
 pub struct Standing {
     /// Strategy index.
     pub strategy: usize,
-    /// Durak rate per seat-game over all its pairs.
+    /// Its rate per seat-game over all its pairs (points per seat and step when scored).
     pub rate: f64,
     /// Its 95 % interval.
     pub ci: Interval,
-    /// Opponents it is the durak less often than.
-    pub lower: usize,
+    /// Opponents it does better than.
+    pub beats: usize,
     /// Of those, opponents where the difference is significant at 5 %.
     pub significant: usize,
 }
 
-/// The ranking: lowest durak rate first (ties by listing order).
-pub fn standings(setup: &TournamentSetup, t: &TournamentTally) -> Vec<Standing> {
+/// The ranking: best first (the lowest rate of a bad event, the highest of a good one or of
+/// points; ties by listing order).
+pub fn standings<G: Game, S: Strategy<G>>(
+    setup: &TournamentSetup<G, S>,
+    t: &TournamentTally,
+) -> Vec<Standing> {
     let (na, nb) = setup.side_seats();
     let r = setup.rotations();
     let m = setup.strategies.len();
     let results = pair_results(setup, t);
+    let higher_is_better = good::<G>();
     let mut v: Vec<Standing> = (0..m)
         .map(|k| {
             // Seat-games per deal: as A against later strategies, as B against earlier ones.
             let per_deal = (k * nb + (m - 1 - k) * na) * r;
-            let (rate, ci) = seat_rate(&t.strategies[k], t.deals, per_deal);
-            let mut lower = 0;
+            let (rate, ci) = seat_rate::<G>(&t.strategies[k], t, per_deal);
+            let mut beats = 0;
             let mut significant = 0;
             for pr in &results {
-                let mine = if pr.a == k {
-                    -pr.difference
-                } else if pr.b == k {
+                // How much better than its opponent (A − B is the first side's excess).
+                let excess = if pr.a == k {
                     pr.difference
+                } else if pr.b == k {
+                    -pr.difference
                 } else {
                     continue;
                 };
-                if mine > 0.0 {
-                    lower += 1;
+                let better = if higher_is_better { excess } else { -excess };
+                if better > 0.0 {
+                    beats += 1;
                     significant += (pr.p_value < 0.05) as usize;
                 }
             }
@@ -501,36 +512,60 @@ pub fn standings(setup: &TournamentSetup, t: &TournamentTally) -> Vec<Standing> 
                 strategy: k,
                 rate,
                 ci,
-                lower,
+                beats,
                 significant,
             }
         })
         .collect();
-    v.sort_by(|x, y| x.rate.total_cmp(&y.rate).then(x.strategy.cmp(&y.strategy)));
+    v.sort_by(|x, y| {
+        let order = if higher_is_better {
+            y.rate.total_cmp(&x.rate)
+        } else {
+            x.rate.total_cmp(&y.rate)
+        };
+        order.then(x.strategy.cmp(&y.strategy))
+    });
     v
 }
 
 /// The report of a tournament.
-pub fn report(setup: &TournamentSetup, t: &TournamentTally, run: &RunSummary) -> Report {
+pub fn report<G: Game, S: Strategy<G>>(
+    setup: &TournamentSetup<G, S>,
+    t: &TournamentTally,
+    run: &RunSummary,
+) -> Report {
+    let info = &G::INFO;
+    let w = &info.words;
+    let scored = scored::<G>();
     let names: Vec<String> = setup.strategies.iter().map(|s| s.to_string()).collect();
     let r = setup.rotations();
     let mut rep = Report::new(format!(
-        "Durak tournament · {} · {}",
+        "{} tournament · {} · {}",
+        info.title,
         setup.rules.describe(),
         names.join(", ")
     ));
     let per_pair = t.deals * r as u64;
-    rep.field(
-        "games_per_pair",
-        "games per pair",
-        Value::Int(per_pair as i64),
-    );
-    rep.field(
-        "games",
-        "games",
-        Value::Int((per_pair * setup.pairs().len() as u64) as i64),
-    );
-    rep.field("deals", "deals", Value::Int(t.deals as i64));
+    if info.sitting {
+        rep.field(
+            info.sample_unit,
+            &format!("{} per pair and seating", info.sample_unit),
+            Value::Int(t.steps as i64),
+        );
+        rep.field("sittings", "sittings per pair", Value::Int(per_pair as i64));
+    } else {
+        rep.field(
+            "games_per_pair",
+            "games per pair",
+            Value::Int(per_pair as i64),
+        );
+        rep.field(
+            "games",
+            "games",
+            Value::Int((per_pair * setup.pairs().len() as u64) as i64),
+        );
+        rep.field("deals", "deals", Value::Int(t.deals as i64));
+    }
     rep.field("seatings", "seatings per deal", Value::Int(r as i64));
     rep.field("seed", "seed", Value::Int(run.spec.seed as i64));
     if setup.check {
@@ -540,16 +575,41 @@ pub fn report(setup: &TournamentSetup, t: &TournamentTally, run: &RunSummary) ->
             Value::Int(t.violations as i64),
         );
     }
-
+    let unit = if scored {
+        format!(
+            "points per seat and {}",
+            crate::text::singular(w.length_unit)
+        )
+    } else {
+        format!("{} per seat", w.rate)
+    };
+    let fmt = |x: f64| {
+        if scored {
+            Value::Num(x, 5)
+        } else {
+            Value::Prob(x)
+        }
+    };
+    let fmt_ci = |c: Interval| {
+        if scored {
+            Value::NumInterval(c.low, c.high, 5)
+        } else {
+            Value::ProbInterval(c.low, c.high)
+        }
+    };
+    let order = if good::<G>() { "highest" } else { "lowest" };
     let mut ranking = Table::new(
         "ranking",
-        "Ranking (lowest durak rate first)",
+        &format!(
+            "Ranking ({order} {} first)",
+            if scored { "points" } else { w.rate }
+        ),
         &[
             ("rank", "rank"),
             ("strategy", "strategy"),
-            ("durak_rate", "durak rate per seat"),
+            ("rate", &unit),
             ("ci95", "95 % interval"),
-            ("lower_than", "opponents it beats"),
+            ("beats", "opponents it beats"),
             ("significant", "of them at p < 0.05"),
         ],
     );
@@ -558,60 +618,76 @@ pub fn report(setup: &TournamentSetup, t: &TournamentTally, run: &RunSummary) ->
         ranking.push(vec![
             Value::Int(i as i64 + 1),
             Value::Text(names[s.strategy].clone()),
-            Value::Prob(s.rate),
-            Value::ProbInterval(s.ci.low, s.ci.high),
-            Value::Int(s.lower as i64),
+            fmt(s.rate),
+            fmt_ci(s.ci),
+            Value::Int(s.beats as i64),
             Value::Int(s.significant as i64),
         ]);
     }
     rep.tables.push(ranking);
 
+    let a_label = format!("A {unit}");
+    let b_label = format!("B {unit}");
+    let diff_label = if scored {
+        "A − B"
+    } else {
+        "A − B (points)"
+    };
+    let length_label = format!("mean {}", w.length_unit);
+    let mut columns: Vec<(&str, &str)> = vec![
+        ("a", "A"),
+        ("b", "B"),
+        ("games", "games"),
+        ("a_rate", &a_label),
+        ("a_ci95", "95 % interval"),
+        ("b_rate", &b_label),
+        ("b_ci95", "95 % interval"),
+        ("difference", diff_label),
+        ("ci95", "95 % interval"),
+        ("p_value", "p-value"),
+    ];
+    if info.draws {
+        columns.push(("draw_rate", "draws"));
+    }
+    if !info.sitting {
+        columns.push(("mean_length", &length_label));
+    }
     let mut pairs = Table::new(
         "pairs",
         "Pairs (A, B, A, B, … by seat, every rotation on the same deals)",
-        &[
-            ("a", "A"),
-            ("b", "B"),
-            ("games", "games"),
-            ("a_durak_rate", "A durak rate per seat"),
-            ("a_ci95", "95 % interval"),
-            ("b_durak_rate", "B durak rate per seat"),
-            ("b_ci95", "95 % interval"),
-            ("difference", "A − B (points)"),
-            ("ci95", "95 % interval"),
-            ("p_value", "p-value"),
-            ("draw_rate", "draws"),
-            ("mean_bouts", "mean bouts"),
-        ],
+        &columns,
     );
     pairs.top_level = true;
     let results = pair_results(setup, t);
+    let points = if scored { 1.0 } else { 100.0 };
+    let d = if scored { 5 } else { 3 };
     for (pr, pt) in results.iter().zip(&t.pairs) {
-        pairs.push(vec![
+        let per_game = |x: u64| {
+            if pt.games == 0 {
+                0.0
+            } else {
+                x as f64 / pt.games as f64
+            }
+        };
+        let mut row = vec![
             Value::Text(names[pr.a].clone()),
             Value::Text(names[pr.b].clone()),
             Value::Int(pt.games as i64),
-            Value::Prob(pr.a_rate),
-            Value::ProbInterval(pr.a_ci.low, pr.a_ci.high),
-            Value::Prob(pr.b_rate),
-            Value::ProbInterval(pr.b_ci.low, pr.b_ci.high),
-            Value::Num(pr.difference * 100.0, 3),
-            Value::NumInterval(pr.diff_ci.low * 100.0, pr.diff_ci.high * 100.0, 3),
+            fmt(pr.a_rate),
+            fmt_ci(pr.a_ci),
+            fmt(pr.b_rate),
+            fmt_ci(pr.b_ci),
+            Value::Num(pr.difference * points, d),
+            Value::NumInterval(pr.diff_ci.low * points, pr.diff_ci.high * points, d),
             Value::PValue(pr.p_value),
-            Value::Prob(if pt.games == 0 {
-                0.0
-            } else {
-                pt.draws as f64 / pt.games as f64
-            }),
-            Value::Num(
-                if pt.games == 0 {
-                    0.0
-                } else {
-                    pt.bouts as f64 / pt.games as f64
-                },
-                2,
-            ),
-        ]);
+        ];
+        if info.draws {
+            row.push(Value::Prob(per_game(pt.draws)));
+        }
+        if !info.sitting {
+            row.push(Value::Num(per_game(pt.length), 2));
+        }
+        pairs.push(row);
     }
     rep.tables.push(pairs);
 
@@ -619,24 +695,45 @@ pub fn report(setup: &TournamentSetup, t: &TournamentTally, run: &RunSummary) ->
         for pr in &results {
             if pr.difference == 0.0 {
                 rep.note(format!(
-                    "{} and {}: each is the durak exactly as often per seat.",
+                    "{} and {}: each does exactly as well per seat.",
                     names[pr.a], names[pr.b]
                 ));
                 continue;
             }
-            let (better, worse, gap) = if pr.difference < 0.0 {
-                (&names[pr.a], &names[pr.b], -pr.difference)
+            // Which side does better: fewer losses, more wins or points.
+            let a_better = (pr.difference > 0.0) == good::<G>();
+            let (better, worse) = if a_better {
+                (&names[pr.a], &names[pr.b])
             } else {
-                (&names[pr.b], &names[pr.a], pr.difference)
+                (&names[pr.b], &names[pr.a])
             };
+            let gap = pr.difference.abs();
             let verdict = if pr.p_value < 0.05 {
                 "a real difference"
             } else {
                 "not distinguishable from chance at this size"
             };
+            let how = if scored {
+                format!(
+                    "{better} makes {} points more per seat and {}",
+                    humanize::significant(gap, 3),
+                    crate::text::singular(w.length_unit)
+                )
+            } else if good::<G>() {
+                format!(
+                    "{better} {} {} percentage points more often per seat",
+                    w.phrase,
+                    humanize::significant(gap * 100.0, 3)
+                )
+            } else {
+                format!(
+                    "{better} {} {} percentage points less often per seat",
+                    w.phrase,
+                    humanize::significant(gap * 100.0, 3)
+                )
+            };
             rep.note(format!(
-                "{better} against {worse}: {better} is the durak {} percentage points less often per seat ({verdict}, p {}).",
-                humanize::significant(gap * 100.0, 3),
+                "{better} against {worse}: {how} ({verdict}, p {}).",
                 Value::PValue(pr.p_value).display()
             ));
         }
@@ -644,24 +741,25 @@ pub fn report(setup: &TournamentSetup, t: &TournamentTally, run: &RunSummary) ->
     let (na, nb) = setup.side_seats();
     let seats = |n: usize| format!("{n} seat{}", if n == 1 { "" } else { "s" });
     rep.note(format!(
-        "Each pair plays every deal at {r} seatings (A in {}, B in {}); durak rates are per seat-game, differences are paired by deal.",
+        "Each pair plays every deal at {r} seatings (A in {}, B in {}); rates are per seat-game, differences are paired by deal.",
         seats(na),
         seats(nb)
     ));
-    if setup.rules.teams == super::rules::Teams::TwoByTwoByTwo {
-        rep.note("With 2x2x2 teams every team holds one seat of each side, so both sides lose equally often by construction.");
+    if let Some(n) = G::tournament_note(&setup.rules) {
+        rep.note(n);
     }
     let capped: u64 = t.pairs.iter().map(|p| p.capped).sum();
     if capped > 0 {
         rep.note(format!(
-            "{} games reached the move cap unfinished (no durak).",
-            humanize::thousands(capped)
+            "{} reached the move cap unfinished (no {}).",
+            crate::text::count_of(capped, "games"),
+            w.event
         ));
     }
     if t.dropped_deals > 0 {
         rep.note(format!(
-            "{} deals had a game that broke a rule and were dropped: this is a bug, please report it.",
-            humanize::thousands(t.dropped_deals)
+            "{} had a game that broke a rule and were dropped: this is a bug, please report it.",
+            crate::text::count_of(t.dropped_deals, "deals")
         ));
     }
     for n in run.notes() {
@@ -673,75 +771,10 @@ pub fn report(setup: &TournamentSetup, t: &TournamentTally, run: &RunSummary) ->
     rep
 }
 
-/// Durak rate per seat of each strategy over the whole tournament, ranked, with 95 % intervals.
-pub fn chart(setup: &TournamentSetup, t: &TournamentTally) -> BarChart {
-    BarChart {
-        title: format!("Durak tournament · {}", setup.rules.describe()),
-        y_label: "games lost per seat (durak)".into(),
-        y_percent: true,
-        bars: standings(setup, t)
-            .iter()
-            .map(|s| Bar {
-                label: setup.strategies[s.strategy].to_string(),
-                value: s.rate,
-                low: s.ci.low,
-                high: s.ci.high,
-            })
-            .collect(),
-        reference: None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::durak::rules::Variant;
-
-    #[test]
-    fn seatings_rotate_and_balance() {
-        for players in 2..=6u8 {
-            let s = TournamentSetup::new(
-                Rules::standard(Variant::Podkidnoy, players),
-                &[Strategy::Random, Strategy::Greedy],
-                false,
-            )
-            .unwrap();
-            let (na, nb) = s.side_seats();
-            for r in 0..s.rotations() {
-                let a = (0..players as usize).filter(|&x| s.is_a(x, r)).count();
-                assert_eq!((a, players as usize - a), (na, nb));
-            }
-            // Every seat is played by A in na of every `players` seatings' worth of rotations.
-            for seat in 0..players as usize {
-                let a = (0..s.rotations()).filter(|&r| s.is_a(seat, r)).count();
-                assert_eq!(a * players as usize, na * s.rotations());
-            }
-        }
-        assert!(TournamentSetup::new(
-            Rules::standard(Variant::Podkidnoy, 2),
-            &[Strategy::Random, Strategy::Random],
-            false
-        )
-        .is_err());
-    }
-
-    #[test]
-    fn greedy_beats_random() {
-        let s = TournamentSetup::new(
-            Rules::standard(Variant::Podkidnoy, 2),
-            &[Strategy::Random, Strategy::Greedy],
-            true,
-        )
-        .unwrap();
-        let sim = TournamentSimulation::new(&s);
-        let mut t = sim.empty_tally();
-        sim.run_chunk(&mut crate::rng::base_stream(2), 300, &mut t);
-        assert_eq!((t.deals, t.dropped_deals), (300, 0));
-        let pr = &pair_results(&s, &t)[0];
-        assert!(pr.difference > 0.3 && pr.p_value < 1e-6, "{pr:?}");
-        let st = standings(&s, &t);
-        assert_eq!(st[0].strategy, 1);
-        // Two players: the ranking rate is the pair's rate.
-        assert!((st[0].rate - pr.b_rate).abs() < 1e-12);
-    }
+/// Each strategy's rate per seat over the whole tournament, ranked, with 95 % intervals.
+pub fn chart<G: Game, S: Strategy<G>>(
+    setup: &TournamentSetup<G, S>,
+    t: &TournamentTally,
+) -> BarChart {
+    ranking_chart(setup, t)
 }

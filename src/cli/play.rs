@@ -1,0 +1,525 @@
+//! `tahur GAME sim | compare | tournament | flags` for every game of the whole-game layer: the
+//! commands are built from the game's [`GameInfo`] (its rule flags, words, defaults and
+//! examples), so a new game gets them by being listed in [`crate::with_games`].
+
+use std::path::PathBuf;
+
+use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
+
+use super::{emit, run_job, OutputArgs, RunRequest};
+use crate::error::{Error, Result};
+use crate::jobs::{Job as AnyJob, PlayJob};
+use crate::play::compare::{run_sequential, CompareSetup};
+use crate::play::flags::FlagsSetup;
+use crate::play::job::{ChartFiles, Job};
+use crate::play::table::MAX_SERIES;
+use crate::play::tournament::TournamentSetup;
+use crate::play::{Game, GameInfo, GameRules, Strategy, TableSetup};
+use crate::text::{parse_count, parse_samples};
+
+/// The whole-game commands.
+pub const COMMANDS: [&str; 4] = ["sim", "compare", "tournament", "flags"];
+
+/// Adds game `G`'s whole-game commands to the command line: under its own subcommand if the
+/// command line has one (games with commands of their own), else under a new one.
+pub fn register<G: Game>(cli: Command) -> Command {
+    let info = &G::INFO;
+    let commands: Vec<Command> = COMMANDS.iter().map(|c| command::<G>(c)).collect();
+    if cli.get_subcommands().any(|s| s.get_name() == info.key) {
+        cli.mut_subcommand(info.key, |s| s.subcommands(commands))
+    } else {
+        cli.subcommand(
+            Command::new(info.key)
+                .about(info.about)
+                .subcommand_required(true)
+                .arg_required_else_help(true)
+                .subcommands(commands),
+        )
+    }
+}
+
+/// Runs game `G`'s whole-game command if `m` holds one; `wrap` makes its job a [`PlayJob`].
+pub fn dispatch<G: Game>(m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> Option<Result<i32>> {
+    let (game, sub) = m.subcommand()?;
+    if game != G::INFO.key {
+        return None;
+    }
+    let (name, args) = sub.subcommand()?;
+    COMMANDS
+        .contains(&name)
+        .then(|| execute::<G>(name, args, wrap))
+}
+
+fn about(info: &GameInfo, name: &str) -> String {
+    let w = &info.words;
+    match name {
+        "sim" => format!(
+            "Whole games between strategies: {} by seat, strategy and position after the {} with 95 % intervals, the {}'s edge, game length{}",
+            w.rate,
+            w.first_player,
+            w.first_player,
+            if info.draws { ", draws" } else { "" }
+        ),
+        "compare" => "Two variants of a table (rules and/or strategies) on the same deals: every figure paired, with intervals, p-values, effect sizes and the games needed; --until-decided samples until decided".to_string(),
+        "tournament" => "Every strategy against every other, seats alternating A, B, A, B, … and rotated on the same deals: each pair's difference with its test, and a ranking".to_string(),
+        _ => format!(
+            "How every house rule moves the figures: the table against each one-rule change of it on the same deals, paired, and the fairest{}",
+            if info.compared.is_empty() { format!(" to the {}", w.first_player) } else { String::new() }
+        ),
+    }
+}
+
+fn command<G: Game>(name: &'static str) -> Command {
+    let info = &G::INFO;
+    let example = match name {
+        "sim" => info.examples[0],
+        "compare" => info.examples[1],
+        "tournament" => info.examples[2],
+        _ => info.examples[3],
+    };
+    let mut after = String::new();
+    if name == "compare" {
+        after.push_str(&format!(
+            "Variants are the table given by the rule flags, changed by --a / --b (rule changes as\nKEY=VALUE pairs) and --a-strategies / --b-strategies. Keys: {}.\n\n",
+            info.change_keys
+        ));
+    }
+    if name == "flags" {
+        after.push_str("The changes are every rule that means something for the table, one at a time, each\nplayed on the same deals as the table (paired).\n\n");
+    }
+    after.push_str("Examples:\n");
+    after.push_str(example);
+    let mut cmd = Command::new(name)
+        .about(about(info, name))
+        .after_help(after);
+    cmd = rule_args::<G>(cmd);
+    let default = if name == "tournament" {
+        info.default_tournament
+    } else {
+        info.default_strategies
+    };
+    cmd = cmd.arg(
+        Arg::new("strategies")
+            .long("strategies")
+            .visible_alias("policies")
+            .value_name("S1,S2,…")
+            .default_value(default)
+            .help(if name == "tournament" {
+                format!(
+                    "The strategies that meet, two or more: {}",
+                    info.strategies_help
+                )
+            } else {
+                format!(
+                    "Strategies by seat, repeated if fewer than players: {}",
+                    info.strategies_help
+                )
+            }),
+    );
+    match name {
+        "sim" => {
+            cmd = cmd.arg(check_arg());
+            cmd = series_arg::<G>(cmd);
+            cmd = cmd.arg(chart_arg(
+                "chart",
+                &format!(
+                    "Draw the {} by seat with 95 % intervals and the fair share as SVG",
+                    info.words.rate
+                ),
+            ));
+            cmd = cmd.arg(chart_arg(
+                "strategy-chart",
+                &format!(
+                    "Draw the {} per seat of each strategy as SVG",
+                    info.words.rate
+                ),
+            ));
+            if !info.sitting {
+                cmd = cmd.arg(chart_arg(
+                    "length-chart",
+                    &format!(
+                        "Draw the distribution of game length in {} as SVG",
+                        info.words.length_unit
+                    ),
+                ));
+            }
+        }
+        "compare" => {
+            for (id, help) in [
+                (
+                    "a",
+                    "Variant A's rule changes, KEY=VALUE pairs (e.g. the first key's)",
+                ),
+                ("b", "Variant B's rule changes"),
+            ] {
+                cmd = cmd.arg(
+                    Arg::new(id)
+                        .long(id)
+                        .value_name("KEY=VALUE,…")
+                        .default_value("")
+                        .hide_default_value(true)
+                        .help(help),
+                );
+            }
+            for (id, help) in [
+                (
+                    "a-strategies",
+                    "Variant A's strategies by seat (instead of --strategies)",
+                ),
+                (
+                    "b-strategies",
+                    "Variant B's strategies by seat (instead of --strategies)",
+                ),
+            ] {
+                cmd = cmd.arg(Arg::new(id).long(id).value_name("S1,S2,…").help(help));
+            }
+            cmd = cmd
+                .arg(
+                    Arg::new("detect")
+                        .long("detect")
+                        .value_name("D")
+                        .value_parser(parse_detect)
+                        .help("Also size the games needed to detect a difference of D (percentage points for rates, the row's unit for means), from the paired variance seen"),
+                )
+                .arg(
+                    Arg::new("until-decided")
+                        .long("until-decided")
+                        .action(ArgAction::SetTrue)
+                        .help(format!(
+                            "Keep playing until the primary comparison is decided: looks after --batch, 2×, 4×, … {unit}, look k at level α/2^k; at most --{unit}",
+                            unit = info.sample_unit
+                        )),
+                )
+                .arg(
+                    Arg::new("batch")
+                        .long("batch")
+                        .value_name("N")
+                        .default_value("10000")
+                        .value_parser(move |s: &str| parse_samples(s, G::INFO.sample_unit))
+                        .help(format!(
+                            "{} before the first look of --until-decided",
+                            crate::play::sim::capitalised(info.sample_unit)
+                        )),
+                )
+                .arg(
+                    Arg::new("alpha")
+                        .long("alpha")
+                        .value_name("A")
+                        .default_value("0.05")
+                        .value_parser(parse_alpha)
+                        .help("Overall significance level α for --until-decided"),
+                );
+            cmd = series_arg::<G>(cmd);
+        }
+        "tournament" => {
+            cmd = cmd.arg(check_arg()).arg(chart_arg(
+                "chart",
+                &format!(
+                    "Draw the ranking ({} per seat with 95 % intervals) as SVG",
+                    info.words.rate
+                ),
+            ));
+        }
+        _ => {
+            cmd = cmd.arg(chart_arg(
+                "chart",
+                if info.compared.is_empty() {
+                    "Draw each table's first-player rate as a share of its fair share as SVG"
+                } else {
+                    "Draw each table's headline figure as SVG"
+                },
+            ));
+        }
+    }
+    cmd = run_args::<G>(cmd, name == "tournament");
+    OutputArgs::augment_args(cmd)
+}
+
+/// `--players` and the game's rule flags, then `--house`.
+fn rule_args<G: Game>(mut cmd: Command) -> Command {
+    let info = &G::INFO;
+    let (min, max, default) = info.players;
+    let mut players = Arg::new("players")
+        .long("players")
+        .value_name("P")
+        .value_parser(move |s: &str| match s.trim().parse::<usize>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n),
+            _ => Err(format!("{} is for {min} to {max} players", G::INFO.title)),
+        })
+        .help(format!("Players at the table ({min}–{max})"));
+    players = match default {
+        // Built once per process: the default's text may live as long as the command line.
+        Some(d) => players.default_value(&*Box::leak(d.to_string().into_boxed_str())),
+        None => players.required(true),
+    };
+    cmd = cmd.arg(players);
+    for f in info.flags {
+        let arg = Arg::new(f.long).long(f.long).help(f.help);
+        cmd = cmd.arg(match f.value_name {
+            Some(v) => arg.value_name(v),
+            None => arg.action(ArgAction::SetTrue),
+        });
+    }
+    cmd.arg(
+        Arg::new("house")
+            .long("house")
+            .value_name("KEY=VALUE,…")
+            .default_value("")
+            .hide_default_value(true)
+            .help(format!(
+                "More rule changes as KEY=VALUE pairs (keys: {})",
+                info.change_keys
+            )),
+    )
+}
+
+fn check_arg() -> Arg {
+    Arg::new("check")
+        .long("check")
+        .action(ArgAction::SetTrue)
+        .help("Check the engine's invariants after every action (slower); violations are reported")
+}
+
+fn series_arg<G: Game>(cmd: Command) -> Command {
+    match G::INFO.series {
+        Some(s) => cmd.arg(
+            Arg::new("series")
+                .long("series")
+                .value_name("N")
+                .default_value("1")
+                .value_parser(|s: &str| match parse_count(s) {
+                    Some(n) if (1..=MAX_SERIES as u64).contains(&n) => Ok(n as u32),
+                    _ => Err(format!(
+                        "give 1 (independent games) to {MAX_SERIES} games per series"
+                    )),
+                })
+                .help(s.help),
+        ),
+        None => cmd,
+    }
+}
+
+fn chart_arg(id: &'static str, help: &str) -> Arg {
+    Arg::new(id)
+        .long(id)
+        .value_name("FILE.svg")
+        .value_parser(clap::value_parser!(PathBuf))
+        .help(help.to_string())
+}
+
+fn run_args<G: Game>(cmd: Command, tournament: bool) -> Command {
+    let unit = G::INFO.sample_unit;
+    let help = if tournament && !G::INFO.sitting {
+        format!("Games to play per pair of strategies, e.g. 10000 or 1e5, rounded up to whole deals (every deal is played at every seating)")
+    } else if tournament {
+        format!(
+            "{} per pair of strategies and seating, e.g. 1e6",
+            crate::play::sim::capitalised(unit)
+        )
+    } else {
+        format!(
+            "{} to play, e.g. 10000 or 1e5",
+            crate::play::sim::capitalised(unit)
+        )
+    };
+    cmd.arg(
+        Arg::new("samples")
+            .long(unit)
+            .value_name("N")
+            .default_value(if G::INFO.sitting { "1000000" } else { "10000" })
+            .value_parser(move |s: &str| parse_samples(s, G::INFO.sample_unit))
+            .help(help),
+    )
+    .arg(
+        Arg::new("seed")
+            .long("seed")
+            .default_value("1")
+            .value_parser(|s: &str| {
+                s.trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("expected a whole number from 0 to {}", u64::MAX))
+            })
+            .help("Seed of the random streams: the same seed and count give the same numbers"),
+    )
+    .arg(
+        Arg::new("threads")
+            .long("threads")
+            .value_name("T")
+            .value_parser(|s: &str| match s.trim().parse::<usize>() {
+                Ok(n) if (1..=1024).contains(&n) => Ok(n),
+                _ => Err("expected a number of threads from 1 to 1024".to_string()),
+            })
+            .help("Worker threads (default: every core); never changes the result"),
+    )
+    .arg(
+        Arg::new("shard")
+            .long("shard")
+            .value_name("K/N")
+            .help("Run only shard K of N and write a partial result for `tahur merge`"),
+    )
+}
+
+fn parse_detect(s: &str) -> std::result::Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(d) if d > 0.0 && d.is_finite() => Ok(d),
+        _ => Err("expected a positive difference, e.g. 1 (percentage point)".into()),
+    }
+}
+
+fn parse_alpha(s: &str) -> std::result::Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(a) if a > 0.0 && a < 1.0 => Ok(a),
+        _ => Err("expected a level between 0 and 1, e.g. 0.05".into()),
+    }
+}
+
+/// The rules the flags describe: the standard table for `--players`, each rule flag in the
+/// game's order, then `--house`.
+fn rules<G: Game>(m: &ArgMatches) -> Result<G::Rules> {
+    let players = *m.get_one::<usize>("players").expect("players has a value");
+    let mut rules = G::Rules::standard(players);
+    for f in G::INFO.flags {
+        let change = match f.value_name {
+            None if m.get_flag(f.long) => Some(f.switch_sets.to_string()),
+            None => None,
+            Some(_) => m.get_one::<String>(f.long).cloned(),
+        };
+        if let Some(v) = change {
+            rules = rules.with_changes(&format!("{}={v}", f.key))?;
+        }
+    }
+    rules.with_changes(m.get_one::<String>("house").map_or("", String::as_str))
+}
+
+fn text<'a>(m: &'a ArgMatches, id: &str) -> &'a str {
+    m.get_one::<String>(id).map_or("", String::as_str)
+}
+
+fn path(m: &ArgMatches, id: &str) -> Option<PathBuf> {
+    m.try_get_one::<PathBuf>(id).ok().flatten().cloned()
+}
+
+/// Runs `tahur GAME <name>`.
+fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> Result<i32> {
+    let out = OutputArgs::from_arg_matches(m).map_err(|e| Error::usage(e.to_string()))?;
+    let req = RunRequest {
+        samples: *m.get_one::<u64>("samples").expect("has a default"),
+        seed: *m.get_one::<u64>("seed").expect("has a default"),
+        threads: m.get_one::<usize>("threads").copied(),
+        shard: m.get_one::<String>("shard").map(String::as_str),
+    };
+    let check = m
+        .try_get_one::<bool>("check")
+        .ok()
+        .flatten()
+        .copied()
+        .unwrap_or(false);
+    let series = m
+        .try_get_one::<u32>("series")
+        .ok()
+        .flatten()
+        .copied()
+        .unwrap_or(1);
+    let files = ChartFiles {
+        main: path(m, "chart"),
+        strategies: path(m, "strategy-chart"),
+        length: path(m, "length-chart"),
+    };
+    if req.shard.is_some() && files.any() {
+        return Err(Error::usage(
+            "charts are drawn from whole runs: drop --chart with --shard",
+        ));
+    }
+    let strategies = |spec: &str| G::Strategy::parse_list(spec);
+    let base = rules::<G>(m)?;
+    let job = match name {
+        "sim" => Job::Sim(
+            TableSetup::new(base, &strategies(text(m, "strategies"))?, check)?
+                .with_series(series)?,
+        ),
+        "compare" => {
+            let variant = |spec: &str, own: Option<&String>| -> Result<TableSetup<G>> {
+                let list = strategies(own.map_or(text(m, "strategies"), String::as_str))?;
+                TableSetup::new(base.with_changes(spec)?, &list, false)?.with_series(series)
+            };
+            let label = |spec: &str, own: Option<&String>| {
+                let mut parts = Vec::new();
+                if !spec.trim().is_empty() {
+                    parts.push(spec.trim().to_string());
+                }
+                if let Some(s) = own {
+                    parts.push(format!("strategies {s}"));
+                }
+                if parts.is_empty() {
+                    "the given table".to_string()
+                } else {
+                    parts.join(" · ")
+                }
+            };
+            let (a, b) = (text(m, "a"), text(m, "b"));
+            let (sa, sb) = (
+                m.get_one::<String>("a-strategies"),
+                m.get_one::<String>("b-strategies"),
+            );
+            let setup = CompareSetup::new(
+                variant(a, sa)?,
+                variant(b, sb)?,
+                [label(a, sa), label(b, sb)],
+                m.get_one::<f64>("detect").copied(),
+            )?;
+            if m.get_flag("until-decided") {
+                return sequential::<G>(setup, m, &req, &out);
+            }
+            Job::Compare(setup)
+        }
+        "tournament" => {
+            let setup = TournamentSetup::new(base, &strategies(text(m, "strategies"))?, check)?;
+            let deals = setup.deals_for(req.samples);
+            let job = Job::Tournament(setup);
+            let req = RunRequest {
+                samples: deals,
+                ..req
+            };
+            let wrapped = AnyJob::Play(wrap(job));
+            let w2 = wrapped.clone();
+            return run_job(wrapped, req, &out, move |t| w2.charts(t, &files));
+        }
+        _ => Job::Flags(FlagsSetup::new(TableSetup::new(
+            base,
+            &strategies(text(m, "strategies"))?,
+            check,
+        )?)?),
+    };
+    let wrapped = AnyJob::Play(wrap(job));
+    let charts = wrapped.clone();
+    run_job(wrapped, req, &out, move |t| charts.charts(t, &files))
+}
+
+/// `compare --until-decided`: looks after --batch, 2×, 4×, … samples.
+fn sequential<G: Game>(
+    setup: CompareSetup<G>,
+    m: &ArgMatches,
+    req: &RunRequest,
+    out: &OutputArgs,
+) -> Result<i32> {
+    if req.shard.is_some() {
+        return Err(Error::usage(
+            "--until-decided decides as it goes and cannot be sharded: drop --shard",
+        ));
+    }
+    let spec = Job::Compare(setup.clone()).spec(req.samples, req.seed);
+    let control = crate::runner::RunControl {
+        threads: req.threads,
+        progress: super::show_progress(),
+    };
+    crate::runner::install_interrupt_handler();
+    let batch = *m.get_one::<u64>("batch").expect("has a default");
+    let alpha = *m.get_one::<f64>("alpha").expect("has a default");
+    let (tally, summary, seq) = run_sequential(&setup, &spec, batch, alpha, &control)?;
+    emit(&Job::render_sequential(&setup, &tally, &summary, &seq), out)?;
+    Ok(if summary.interrupted {
+        super::EXIT_INTERRUPTED
+    } else {
+        0
+    })
+}

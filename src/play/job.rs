@@ -1,0 +1,197 @@
+//! The serialisable question a whole-game run (or one shard of it) answers: which analysis of
+//! which table. The unsharded run and `tahur merge` both render through [`Job::render`], which
+//! is why a merge of all shards prints exactly what the unsharded run prints.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::charts::{length_chart, seat_chart, strategy_chart};
+use super::compare::{self, CompareSetup, CompareSimulation, CompareTally, Sequential};
+use super::flags::{self, FlagsSetup, FlagsSimulation, FlagsTally};
+use super::sim::{self, GameSimulation, SimTally};
+use super::table::TableSetup;
+use super::tournament::{self, TournamentSetup, TournamentSimulation, TournamentTally};
+use super::Game;
+use crate::error::{Error, Result};
+use crate::report::chart::SvgChart;
+use crate::report::Report;
+use crate::runner::{
+    merge_erased, run_erased, typed_tally, JobRun, RunControl, RunSpec, RunSummary, Shard,
+};
+
+/// One analysis of one game's table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "analysis", rename_all = "kebab-case", bound = "")]
+pub enum Job<G: Game> {
+    /// Whole games of one table.
+    Sim(TableSetup<G>),
+    /// Two tables on the same deals.
+    Compare(CompareSetup<G>),
+    /// Every strategy against every other (a sample is one deal played by every pair at every
+    /// seating).
+    Tournament(TournamentSetup<G>),
+    /// The table against each one-rule change (a sample is one deal played by every table).
+    Flags(FlagsSetup<G>),
+}
+
+/// Where to draw a run's charts (each optional).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChartFiles {
+    /// `sim`: the rate by seat; `tournament`: the ranking; `flags`: every table's figure.
+    pub main: Option<PathBuf>,
+    /// `sim`: the rate per seat of each strategy.
+    pub strategies: Option<PathBuf>,
+    /// `sim`: the length distribution.
+    pub length: Option<PathBuf>,
+}
+
+impl ChartFiles {
+    /// Whether any chart is asked for.
+    pub fn any(&self) -> bool {
+        self.main.is_some() || self.strategies.is_some() || self.length.is_some()
+    }
+}
+
+impl<G: Game> Job<G> {
+    /// The run definition for `samples` samples from `seed`.
+    pub fn spec(&self, samples: u64, seed: u64) -> RunSpec {
+        RunSpec {
+            samples,
+            seed,
+            chunk_size: self.chunk_size(),
+        }
+    }
+
+    /// Samples per chunk.
+    pub fn chunk_size(&self) -> u64 {
+        match self {
+            Job::Sim(t) => t.chunk_size(),
+            Job::Compare(c) => c.chunk_size(),
+            Job::Tournament(t) => t.chunk_size(),
+            Job::Flags(f) => f.chunk_size(),
+        }
+    }
+
+    /// Runs the job's simulation (only `shard`'s chunks if given).
+    pub fn run(
+        &self,
+        spec: &RunSpec,
+        shard: Option<Shard>,
+        control: &RunControl,
+    ) -> Result<JobRun> {
+        match self {
+            Job::Sim(t) => run_erased(&GameSimulation::new(t), spec, shard, control),
+            Job::Compare(c) => run_erased(&CompareSimulation::new(c), spec, shard, control),
+            Job::Tournament(t) => run_erased(&TournamentSimulation::new(t), spec, shard, control),
+            Job::Flags(f) => run_erased(&FlagsSimulation::new(f), spec, shard, control),
+        }
+    }
+
+    /// Adds up tallies of this job (from shard files), in the order given.
+    pub fn merge_tallies(&self, tallies: &[serde_json::Value]) -> Result<serde_json::Value> {
+        match self {
+            Job::Sim(_) => merge_erased::<SimTally>(tallies),
+            Job::Compare(_) => merge_erased::<CompareTally>(tallies),
+            Job::Tournament(_) => merge_erased::<TournamentTally>(tallies),
+            Job::Flags(_) => merge_erased::<FlagsTally>(tallies),
+        }
+    }
+
+    /// The report for a tally.
+    pub fn render(&self, tally: &serde_json::Value, summary: &RunSummary) -> Result<Report> {
+        Ok(match self {
+            Job::Sim(t) => sim::report(t, &typed_tally(tally)?, summary),
+            Job::Compare(c) => compare::report(c, &typed_tally(tally)?, summary, None),
+            Job::Tournament(t) => tournament::report(t, &typed_tally(tally)?, summary),
+            Job::Flags(f) => flags::report(f, &typed_tally(tally)?, summary),
+        })
+    }
+
+    /// The report of a sequential comparison (`--until-decided`).
+    pub fn render_sequential(
+        setup: &CompareSetup<G>,
+        tally: &CompareTally,
+        summary: &RunSummary,
+        seq: &Sequential,
+    ) -> Report {
+        compare::report(setup, tally, summary, Some(seq))
+    }
+
+    /// The charts this analysis draws, which it names for messages.
+    pub fn chart_names(&self) -> &'static [&'static str] {
+        match self {
+            Job::Sim(_) => &["--chart", "--strategy-chart", "--length-chart"],
+            Job::Compare(_) => &[],
+            Job::Tournament(_) | Job::Flags(_) => &["--chart"],
+        }
+    }
+
+    /// Draws the asked-for charts of a whole run's tally.
+    pub fn charts(&self, tally: &serde_json::Value, files: &ChartFiles) -> Result<()> {
+        if !files.any() {
+            return Ok(());
+        }
+        let internal = |e: Error| Error::Internal(e.to_string());
+        match self {
+            Job::Sim(setup) => {
+                let t: SimTally = typed_tally(tally).map_err(internal)?;
+                if let Some(p) = &files.main {
+                    seat_chart(setup, &t).write(p)?;
+                }
+                if let Some(p) = &files.strategies {
+                    strategy_chart(setup, &t).write(p)?;
+                }
+                if let Some(p) = &files.length {
+                    length_chart(setup, &t).write(p)?;
+                }
+            }
+            Job::Compare(_) => {}
+            Job::Tournament(setup) => {
+                if let Some(p) = &files.main {
+                    let t: TournamentTally = typed_tally(tally).map_err(internal)?;
+                    tournament::chart(setup, &t).write(p)?;
+                }
+            }
+            Job::Flags(setup) => {
+                if let Some(p) = &files.main {
+                    let t: FlagsTally = typed_tally(tally).map_err(internal)?;
+                    flags::chart(setup, &t).write(p)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A whole-game job of any game, for the job list and shard files ([`crate::jobs::PlayJob`]).
+pub trait AnyJob {
+    /// Samples per chunk.
+    fn chunk_size(&self) -> u64;
+    /// Runs (one shard of) the job.
+    fn run(&self, spec: &RunSpec, shard: Option<Shard>, control: &RunControl) -> Result<JobRun>;
+    /// Adds up serialised tallies of this job.
+    fn merge_tallies(&self, tallies: &[serde_json::Value]) -> Result<serde_json::Value>;
+    /// The report for a serialised tally.
+    fn render(&self, tally: &serde_json::Value, summary: &RunSummary) -> Result<Report>;
+    /// Draws the charts asked for.
+    fn charts(&self, tally: &serde_json::Value, files: &ChartFiles) -> Result<()>;
+}
+
+impl<G: Game> AnyJob for Job<G> {
+    fn chunk_size(&self) -> u64 {
+        Job::chunk_size(self)
+    }
+    fn run(&self, spec: &RunSpec, shard: Option<Shard>, control: &RunControl) -> Result<JobRun> {
+        Job::run(self, spec, shard, control)
+    }
+    fn merge_tallies(&self, tallies: &[serde_json::Value]) -> Result<serde_json::Value> {
+        Job::merge_tallies(self, tallies)
+    }
+    fn render(&self, tally: &serde_json::Value, summary: &RunSummary) -> Result<Report> {
+        Job::render(self, tally, summary)
+    }
+    fn charts(&self, tally: &serde_json::Value, files: &ChartFiles) -> Result<()> {
+        Job::charts(self, tally, files)
+    }
+}
