@@ -8,10 +8,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
-use crate::games::dudo::compare::{self, CompareSetup, CompareSimulation, CompareTally};
 use crate::games::dudo::montecarlo::{BidSimulation, CountHistogram};
 use crate::games::dudo::prob::{self, ProbQuery};
-use crate::games::dudo::sim::{self, GameSimulation, GameTally, TableSetup};
 use crate::play::job::{AnyJob, ChartFiles};
 use crate::report::Report;
 pub use crate::runner::JobRun;
@@ -51,10 +49,6 @@ crate::with_games!(play_jobs);
 pub enum Job {
     /// `tahur dudo prob … --samples N`.
     DudoProb(ProbQuery),
-    /// `tahur dudo sim`.
-    DudoSim(TableSetup),
-    /// `tahur dudo compare`.
-    DudoCompare(CompareSetup),
     /// `tahur veintiuno sim`.
     VeintiunoSim(crate::games::veintiuno::sim::TableSetup),
     /// `tahur veintiuno compare`.
@@ -68,7 +62,6 @@ impl Job {
     pub fn chunk_size(&self) -> u64 {
         match self {
             Job::DudoProb(_) => crate::games::dudo::montecarlo::BID_CHUNK,
-            Job::DudoSim(_) | Job::DudoCompare(_) => sim::GAMES_CHUNK,
             Job::VeintiunoSim(_) | Job::VeintiunoCompare(_) => {
                 crate::games::veintiuno::sim::HANDS_CHUNK
             }
@@ -99,8 +92,6 @@ impl Job {
                 shard,
                 control,
             ),
-            Job::DudoSim(t) => run_typed(&GameSimulation::new(t), spec, shard, control),
-            Job::DudoCompare(c) => run_typed(&CompareSimulation::new(c), spec, shard, control),
             Job::VeintiunoSim(t) => run_typed(
                 &crate::games::veintiuno::sim::HandSimulation::new(t),
                 spec,
@@ -121,8 +112,6 @@ impl Job {
     pub fn merge_tallies(&self, tallies: &[serde_json::Value]) -> Result<serde_json::Value> {
         match self {
             Job::DudoProb(_) => merge_typed::<CountHistogram>(tallies),
-            Job::DudoSim(_) => merge_typed::<GameTally>(tallies),
-            Job::DudoCompare(_) => merge_typed::<CompareTally>(tallies),
             Job::VeintiunoSim(_) => merge_typed::<crate::games::veintiuno::sim::HandTally>(tallies),
             Job::VeintiunoCompare(_) => {
                 merge_typed::<crate::games::veintiuno::compare::CompareTally>(tallies)
@@ -138,13 +127,6 @@ impl Job {
                 let hist: CountHistogram = typed(tally)?;
                 Ok(prob::report(q, Some((&hist, summary))))
             }
-            Job::DudoSim(t) => Ok(sim::report(t, &typed::<GameTally>(tally)?, summary)),
-            Job::DudoCompare(c) => Ok(compare::report(
-                c,
-                &typed::<CompareTally>(tally)?,
-                summary,
-                None,
-            )),
             Job::VeintiunoSim(t) => Ok(crate::games::veintiuno::sim::report(
                 t,
                 &typed::<crate::games::veintiuno::sim::HandTally>(tally)?,

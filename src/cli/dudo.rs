@@ -9,14 +9,10 @@ use crate::report::chart::SvgChart;
 use super::{emit, run_job, OutputArgs, RunRequest, SimArgs};
 use crate::error::{Error, Result};
 use crate::games::dudo::bots::Strategy;
-use crate::games::dudo::compare::{self, CompareSetup};
-use crate::games::dudo::engine::{GameConfig, MAX_PLAYERS};
+use crate::games::dudo::engine::MAX_PLAYERS;
 use crate::games::dudo::exact::{DICE_PER_PLAYER, MAX_DICE};
 use crate::games::dudo::face::parse_dice;
 use crate::games::dudo::prob::{self, ProbQuery};
-use crate::games::dudo::sim::{
-    self, apply_house_rules, parse_strategy_list, GameTally, TableSetup,
-};
 use crate::games::dudo::table::{self, TableQuery};
 use crate::games::dudo::tune::{self, TuneSpec};
 use crate::games::dudo::{advise, paso, sheets, AceRound, Bid, RuleSet, Rules, Situation};
@@ -49,19 +45,6 @@ pub enum DudoCommand {
   tahur dudo holding --players 6
   tahur dudo holding --players 5 --rules caleuchano --format markdown")]
     Holding(HoldingArgs),
-    /// Whole games between strategies: win share by seat and strategy, game length, doubts.
-    #[command(after_help = "Examples:
-  tahur dudo sim --players 3 --strategies threshold,random,random --games 10000
-  tahur dudo sim --rules caleuchano --players 6 --strategies tuned --games 1e5 --chart seats.svg
-  tahur dudo sim --players 4 --strategies 'threshold:t=0.3,bluff=0.1,honest' --house lives=5 --format json
-  tahur dudo sim --players 6 --strategies threshold --games 1e6 --shard 1/4 --output part1.json")]
-    Sim(SimCmd),
-    /// The same strategies under two rule or flag sets, paired on common random numbers.
-    #[command(after_help = "Examples:
-  tahur dudo compare --players 4 --strategies threshold,random --a rules=chimbo9 --b rules=caleuchano
-  tahur dudo compare --rules caleuchano --players 5 --strategies threshold --a paso=on --b paso=off --games 1e5
-  tahur dudo compare --players 3 --strategies threshold,honest --a lives=3 --b lives=5 --until-decided --games 1e6")]
-    Compare(CompareCmd),
     /// Exact odds that a doubted pass stands: poker, full or pichanga (Caleuchano).
     #[command(after_help = "Examples:
   tahur dudo paso
@@ -225,37 +208,6 @@ pub struct SheetsArgs {
     pub out: PathBuf,
 }
 
-/// The table of a game simulation.
-#[derive(Args, Debug, Clone)]
-pub struct GameArgs {
-    /// Rule set (flags at that rule set's standard unless --house changes them).
-    #[arg(long, value_enum, default_value = "chimbo9")]
-    pub rules: RuleSet,
-    /// Players at the table (2–16).
-    #[arg(long, value_name = "P", value_parser = parse_table_players)]
-    pub players: u8,
-    /// Strategies by seat, repeated if fewer than players: random, honest, tuned, threshold,
-    /// threshold:t=0.4,bluff=0.1.
-    #[arg(long, value_name = "S1,S2,…", default_value = "threshold")]
-    pub strategies: String,
-    /// House rules: lives=N, paso=on|off, reforzada=on|off, obligado=on|off,
-    /// direction=choose|fixed, aces-need-natural=on|off, ace-round=floor|ceil.
-    #[arg(long, value_name = "KEY=VALUE,…", default_value = "")]
-    pub house: String,
-    /// Check the engine's invariants after every action (slower); violations are reported.
-    #[arg(long)]
-    pub check: bool,
-}
-
-impl GameArgs {
-    /// The table these arguments describe.
-    pub fn setup(&self) -> Result<TableSetup> {
-        let base = GameConfig::standard(self.rules, self.players);
-        let game = apply_house_rules(base, &self.house)?;
-        TableSetup::new(game, &parse_strategy_list(&self.strategies)?, self.check)
-    }
-}
-
 fn parse_table_players(s: &str) -> std::result::Result<u8, String> {
     match s.trim().parse::<u8>() {
         Ok(n) if (2..=MAX_PLAYERS as u8).contains(&n) => Ok(n),
@@ -264,95 +216,7 @@ fn parse_table_players(s: &str) -> std::result::Result<u8, String> {
 }
 
 fn parse_games(s: &str) -> std::result::Result<u64, String> {
-    match super::parse_count(s) {
-        Some(0) => Err("give at least 1 game".into()),
-        Some(n) if n <= super::MAX_SAMPLES => Ok(n),
-        Some(_) => Err("at most 1e15 games".into()),
-        None => Err("expected a whole number such as 10000 or 1e5".into()),
-    }
-}
-
-/// Runner options of game simulations.
-#[derive(Args, Debug, Clone)]
-pub struct GameRunArgs {
-    /// Games to play (e.g. 10000 or 1e5).
-    #[arg(long, value_name = "N", default_value = "10000", value_parser = parse_games)]
-    pub games: u64,
-    /// Seed of the random streams: the same seed and games give the same numbers.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (default: every core); never changes the result.
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
-    /// Run only shard K of N and write a partial result for `tahur merge`.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
-}
-
-impl GameRunArgs {
-    fn request(&self) -> RunRequest<'_> {
-        RunRequest {
-            samples: self.games,
-            seed: self.seed,
-            threads: self.threads.map(usize::from),
-            shard: self.shard.as_deref(),
-        }
-    }
-}
-
-/// `tahur dudo sim`.
-#[derive(Args, Debug)]
-pub struct SimCmd {
-    #[command(flatten)]
-    pub table: GameArgs,
-    #[command(flatten)]
-    pub run: GameRunArgs,
-    /// Draw win share by seat with 95 % intervals as SVG.
-    #[arg(long, value_name = "FILE.svg")]
-    pub chart: Option<PathBuf>,
-    /// Draw the distribution of game length as SVG.
-    #[arg(long, value_name = "FILE.svg")]
-    pub length_chart: Option<PathBuf>,
-    #[command(flatten)]
-    pub out: OutputArgs,
-}
-
-/// `tahur dudo compare`.
-#[derive(Args, Debug)]
-pub struct CompareCmd {
-    /// Base rule set of both variants (before --a / --b).
-    #[arg(long, value_enum, default_value = "chimbo9")]
-    pub rules: RuleSet,
-    /// Players at the table (2–16).
-    #[arg(long, value_name = "P", value_parser = parse_table_players)]
-    pub players: u8,
-    /// Strategies by seat (as for `dudo sim`).
-    #[arg(long, value_name = "S1,S2,…", default_value = "threshold")]
-    pub strategies: String,
-    /// Variant A's house rules, e.g. rules=chimbo9 or paso=off,lives=3.
-    #[arg(long, value_name = "KEY=VALUE,…", default_value = "")]
-    pub a: String,
-    /// Variant B's house rules.
-    #[arg(long, value_name = "KEY=VALUE,…", default_value = "")]
-    pub b: String,
-    /// Keep playing until the first comparison is decided: looks after --batch, 2×, 4×, … games,
-    /// look k at level α/2^k; at most --games games.
-    #[arg(long)]
-    pub until_decided: bool,
-    /// Games before the first look of --until-decided.
-    #[arg(long, value_name = "N", default_value = "10000", value_parser = parse_games)]
-    pub batch: u64,
-    /// Also size the games needed to detect a difference of D (percentage points for win rates,
-    /// rounds for game length), from the paired variance seen.
-    #[arg(long, value_name = "D", value_parser = parse_detect)]
-    pub detect: Option<f64>,
-    /// Overall significance level α for --until-decided.
-    #[arg(long, default_value_t = 0.05, value_parser = parse_alpha)]
-    pub alpha: f64,
-    #[command(flatten)]
-    pub run: GameRunArgs,
-    #[command(flatten)]
-    pub out: OutputArgs,
+    crate::text::parse_samples(s, "games")
 }
 
 /// `tahur dudo tune`.
@@ -391,20 +255,6 @@ pub struct PasoCmd {
     pub shown: Option<String>,
     #[command(flatten)]
     pub out: OutputArgs,
-}
-
-fn parse_detect(s: &str) -> std::result::Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(d) if d > 0.0 && d.is_finite() => Ok(d),
-        _ => Err("expected a positive difference, e.g. 1 (percentage point)".into()),
-    }
-}
-
-fn parse_alpha(s: &str) -> std::result::Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(a) if a > 0.0 && a < 1.0 => Ok(a),
-        _ => Err("expected a level between 0 and 1, e.g. 0.05".into()),
-    }
 }
 
 fn parse_bid(words: &[String]) -> Result<Bid> {
@@ -460,77 +310,6 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 .unwrap_or(0);
             emit(&sheets::holding_report(dice, a.rules)?, &a.out)?;
             Ok(0)
-        }
-        DudoCommand::Sim(a) => {
-            let setup = a.table.setup()?;
-            if a.run.shard.is_some() && (a.chart.is_some() || a.length_chart.is_some()) {
-                return Err(Error::usage(
-                    "charts are drawn from whole runs: drop --chart with --shard",
-                ));
-            }
-            let charts = |tally: &serde_json::Value| -> Result<()> {
-                let t: GameTally = super::tally_of(tally)?;
-                if let Some(p) = &a.chart {
-                    sim::seat_chart(&setup, &t).write(p)?;
-                }
-                if let Some(p) = &a.length_chart {
-                    sim::length_chart(&setup, &t).write(p)?;
-                }
-                Ok(())
-            };
-            run_job(Job::DudoSim(setup.clone()), a.run.request(), &a.out, charts)
-        }
-        DudoCommand::Compare(a) => {
-            let strategies = parse_strategy_list(&a.strategies)?;
-            let base = GameConfig::standard(a.rules, a.players);
-            let variant = |spec: &str| -> Result<TableSetup> {
-                TableSetup::new(apply_house_rules(base, spec)?, &strategies, false)
-            };
-            let name = |spec: &str| {
-                if spec.trim().is_empty() {
-                    format!("{} standard", a.rules.key())
-                } else {
-                    spec.to_string()
-                }
-            };
-            let setup = CompareSetup::new(
-                variant(&a.a)?,
-                variant(&a.b)?,
-                [name(&a.a), name(&a.b)],
-                a.detect,
-            )?;
-            if setup.a.game == setup.b.game {
-                return Err(Error::usage(format!(
-                    "--a '{}' and --b '{}' give the same rules: change at least one house rule",
-                    a.a, a.b
-                )));
-            }
-            if !a.until_decided {
-                return run_job(Job::DudoCompare(setup), a.run.request(), &a.out, |_| Ok(()));
-            }
-            if a.run.shard.is_some() {
-                return Err(Error::usage(
-                    "--until-decided decides as it goes and cannot be sharded: drop --shard",
-                ));
-            }
-            let req = a.run.request();
-            let spec = Job::DudoCompare(setup.clone()).spec(req.samples, req.seed);
-            let control = crate::runner::RunControl {
-                threads: req.threads,
-                progress: super::show_progress(),
-            };
-            crate::runner::install_interrupt_handler();
-            let (tally, summary, seq) =
-                compare::run_sequential(&setup, &spec, a.batch, a.alpha, &control)?;
-            emit(
-                &compare::report(&setup, &tally, &summary, Some(&seq)),
-                &a.out,
-            )?;
-            Ok(if summary.interrupted {
-                super::EXIT_INTERRUPTED
-            } else {
-                0
-            })
         }
         DudoCommand::Paso(a) => {
             let shown = parse_dice(a.shown.as_deref().unwrap_or(""), "--shown")?;

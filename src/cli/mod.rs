@@ -128,11 +128,6 @@ pub(crate) fn emit(report: &Report, out: &OutputArgs) -> Result<()> {
 }
 
 /// Whether to draw a progress bar: only when stderr is a terminal.
-/// A run's tally (as `run_job` hands it to the chart writers) in its own type.
-pub(crate) fn tally_of<T: serde::de::DeserializeOwned>(tally: &serde_json::Value) -> Result<T> {
-    serde_json::from_value(tally.clone()).map_err(|e| crate::error::Error::Internal(e.to_string()))
-}
-
 fn show_progress() -> bool {
     std::io::stderr().is_terminal()
 }

@@ -13,6 +13,7 @@ pub mod veintiuno;
 macro_rules! with_games {
     ($m:ident) => {
         $m! {
+            Dudo => $crate::games::dudo::Dudo,
             Durak => $crate::games::durak::Durak,
         }
     };

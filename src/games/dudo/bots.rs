@@ -25,9 +25,10 @@ use super::bid::Bid;
 use super::engine::{Action, Direction, PassHand, View, CUP};
 use super::face::Face;
 use super::rules::RuleSet;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::math::{binomial_pmf, upper_tails};
 use crate::rng::{Rng, Stream};
+use crate::text::Spec;
 
 /// Binomial upper tails for every number of unknown dice up to a table size.
 #[derive(Clone, Debug)]
@@ -38,6 +39,9 @@ pub struct OddsTables {
     /// (5/6)^u.
     none: Vec<f64>,
 }
+
+/// The most dice at a table (16 players × 5).
+const MAX_TABLE_DICE: usize = super::engine::MAX_PLAYERS * CUP;
 
 const THIRD: usize = 0;
 const SIXTH: usize = 1;
@@ -58,6 +62,15 @@ impl OddsTables {
         });
         let none = (0..=max).map(|u| (5.0f64 / 6.0).powi(u as i32)).collect();
         Self { max, tails, none }
+    }
+
+    /// The tables for up to `max_dice` unknown dice, built once per size and shared by every
+    /// bot (they are read-only).
+    pub fn shared(max_dice: u32) -> &'static OddsTables {
+        static TABLES: [std::sync::OnceLock<OddsTables>; MAX_TABLE_DICE + 1] =
+            [const { std::sync::OnceLock::new() }; MAX_TABLE_DICE + 1];
+        let n = (max_dice as usize).min(MAX_TABLE_DICE);
+        TABLES[n].get_or_init(|| OddsTables::new(n as u32))
     }
 
     #[inline]
@@ -185,46 +198,27 @@ pub enum Strategy {
 /// Default doubt threshold of `threshold`.
 pub const DEFAULT_T: f64 = 0.4;
 
+/// The strategies, for help and messages.
+pub const STRATEGIES: &str =
+    "strategies are random, honest, tuned, threshold or threshold:t=0.4,bluff=0.1";
+
 impl Strategy {
     /// Parses `random`, `honest`, `tuned`, `threshold` or `threshold:t=0.4,bluff=0.1`.
     pub fn parse(s: &str) -> Result<Strategy> {
-        let s = s.trim();
-        let (name, params) = s.split_once(':').unwrap_or((s, ""));
-        let hint = "strategies are random, honest, tuned, threshold or threshold:t=0.4,bluff=0.1";
-        match name.trim().to_ascii_lowercase().as_str() {
-            "random" | "honest" | "tuned" if !params.is_empty() => Err(Error::usage(format!(
-                "strategy '{s}' takes no parameters; {hint}"
-            ))),
-            "random" => Ok(Strategy::Random),
-            "honest" => Ok(Strategy::Honest),
-            "tuned" => Ok(Strategy::Tuned),
-            "threshold" => {
-                let (mut t, mut bluff) = (DEFAULT_T, 0.0);
-                for kv in params.split(',').filter(|p| !p.trim().is_empty()) {
-                    let (k, v) = kv.split_once('=').ok_or_else(|| {
-                        Error::usage(format!("invalid parameter '{kv}' in strategy '{s}': expected t=0.4 or bluff=0.1"))
-                    })?;
-                    let x: f64 = v.trim().parse().map_err(|_| {
-                        Error::usage(format!("invalid value '{v}' for {k} in strategy '{s}': expected a number from 0 to 1"))
-                    })?;
-                    if !(0.0..=1.0).contains(&x) {
-                        return Err(Error::usage(format!(
-                            "invalid value {x} for {k} in strategy '{s}': expected a number from 0 to 1"
-                        )));
-                    }
-                    match k.trim() {
-                        "t" => t = x,
-                        "bluff" => bluff = x,
-                        other => {
-                            return Err(Error::usage(format!(
-                                "unknown parameter '{other}' in strategy '{s}': threshold takes t and bluff"
-                            )))
-                        }
-                    }
-                }
-                Ok(Strategy::Threshold { t, bluff })
+        let spec = Spec::parse(s, "strategy")?;
+        let plain = |st: Strategy| spec.params(&[]).map(|_| st);
+        match spec.name.as_str() {
+            "random" | "azar" => plain(Strategy::Random),
+            "honest" | "honesto" => plain(Strategy::Honest),
+            "tuned" | "afinado" => plain(Strategy::Tuned),
+            "threshold" | "umbral" => {
+                let p = spec.params(&["t", "bluff"])?;
+                Ok(Strategy::Threshold {
+                    t: p.number("t", 0.0, 1.0, DEFAULT_T)?,
+                    bluff: p.number("bluff", 0.0, 1.0, 0.0)?,
+                })
             }
-            _ => Err(Error::usage(format!("unknown strategy '{s}': {hint}"))),
+            _ => Err(spec.unknown(STRATEGIES)),
         }
     }
 
@@ -250,6 +244,41 @@ impl Strategy {
                 threshold_action(view, odds, rng, t, bluff)
             }
         }
+    }
+}
+
+/// A Dudo player: a strategy (`tuned` resolved for its table) with the odds tables of its
+/// table size.
+#[derive(Clone, Debug)]
+pub struct Bot {
+    strategy: Strategy,
+    odds: &'static OddsTables,
+}
+
+impl Bot {
+    /// A bot playing `strategy` at a table with these rules.
+    pub fn new(strategy: Strategy, config: &super::engine::GameConfig) -> Bot {
+        Bot {
+            strategy: strategy.resolve(config.rules.set, config.players),
+            odds: OddsTables::shared(config.players as u32 * CUP as u32),
+        }
+    }
+}
+
+impl crate::play::Strategy<super::Dudo> for Strategy {
+    type Bot = Bot;
+    fn parse(text: &str) -> Result<Self> {
+        Strategy::parse(text)
+    }
+    fn bot(&self, rules: &super::engine::GameConfig) -> Bot {
+        Bot::new(*self, rules)
+    }
+}
+
+impl crate::play::Bot<super::Dudo> for Bot {
+    #[inline]
+    fn act(&mut self, view: &View<'_>, rng: &mut Stream) -> Action {
+        self.strategy.act(view, self.odds, rng)
     }
 }
 

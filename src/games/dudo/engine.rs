@@ -25,6 +25,7 @@ use super::bid::Bid;
 use super::face::Face;
 use super::rules::{RuleSet, Rules};
 use crate::error::{Error, Result};
+use crate::play::RuleChange;
 use crate::rng::{six_dice, Rng};
 
 /// The most players a table may have.
@@ -239,6 +240,29 @@ pub enum Event {
     },
 }
 
+/// What a game counts of its own as it is played (see [`Game::counts`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Bids made (openings and raises).
+    pub bids: u32,
+    /// Bids doubted (not passes).
+    pub doubts: u32,
+    /// Doubts that won (the bid was false).
+    pub doubts_won: u32,
+    /// Passes made.
+    pub passes: u32,
+    /// Passes doubted.
+    pub pass_doubts: u32,
+    /// Doubted passes that failed (the doubter won).
+    pub pass_doubts_won: u32,
+    /// Bids reinforced (mandada reforzada).
+    pub reinforcements: u32,
+    /// Obligado rounds.
+    pub obligado_rounds: u32,
+    /// Rounds whose opener lost the challenge.
+    pub opener_lost: u32,
+}
+
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -257,6 +281,7 @@ pub struct Game {
     bids_in_round: u32,
     rounds: u32,
     winner: Option<usize>,
+    counts: Counts,
 }
 
 impl Game {
@@ -309,6 +334,7 @@ impl Game {
             bids_in_round: 0,
             rounds: 0,
             winner: None,
+            counts: Counts::default(),
         };
         g.start_round(opener, false, rng);
         g
@@ -361,6 +387,11 @@ impl Game {
     /// Rounds finished so far.
     pub fn rounds(&self) -> u32 {
         self.rounds
+    }
+
+    /// What the game has counted so far: bids, doubts and how they went, passes, …
+    pub fn counts(&self) -> Counts {
+        self.counts
     }
 
     /// Lives left of a player.
@@ -564,6 +595,7 @@ impl Game {
                 Ok(Event::Continue)
             }
             Action::Pass => {
+                self.counts.passes += 1;
                 self.seats[me].paso_used = true;
                 self.pending_pass = Some(me);
                 self.turn = self.next_in(me, self.step);
@@ -574,6 +606,8 @@ impl Game {
     }
 
     fn place_bid(&mut self, bid: Bid, reinforce: bool, rng: &mut impl Rng) {
+        self.counts.bids += 1;
+        self.counts.reinforcements += reinforce as u32;
         if reinforce {
             self.reinforce(bid.face, rng);
         }
@@ -623,6 +657,16 @@ impl Game {
             self.players_in -= 1;
         }
         self.rounds += 1;
+        let c = &mut self.counts;
+        c.opener_lost += (loser == self.opener) as u32;
+        c.obligado_rounds += self.obligado.is_some() as u32;
+        if pass_doubted {
+            c.pass_doubts += 1;
+            c.pass_doubts_won += (loser != doubter) as u32;
+        } else {
+            c.doubts += 1;
+            c.doubts_won += (loser != doubter) as u32;
+        }
         let end = RoundEnd {
             opener: self.opener,
             doubter,
@@ -960,3 +1004,287 @@ mod tests {
             .is_ok());
     }
 }
+
+/// Every key of [`GameConfig::with_changes`], for help and messages.
+pub const CHANGE_KEYS: &str =
+    "rules, lives, paso, reforzada, obligado, direction, aces-need-natural, ace-round";
+
+impl GameConfig {
+    /// These rules changed by house rules such as `rules=caleuchano,paso=off,lives=3`.
+    /// `rules=` (if present) is applied first and resets the flags to that rule set's standard.
+    /// Keys: [`CHANGE_KEYS`] (on/off switches; `direction=choose|fixed`,
+    /// `ace-round=floor|ceil`).
+    pub fn with_changes(mut self, spec: &str) -> Result<GameConfig> {
+        use super::rules::AceRound;
+        let pairs =
+            crate::text::key_values(spec, "house rule", "rules=caleuchano,paso=off,lives=3")?;
+        for &(k, v) in pairs.iter().filter(|(k, _)| *k == "rules") {
+            let set = match crate::text::normalize(v).as_str() {
+                "chimbo9" | "chimbo" | "chimbo-9" => RuleSet::Chimbo9,
+                "caleuchano" | "caleuche" => RuleSet::Caleuchano,
+                _ => {
+                    return Err(Error::usage(format!(
+                        "invalid {k}={v}: rule sets are chimbo9 and caleuchano"
+                    )))
+                }
+            };
+            self = GameConfig::standard(set, self.players);
+        }
+        let on_off = crate::text::on_off;
+        for &(k, v) in pairs.iter().filter(|(k, _)| *k != "rules") {
+            match k {
+                "lives" => {
+                    self.lives = v
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|l| (1..=20).contains(l))
+                        .ok_or_else(|| Error::usage(format!("invalid lives={v}: give 1 to 20")))?
+                }
+                "paso" => self.paso = on_off(k, v)?,
+                "reforzada" => self.reforzada = on_off(k, v)?,
+                "obligado" => self.obligado = on_off(k, v)?,
+                "aces-need-natural" => self.rules.aces_need_natural = on_off(k, v)?,
+                "direction" => {
+                    self.choose_direction = match crate::text::normalize(v).as_str() {
+                        "choose" => true,
+                        "fixed" => false,
+                        _ => {
+                            return Err(Error::usage(format!(
+                                "invalid direction={v}: use choose or fixed"
+                            )))
+                        }
+                    }
+                }
+                "ace-round" => {
+                    self.rules.ace_round = match crate::text::normalize(v).as_str() {
+                        "floor" => AceRound::Floor,
+                        "ceil" => AceRound::Ceil,
+                        _ => {
+                            return Err(Error::usage(format!(
+                                "invalid ace-round={v}: use floor or ceil"
+                            )))
+                        }
+                    }
+                }
+                _ => {
+                    return Err(Error::usage(format!(
+                        "unknown house rule '{k}': keys are {CHANGE_KEYS}"
+                    )))
+                }
+            }
+        }
+        Ok(self)
+    }
+
+    /// The rules in a few words: players, the rule set, and what differs from its standard.
+    pub fn describe(&self) -> String {
+        let g = self;
+        let mut flags = Vec::new();
+        let standard = GameConfig::standard(g.rules.set, g.players);
+        if g.lives != standard.lives {
+            flags.push(format!("{} lives", g.lives));
+        }
+        for (on, std_on, name) in [
+            (g.paso, standard.paso, "paso"),
+            (g.reforzada, standard.reforzada, "reforzada"),
+            (g.obligado, standard.obligado, "obligado"),
+            (
+                g.choose_direction,
+                standard.choose_direction,
+                "direction choice",
+            ),
+        ] {
+            if on != std_on {
+                flags.push(format!("{} {name}", if on { "with" } else { "no" }));
+            }
+        }
+        if g.rules.aces_need_natural {
+            flags.push("aces need a natural".into());
+        }
+        if g.rules.set == RuleSet::Chimbo9 && g.rules.ace_round == super::rules::AceRound::Ceil {
+            flags.push("aces by ceil(Q/2) + 1".into());
+        }
+        let mut s = format!("{} players · {}", g.players, g.rules.set.title());
+        if !flags.is_empty() {
+            s += &format!(" ({})", flags.join(", "));
+        }
+        s
+    }
+
+    /// Every change of one house rule that means something for this table: the other rule set;
+    /// the other standard number of lives (3 or 5); each of the Caleuchano switches (paso,
+    /// reforzada, the opener's choice of direction, obligado under Caleuchano) turned the other
+    /// way; aces needing a natural; Chimbo 9's rounding of "la mitad más uno".
+    pub fn one_rule_changes(&self) -> Vec<RuleChange<GameConfig>> {
+        let mut v = Vec::new();
+        let flip = |on: bool| if on { "off" } else { "on" };
+        let other = match self.rules.set {
+            RuleSet::Chimbo9 => RuleSet::Caleuchano,
+            RuleSet::Caleuchano => RuleSet::Chimbo9,
+        };
+        v.push(RuleChange::new(
+            format!("rules={}", other.key()),
+            other.title(),
+            GameConfig::standard(other, self.players),
+        ));
+        let lives = if self.lives == 5 { 3 } else { 5 };
+        let mut r = *self;
+        r.lives = lives;
+        v.push(RuleChange::new(
+            format!("lives={lives}"),
+            format!("{lives} lives"),
+            r,
+        ));
+        let switches: [(&str, fn(&mut GameConfig) -> &mut bool, bool); 4] = [
+            ("paso", |g| &mut g.paso, true),
+            ("reforzada", |g| &mut g.reforzada, true),
+            (
+                "obligado",
+                |g| &mut g.obligado,
+                self.rules.set == RuleSet::Caleuchano,
+            ),
+            ("direction", |g| &mut g.choose_direction, true),
+        ];
+        for (key, field, applies) in switches {
+            if !applies {
+                continue;
+            }
+            let mut r = *self;
+            let now = *field(&mut r);
+            *field(&mut r) = !now;
+            let (name, label) = if key == "direction" {
+                let to = if now { "fixed" } else { "choose" };
+                (format!("direction={to}"), format!("direction {to}"))
+            } else {
+                (
+                    format!("{key}={}", flip(now)),
+                    format!("{key} {}", flip(now)),
+                )
+            };
+            v.push(RuleChange::new(name, label, r));
+        }
+        let mut r = *self;
+        r.rules.aces_need_natural = !r.rules.aces_need_natural;
+        v.push(RuleChange::new(
+            format!("aces-need-natural={}", flip(self.rules.aces_need_natural)),
+            if r.rules.aces_need_natural {
+                "aces need a natural"
+            } else {
+                "aces always wild"
+            },
+            r,
+        ));
+        if self.rules.set == RuleSet::Chimbo9 {
+            use super::rules::AceRound;
+            let mut r = *self;
+            r.rules.ace_round = match self.rules.ace_round {
+                AceRound::Floor => AceRound::Ceil,
+                AceRound::Ceil => AceRound::Floor,
+            };
+            let (name, label) = match r.rules.ace_round {
+                AceRound::Ceil => ("ace-round=ceil", "aces ceil(Q/2)+1"),
+                AceRound::Floor => ("ace-round=floor", "aces floor(Q/2)+1"),
+            };
+            v.push(RuleChange::new(name, label, r));
+        }
+        v.retain(|c| c.rules != *self && c.rules.validate().is_ok());
+        v
+    }
+}
+
+impl crate::play::GameRules for GameConfig {
+    fn standard(players: usize) -> GameConfig {
+        GameConfig::standard(RuleSet::Chimbo9, players.min(u8::MAX as usize) as u8)
+    }
+    fn players(&self) -> usize {
+        self.players as usize
+    }
+    fn validate(&self) -> Result<()> {
+        GameConfig::validate(self)
+    }
+    fn with_changes(&self, spec: &str) -> Result<GameConfig> {
+        GameConfig::with_changes(*self, spec)
+    }
+    fn one_rule_changes(&self) -> Vec<RuleChange<GameConfig>> {
+        GameConfig::one_rule_changes(self)
+    }
+    fn describe(&self) -> String {
+        GameConfig::describe(self)
+    }
+}
+
+impl crate::play::State for Game {
+    type Rules = GameConfig;
+    type Action = Action;
+    type View<'a> = View<'a>;
+
+    /// Dudo has no rule for later games: every game starts as its rule set says.
+    fn deal(rules: &GameConfig, _start: &crate::play::Start, rng: &mut crate::rng::Stream) -> Game {
+        Game::new(*rules, rng)
+    }
+    #[inline]
+    fn to_act(&self) -> usize {
+        self.turn
+    }
+    #[inline]
+    fn view(&self, seat: usize) -> View<'_> {
+        Game::view(self, seat)
+    }
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        self.for_each_legal(|a| out.push(a));
+    }
+    #[inline]
+    fn apply(
+        &mut self,
+        action: Action,
+        rng: &mut crate::rng::Stream,
+    ) -> Result<(), crate::play::Illegal> {
+        Game::apply(self, action, rng)
+            .map(|_| ())
+            .map_err(|e| crate::play::Illegal(e.to_string()))
+    }
+    #[inline]
+    fn outcome(&self) -> Option<crate::play::Outcome> {
+        self.winner.map(|w| crate::play::Outcome::Event(1 << w))
+    }
+    fn first_player(&self) -> usize {
+        self.first_opener
+    }
+    fn length(&self) -> u64 {
+        self.rounds as u64
+    }
+    /// In the order of [`COUNTERS`].
+    fn counters(&self, out: &mut [i64; crate::play::MAX_COUNTERS]) {
+        let c = &self.counts;
+        for (o, x) in out.iter_mut().zip([
+            c.bids,
+            c.doubts,
+            c.doubts_won,
+            c.passes,
+            c.pass_doubts,
+            c.pass_doubts_won,
+            c.reinforcements,
+            c.obligado_rounds,
+            c.opener_lost,
+        ]) {
+            *o = x as i64;
+        }
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        Game::check_invariants(self)
+    }
+}
+
+/// Names of the counters [`Game`] keeps (see [`Counts`]).
+pub const COUNTERS: &[&str] = &[
+    "bids",
+    "doubts",
+    "doubts_won",
+    "passes",
+    "pass_doubts",
+    "pass_doubts_won",
+    "reinforcements",
+    "obligado_rounds",
+    "opener_lost",
+];

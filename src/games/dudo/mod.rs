@@ -6,11 +6,13 @@
 //! - [`exact`]: the exact probability that a bid is true, for any table size.
 //! - [`montecarlo`]: the same question by rolling real dice on the shared runner.
 //! - [`prob`], [`table`], [`advise`]: the reports behind `tahur dudo prob|table|advise`.
+//! - [`engine`], [`bots`]: whole games (both rule sets, every flag) and the strategies; whole
+//!   games, comparisons, tournaments and house rules come from the shared [`crate::play`] layer.
+//! - [`tune`], [`paso`]: the tuned thresholds and the odds of a doubted pass.
 
 pub mod advise;
 pub mod bid;
 pub mod bots;
-pub mod compare;
 pub mod engine;
 pub mod exact;
 pub mod face;
@@ -19,7 +21,6 @@ pub mod paso;
 pub mod prob;
 pub mod rules;
 pub mod sheets;
-pub mod sim;
 pub mod table;
 pub mod tune;
 
@@ -27,3 +28,131 @@ pub use bid::Bid;
 pub use exact::{BidOdds, CountDistribution, Situation};
 pub use face::Face;
 pub use rules::{AceRound, Counting, RuleSet, Rules};
+
+use serde::{Deserialize, Serialize};
+
+use crate::humanize;
+use crate::play::sim::SimTally;
+use crate::play::{GameInfo, RuleFlag, Scoring, Words};
+use crate::report::{Report, Value};
+
+/// Dudo, for the whole-game layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dudo;
+
+const FLAGS: &[RuleFlag] = &[RuleFlag {
+    long: "rules",
+    key: "rules",
+    value_name: Some("SET"),
+    switch_sets: "",
+    help: "Rule set: chimbo9 or caleuchano (flags at that rule set's standard unless --house changes them) [default: chimbo9]",
+}];
+
+impl crate::play::Game for Dudo {
+    type Rules = engine::GameConfig;
+    type State = engine::Game;
+    type Strategy = bots::Strategy;
+    const INFO: GameInfo = GameInfo {
+        key: "dudo",
+        title: "Dudo",
+        about: "Dudo (Chilean liar's dice): bid odds, cheat sheets, advice, whole games",
+        scoring: Scoring::Event { good: true },
+        words: Words {
+            first_player: "first opener",
+            positions: &["first opener"],
+            event: "wins",
+            rate: "win rate",
+            phrase: "wins",
+            team_phrase: "wins",
+            length_unit: "rounds",
+            chart_axis: "games won",
+        },
+        draws: false,
+        move_cap: false,
+        series: None,
+        sitting: false,
+        sample_unit: "games",
+        players: (2, engine::MAX_PLAYERS, None),
+        flags: FLAGS,
+        change_keys: engine::CHANGE_KEYS,
+        strategies_help: "random, honest, tuned, threshold, threshold:t=0.4,bluff=0.1",
+        default_strategies: "threshold",
+        default_tournament: "random,honest,threshold,tuned",
+        counters: engine::COUNTERS,
+        compared: &[],
+        chunk: 256,
+        slow_chunk: 256,
+        tournament_chunk: (32, 32),
+        examples: [
+            "  tahur dudo sim --players 3 --strategies threshold,random,random --games 10000
+  tahur dudo sim --rules caleuchano --players 6 --strategies tuned --games 1e5 --chart seats.svg
+  tahur dudo sim --players 4 --strategies 'threshold:t=0.3,bluff=0.1,honest' --house lives=5 --format json
+  tahur dudo sim --players 6 --strategies threshold --games 1e6 --shard 1/4 --output part1.json",
+            "  tahur dudo compare --players 4 --strategies threshold,honest --a rules=chimbo9 --b rules=caleuchano
+  tahur dudo compare --rules caleuchano --players 5 --strategies threshold --b paso=off --games 1e5
+  tahur dudo compare --players 3 --strategies threshold,honest --a lives=3 --b lives=5 --until-decided --games 1e6
+  tahur dudo compare --players 4 --a-strategies threshold --b-strategies tuned --games 1e5",
+            "  tahur dudo tournament --players 4 --strategies random,honest,threshold,tuned --games 20000
+  tahur dudo tournament --rules caleuchano --players 5 --strategies threshold:t=0.3,tuned --chart ranking.svg",
+            "  tahur dudo flags --players 4 --strategies tuned --games 1e5
+  tahur dudo flags --rules caleuchano --players 6 --strategies threshold --chart fair.svg",
+        ],
+    };
+
+    /// Bids per round, how often doubts win, passes, reinforcements, obligado rounds and how
+    /// often a round's opener loses it.
+    fn sim_fields(rules: &engine::GameConfig, t: &SimTally, r: &mut Report) {
+        let c = |name: &str| {
+            let k = engine::COUNTERS
+                .iter()
+                .position(|x| *x == name)
+                .expect("a counter");
+            t.counter(k).max(0) as u64
+        };
+        let per = |x: u64, n: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+        let rounds = t.length.sum.max(0) as u64;
+        r.field(
+            "bids_per_round",
+            "bids per round",
+            Value::Num(per(c("bids"), rounds), 2),
+        );
+        let doubt = per(c("doubts_won"), c("doubts"));
+        r.field_plain(
+            "doubt_success",
+            "doubts that won",
+            Value::Prob(doubt),
+            humanize::odds(doubt),
+        );
+        if rules.paso {
+            r.field(
+                "passes_per_game",
+                "passes per game",
+                Value::Num(per(c("passes"), t.games), 2),
+            );
+            r.field(
+                "pass_doubt_success",
+                "doubted passes that failed",
+                Value::Prob(per(c("pass_doubts_won"), c("pass_doubts"))),
+            );
+        }
+        if rules.reforzada {
+            r.field(
+                "reinforcements_per_game",
+                "reinforced bids per game",
+                Value::Num(per(c("reinforcements"), t.games), 2),
+            );
+        }
+        if rules.obligado {
+            r.field(
+                "obligado_rounds",
+                "obligado rounds",
+                Value::Prob(per(c("obligado_rounds"), rounds)),
+            );
+        }
+        r.field(
+            "round_opener_lost",
+            "rounds lost by their opener",
+            Value::Prob(per(c("opener_lost"), rounds)),
+        );
+    }
+}

@@ -7,8 +7,10 @@
 use super::bots::Strategy;
 use super::engine::GameConfig;
 use super::rules::RuleSet;
-use super::sim::{GameSimulation, TableSetup, GAMES_CHUNK};
+use super::Dudo;
 use crate::error::Result;
+use crate::play::sim::GameSimulation;
+use crate::play::TableSetup;
 use crate::report::{Report, Table, Value};
 use crate::runner::{run, RunControl, RunSpec};
 use crate::stats::Proportion;
@@ -67,21 +69,17 @@ pub fn tune(spec: &TuneSpec, control: &RunControl) -> Result<Vec<TuneResult>> {
     let mut out = Vec::new();
     for &players in &spec.players {
         let game = GameConfig::standard(spec.set, players);
-        let run_spec = RunSpec {
-            samples: spec.games,
-            seed: spec.seed,
-            chunk_size: GAMES_CHUNK,
-        };
         let play = |candidate: Strategy| -> Result<Proportion> {
-            let setup = TableSetup::new(game, &[candidate, spec.field], false)?;
             let mut strategies = vec![spec.field; players as usize];
             strategies[0] = candidate;
-            let setup = TableSetup {
-                strategies,
-                ..setup
+            let setup = TableSetup::<Dudo>::new(game, &strategies, false)?;
+            let run_spec = RunSpec {
+                samples: spec.games,
+                seed: spec.seed,
+                chunk_size: setup.chunk_size(),
             };
             let r = run(&GameSimulation::new(&setup), &run_spec, None, control)?;
-            Ok(Proportion::new(r.tally.wins[0], r.tally.games))
+            Ok(Proportion::new(r.tally.seat_count(0), r.tally.games))
         };
         let mut best: Option<(f64, f64, Proportion)> = None;
         for &t in &spec.thresholds {
