@@ -51,8 +51,6 @@ pub enum Job {
     DudoProb(ProbQuery),
     /// `tahur veintiuno sim`.
     VeintiunoSim(crate::games::veintiuno::sim::TableSetup),
-    /// `tahur veintiuno compare`.
-    VeintiunoCompare(crate::games::veintiuno::compare::CompareSetup),
     /// A whole-game analysis (`sim`, `compare`, `tournament`, `flags`) of any game.
     Play(PlayJob),
 }
@@ -62,9 +60,7 @@ impl Job {
     pub fn chunk_size(&self) -> u64 {
         match self {
             Job::DudoProb(_) => crate::games::dudo::montecarlo::BID_CHUNK,
-            Job::VeintiunoSim(_) | Job::VeintiunoCompare(_) => {
-                crate::games::veintiuno::sim::HANDS_CHUNK
-            }
+            Job::VeintiunoSim(_) => crate::games::veintiuno::sim::HANDS_CHUNK,
             Job::Play(p) => p.erased().chunk_size(),
         }
     }
@@ -98,12 +94,6 @@ impl Job {
                 shard,
                 control,
             ),
-            Job::VeintiunoCompare(c) => run_typed(
-                &crate::games::veintiuno::compare::CompareSimulation::new(c),
-                spec,
-                shard,
-                control,
-            ),
             Job::Play(p) => p.erased().run(spec, shard, control),
         }
     }
@@ -113,9 +103,6 @@ impl Job {
         match self {
             Job::DudoProb(_) => merge_typed::<CountHistogram>(tallies),
             Job::VeintiunoSim(_) => merge_typed::<crate::games::veintiuno::sim::HandTally>(tallies),
-            Job::VeintiunoCompare(_) => {
-                merge_typed::<crate::games::veintiuno::compare::CompareTally>(tallies)
-            }
             Job::Play(p) => p.erased().merge_tallies(tallies),
         }
     }
@@ -130,11 +117,6 @@ impl Job {
             Job::VeintiunoSim(t) => Ok(crate::games::veintiuno::sim::report(
                 t,
                 &typed::<crate::games::veintiuno::sim::HandTally>(tally)?,
-                summary,
-            )),
-            Job::VeintiunoCompare(c) => Ok(crate::games::veintiuno::compare::report(
-                c,
-                &typed::<crate::games::veintiuno::compare::CompareTally>(tally)?,
                 summary,
             )),
             Job::Play(p) => p.erased().render(tally, summary),

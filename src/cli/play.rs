@@ -24,7 +24,11 @@ pub const COMMANDS: [&str; 4] = ["sim", "compare", "tournament", "flags"];
 /// command line has one (games with commands of their own), else under a new one.
 pub fn register<G: Game>(cli: Command) -> Command {
     let info = &G::INFO;
-    let commands: Vec<Command> = COMMANDS.iter().map(|c| command::<G>(c)).collect();
+    let commands: Vec<Command> = COMMANDS
+        .iter()
+        .filter(|c| !(info.own_sim && **c == "sim"))
+        .map(|c| command::<G>(c))
+        .collect();
     if cli.get_subcommands().any(|s| s.get_name() == info.key) {
         cli.mut_subcommand(info.key, |s| s.subcommands(commands))
     } else {
@@ -45,9 +49,8 @@ pub fn dispatch<G: Game>(m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> Option<
         return None;
     }
     let (name, args) = sub.subcommand()?;
-    COMMANDS
-        .contains(&name)
-        .then(|| execute::<G>(name, args, wrap))
+    let ours = COMMANDS.contains(&name) && !(G::INFO.own_sim && name == "sim");
+    ours.then(|| execute::<G>(name, args, wrap))
 }
 
 fn about(info: &GameInfo, name: &str) -> String {

@@ -40,37 +40,6 @@ pub enum VeintiunoCommand {
   tahur veintiuno strategy --removed AH,AS,KD,KS,QH,5C,7C --samples 50000 --chart ev.svg
   tahur veintiuno strategy --write data/veintiuno/strategy.csv --format markdown")]
     Strategy(StrategyCmd),
-    /// Two house-rule sets side by side on common random numbers: differences with intervals
-    /// and tests.
-    #[command(after_help = "Examples:
-  tahur veintiuno compare --a puje=on --b puje=off
-  tahur veintiuno compare --players 5 --a decks=1 --b decks=2 --hands 1e7
-  tahur veintiuno compare --a monona=3 --b monona=2 --bank-stand 16 --format json")]
-    Compare(CompareCmd),
-}
-
-/// `tahur veintiuno compare`.
-#[derive(Args, Debug)]
-pub struct CompareCmd {
-    /// Variant A's house rules (as --house).
-    #[arg(long, value_name = "KEY=VALUE,…", default_value = "")]
-    pub a: String,
-    /// Variant B's house rules.
-    #[arg(long, value_name = "KEY=VALUE,…", default_value = "")]
-    pub b: String,
-    /// People at the table, bank included (2–8).
-    #[arg(long, value_name = "P", default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8))]
-    pub players: u8,
-    /// Player policy by seat: basic, mimic, mimic:S.
-    #[arg(long, value_name = "P1,P2,…", default_value = "basic")]
-    pub policies: String,
-    /// The bank stands at this total or more.
-    #[arg(long, default_value_t = 17, value_parser = clap::value_parser!(u8).range(12..=21))]
-    pub bank_stand: u8,
-    #[command(flatten)]
-    pub run: HandRunArgs,
-    #[command(flatten)]
-    pub out: OutputArgs,
 }
 
 /// Runner options of hand simulations.
@@ -233,42 +202,6 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
             )
         }
         VeintiunoCommand::Strategy(a) => strategy(a),
-        VeintiunoCommand::Compare(a) => {
-            use crate::games::veintiuno::compare::CompareSetup;
-            let list = a
-                .policies
-                .split(',')
-                .map(parse_policy)
-                .collect::<Result<Vec<_>>>()?;
-            let bank = BankPolicy {
-                stand: a.bank_stand,
-                puje: true,
-            };
-            let variant = |spec: &str| -> Result<TableSetup> {
-                TableSetup::new(
-                    Options::default().with_house_rules(spec)?,
-                    a.players as usize,
-                    &list,
-                    bank,
-                    false,
-                )
-            };
-            let name = |s: &str| {
-                if s.trim().is_empty() {
-                    "standard".to_string()
-                } else {
-                    s.to_string()
-                }
-            };
-            let setup =
-                CompareSetup::new(variant(&a.a)?, variant(&a.b)?, [name(&a.a), name(&a.b)])?;
-            run_job(
-                Job::VeintiunoCompare(setup),
-                a.run.request(),
-                &a.out,
-                |_| Ok(()),
-            )
-        }
     }
 }
 

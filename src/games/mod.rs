@@ -15,6 +15,7 @@ macro_rules! with_games {
         $m! {
             Dudo => $crate::games::dudo::Dudo,
             Durak => $crate::games::durak::Durak,
+            Veintiuno => $crate::games::veintiuno::Veintiuno,
         }
     };
 }

@@ -341,6 +341,9 @@ pub struct GameInfo {
     pub sitting: bool,
     /// What a sample is: "games", "hands".
     pub sample_unit: &'static str,
+    /// The game has a `sim` command of its own (21's hand-by-hand analysis): the layer's `sim`
+    /// is then not put on the command line (it still runs inside `compare` and `flags`).
+    pub own_sim: bool,
     /// Fewest and most players, and the default (`None`: `--players` is required).
     pub players: (usize, usize, Option<usize>),
     /// The rule flags of every whole-game command.

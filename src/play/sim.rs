@@ -380,6 +380,7 @@ pub fn position_name<G: Game>(k: usize) -> String {
     let w = &G::INFO.words;
     match w.positions.get(k) {
         Some(name) => name.to_string(),
+        None if k == 1 => format!("1 seat after the {}", w.first_player),
         None => format!("{k} seats after the {}", w.first_player),
     }
 }
@@ -422,11 +423,11 @@ pub fn report<G: Game, S: Strategy<G>>(
     let scored = scored::<G>();
     r.field(
         "event",
-        "what the rates count",
+        "rates count",
         Value::Text(
             match info.scoring {
-                Scoring::Event { good: true } => "win",
-                Scoring::Event { good: false } => "loss",
+                Scoring::Event { good: true } => "wins",
+                Scoring::Event { good: false } => "losses",
                 Scoring::Points => "points",
             }
             .into(),

@@ -72,6 +72,7 @@ impl crate::play::Game for Dudo {
         series: None,
         sitting: false,
         sample_unit: "games",
+        own_sim: false,
         players: (2, engine::MAX_PLAYERS, None),
         flags: FLAGS,
         change_keys: engine::CHANGE_KEYS,

@@ -121,6 +121,7 @@ impl Game for Durak {
         }),
         sitting: false,
         sample_unit: "games",
+        own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
         flags: FLAGS,
         change_keys: rules::CHANGE_KEYS,

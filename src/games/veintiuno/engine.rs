@@ -315,7 +315,8 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of `policies.len()` seats; the first bank is drawn by high card (ace highest).
+    /// A table of `policies.len()` seats whose players decide with those policies in
+    /// [`Table::play_hand`]; the first bank is drawn by high card (ace highest).
     pub fn new(
         opts: Options,
         policies: Vec<PlayerPolicy>,
@@ -323,7 +324,21 @@ impl Table {
         rng: Stream,
         check: bool,
     ) -> Self {
-        let seats = policies.len();
+        let mut t = Self::seated(opts, policies.len(), bank_policy, rng, check);
+        t.policies = policies;
+        t
+    }
+
+    /// A table of `seats` seats whose players decide outside it (the step API: [`Table::pending`]
+    /// and [`Table::apply`]); the first bank is drawn by high card (ace highest).
+    pub fn seated(
+        opts: Options,
+        seats: usize,
+        bank_policy: BankPolicy,
+        rng: Stream,
+        check: bool,
+    ) -> Self {
+        let policies = Vec::new();
         let mut shoe: Vec<u8> = (0..DECK as u8)
             .flat_map(|c| std::iter::repeat_n(c, opts.decks as usize))
             .collect();
@@ -678,8 +693,15 @@ impl Table {
         self.apply_decided(seat, &d, m)
     }
 
+    /// Applies a move to the decision [`Table::pending`] gave (`seat` and `d`), without
+    /// computing it again.
     #[inline]
-    fn apply_decided(&mut self, seat: usize, d: &Decision, m: Move) -> Result<(), &'static str> {
+    pub fn apply_decided(
+        &mut self,
+        seat: usize,
+        d: &Decision,
+        m: Move,
+    ) -> Result<(), &'static str> {
         let (i, j) = self.st.cursor;
         let result = match m {
             Move::Stand => {
