@@ -8,8 +8,10 @@ use std::hint::black_box;
 use std::time::Instant;
 use tahur::games::dudo::bots::Strategy;
 use tahur::games::dudo::engine::GameConfig;
-use tahur::games::dudo::sim::{GameSimulation, TableSetup, GAMES_CHUNK};
+use tahur::games::dudo::Dudo;
 use tahur::games::dudo::RuleSet;
+use tahur::play::sim::GameSimulation;
+use tahur::play::{Game, TableSetup};
 use tahur::runner::{run, RunControl, RunSpec};
 
 fn checked_million() {
@@ -30,7 +32,7 @@ fn checked_million() {
         ),
     ] {
         for players in [2u8, 4, 6] {
-            let setup = TableSetup::new(
+            let setup = TableSetup::<Dudo>::new(
                 GameConfig::standard(set, players),
                 &mix[..mix.len().min(players as usize)],
                 true,
@@ -39,7 +41,7 @@ fn checked_million() {
             let spec = RunSpec {
                 samples: 1_000_000 / 6 + 1,
                 seed: 2026,
-                chunk_size: GAMES_CHUNK,
+                chunk_size: setup.chunk_size(),
             };
             let r = run(
                 &GameSimulation::new(&setup),
@@ -70,7 +72,7 @@ fn games(c: &mut Criterion) {
     let spec = RunSpec {
         samples: games,
         seed: 1,
-        chunk_size: GAMES_CHUNK,
+        chunk_size: <Dudo as Game>::INFO.chunk,
     };
     let cases = [
         (
@@ -90,7 +92,7 @@ fn games(c: &mut Criterion) {
         ),
     ];
     for (name, cfg, s) in cases {
-        let setup = TableSetup::new(cfg, &[s], false).unwrap();
+        let setup = TableSetup::<Dudo>::new(cfg, &[s], false).unwrap();
         let sim = GameSimulation::new(&setup);
         for threads in [1usize, 2] {
             g.bench_with_input(BenchmarkId::new(name, threads), &threads, |b, &t| {

@@ -9,7 +9,9 @@ use std::hint::black_box;
 use tahur::games::durak::bots::{Bot, Strategy};
 use tahur::games::durak::engine::Game;
 use tahur::games::durak::rules::{Rules, Variant};
-use tahur::games::durak::sim::{DurakSimulation, TableSetup};
+use tahur::games::durak::Durak;
+use tahur::play::sim::GameSimulation;
+use tahur::play::TableSetup;
 use tahur::rng::Stream;
 use tahur::runner::{run, RunControl, RunSpec};
 
@@ -21,13 +23,13 @@ fn games(c: &mut Criterion) {
         ("4p_greedy", 4, Strategy::Greedy, 1 << 19),
         ("4p_expert", 4, Strategy::Expert, 1 << 18),
     ] {
-        let setup = TableSetup::new(
+        let setup = TableSetup::<Durak>::new(
             Rules::standard(Variant::Podkidnoy, players),
             &[strategy],
             false,
         )
         .unwrap();
-        let sim = DurakSimulation::new(&setup);
+        let sim = GameSimulation::new(&setup);
         let spec = RunSpec {
             samples: n,
             seed: 1,

@@ -724,11 +724,11 @@ fn game_simulations_are_reproducible_across_threads_and_shards() {
     let seats = v["seats"].as_array().unwrap();
     assert_eq!(seats.len(), 4);
     assert_eq!(seats[0]["strategy"], "threshold:t=0.3,bluff=0.1");
-    let wins: u64 = seats.iter().map(|s| s["wins"].as_u64().unwrap()).sum();
+    let wins: u64 = seats.iter().map(|s| s["count"].as_u64().unwrap()).sum();
     assert_eq!(wins, 3000);
     for s in seats {
         let ci = s["ci95"].as_array().unwrap();
-        let rate = s["win_rate"].as_f64().unwrap();
+        let rate = s["rate"].as_f64().unwrap();
         assert!(ci[0].as_f64().unwrap() <= rate && rate <= ci[1].as_f64().unwrap());
     }
     let dir = tempfile::tempdir().unwrap();
@@ -777,7 +777,12 @@ fn compare_paso_tune_and_charts() {
         "json",
     ]);
     let rows = v["comparisons"].as_array().unwrap();
-    assert_eq!(rows[0]["metric"], "games won by threshold:t=0.4");
+    // Every seat, then each strategy (both sit in two seats), the first opener, the edge, length.
+    assert_eq!(rows[0]["metric"], "seat 1 (threshold:t=0.4) wins");
+    assert!(rows
+        .iter()
+        .any(|r| r["metric"] == "a threshold:t=0.4 seat wins"));
+    assert_eq!(rows.last().unwrap()["metric"], "rounds per game");
     for r in rows {
         let ci = r["ci95"].as_array().unwrap();
         assert!(ci[0].as_f64().unwrap() <= ci[1].as_f64().unwrap());
@@ -913,7 +918,7 @@ fn game_command_mistakes_get_one_line_and_exit_2() {
                 "--b",
                 "paso=off",
             ],
-            "same rules",
+            "same table",
         ),
         (
             &[
@@ -1083,7 +1088,7 @@ fn veintiuno_strategy_and_compare() {
     let d = rows[0]["difference"].as_f64().unwrap();
     assert!(ci[0].as_f64().unwrap() <= d && d <= ci[1].as_f64().unwrap());
     for (args, needle) in [
-        (&["veintiuno", "compare", "--a", "puje=off", "--b", "puje=off"][..], "same rules"),
+        (&["veintiuno", "compare", "--a", "puje=off", "--b", "puje=off"][..], "same table"),
         (&["veintiuno", "compare", "--a", "decks=0"], "decks=0"),
         (&["veintiuno", "strategy", "--samples", "5"], "'5'"),
         (&["veintiuno", "strategy", "--removed", "AH,AS,AD,AC,2H,2S,2D,2C,3H,3S,3D,3C,4H,4S,4D,4C,5H,5S,5D,5C,6H,6S,6D,6C,7H,7S,7D,7C,JH,JS"], "fewer than 12"),

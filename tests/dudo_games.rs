@@ -4,8 +4,10 @@
 use tahur::games::dudo::bots::{knowledge, OddsTables, Strategy};
 use tahur::games::dudo::engine::{Action, Event, Game, GameConfig, CUP};
 use tahur::games::dudo::paso;
-use tahur::games::dudo::sim::{apply_house_rules, GameSimulation, TableSetup};
+use tahur::games::dudo::Dudo;
 use tahur::games::dudo::{AceRound, Bid, Face, RuleSet, Rules, Situation};
+use tahur::play::sim::GameSimulation;
+use tahur::play::TableSetup;
 use tahur::rng::{base_stream, SeedableRng, Stream};
 use tahur::runner::{run, RunControl, RunSpec};
 
@@ -15,18 +17,14 @@ fn configs() -> Vec<GameConfig> {
         v.push(GameConfig::standard(RuleSet::Chimbo9, players));
         v.push(GameConfig::standard(RuleSet::Caleuchano, players));
         v.push(
-            apply_house_rules(
-                GameConfig::standard(RuleSet::Caleuchano, players),
-                "lives=3,aces-need-natural=on",
-            )
-            .unwrap(),
+            GameConfig::standard(RuleSet::Caleuchano, players)
+                .with_changes("lives=3,aces-need-natural=on")
+                .unwrap(),
         );
         v.push(
-            apply_house_rules(
-                GameConfig::standard(RuleSet::Chimbo9, players),
-                "ace-round=ceil,paso=on,reforzada=on",
-            )
-            .unwrap(),
+            GameConfig::standard(RuleSet::Chimbo9, players)
+                .with_changes("ace-round=ceil,paso=on,reforzada=on")
+                .unwrap(),
         );
     }
     v
@@ -158,8 +156,8 @@ fn simulated_games_report_no_violations() {
             Strategy::Random,
             Strategy::Honest,
         ];
-        let setup =
-            TableSetup::new(cfg, &mix[..mix.len().min(cfg.players as usize)], true).unwrap();
+        let setup = TableSetup::<Dudo>::new(cfg, &mix[..mix.len().min(cfg.players as usize)], true)
+            .unwrap();
         let spec = RunSpec {
             samples: 1500,
             seed: 3,
@@ -174,7 +172,10 @@ fn simulated_games_report_no_violations() {
         .unwrap();
         assert_eq!(r.tally.violations, 0, "{cfg:?}");
         assert_eq!(r.tally.games, 1500);
-        assert_eq!(r.tally.wins.iter().sum::<u64>(), 1500);
+        let wins: u64 = (0..cfg.players as usize)
+            .map(|s| r.tally.seat_count(s))
+            .sum();
+        assert_eq!(wins, 1500);
     }
 }
 
@@ -346,7 +347,7 @@ fn pass_odds_equal_closed_forms_and_multiset_counting() {
 
 #[test]
 fn threshold_beats_random_at_three_players() {
-    let setup = TableSetup::new(
+    let setup = TableSetup::<Dudo>::new(
         GameConfig::standard(RuleSet::Chimbo9, 3),
         &[
             Strategy::Threshold { t: 0.4, bluff: 0.0 },
@@ -368,14 +369,15 @@ fn threshold_beats_random_at_three_players() {
         &RunControl::default(),
     )
     .unwrap();
-    let threshold = r.tally.wins[0] as f64 / 10_000.0;
-    let random = (r.tally.wins[1] + r.tally.wins[2]) as f64 / 20_000.0;
+    let wins = |s: usize| r.tally.seat_count(s) as f64;
+    let threshold = wins(0) / 10_000.0;
+    let random = (wins(1) + wins(2)) / 20_000.0;
     assert!(
         threshold > 0.9 && random < 0.05,
         "threshold {threshold}, random {random}"
     );
     // Among equal bots the seats share the wins: every seat within 4.5 SE of a third.
-    let setup = TableSetup::new(
+    let setup = TableSetup::<Dudo>::new(
         GameConfig::standard(RuleSet::Chimbo9, 3),
         &[Strategy::Threshold { t: 0.4, bluff: 0.0 }],
         false,
@@ -389,11 +391,12 @@ fn threshold_beats_random_at_three_players() {
     )
     .unwrap();
     let se = (1.0 / 3.0 * 2.0 / 3.0 / 10_000.0f64).sqrt();
-    for w in &r.tally.wins {
+    for s in 0..3 {
+        let w = r.tally.seat_count(s) as f64;
         assert!(
-            ((*w as f64 / 10_000.0) - 1.0 / 3.0).abs() < 4.5 * se,
+            (w / 10_000.0 - 1.0 / 3.0).abs() < 4.5 * se,
             "{:?}",
-            r.tally.wins
+            r.tally.seats
         );
     }
 }

@@ -108,13 +108,13 @@ fn sim_json_has_the_documented_numbers_and_they_add_up() {
         .map(|s| s["strategy"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["greedy", "random", "greedy"]);
-    let durak: u64 = seats.iter().map(|s| s["durak"].as_u64().unwrap()).sum();
+    let durak: u64 = seats.iter().map(|s| s["count"].as_u64().unwrap()).sum();
     let draws = v["draws"].as_u64().unwrap();
     let capped = v["capped"].as_u64().unwrap();
     assert_eq!(durak + draws + capped, 5000);
     for s in seats {
-        let r = rate(&s["durak_rate"]);
-        assert!((r - s["durak"].as_u64().unwrap() as f64 / 5000.0).abs() < 1e-12);
+        let r = rate(&s["rate"]);
+        assert!((r - s["count"].as_u64().unwrap() as f64 / 5000.0).abs() < 1e-12);
         let ci = s["ci95"].as_array().unwrap();
         assert!(rate(&ci[0]) <= r && r <= rate(&ci[1]));
     }
@@ -122,11 +122,11 @@ fn sim_json_has_the_documented_numbers_and_they_add_up() {
     let strategies = v["strategies"].as_array().unwrap();
     assert_eq!(strategies[0]["strategy"], "greedy");
     assert_eq!(
-        strategies[0]["durak"].as_u64().unwrap(),
-        seats[0]["durak"].as_u64().unwrap() + seats[2]["durak"].as_u64().unwrap()
+        strategies[0]["count"].as_u64().unwrap(),
+        seats[0]["count"].as_u64().unwrap() + seats[2]["count"].as_u64().unwrap()
     );
     let positions = v["tables"]["positions"].as_array().unwrap();
-    let by_position: u64 = positions.iter().map(|p| p["durak"].as_u64().unwrap()).sum();
+    let by_position: u64 = positions.iter().map(|p| p["count"].as_u64().unwrap()).sum();
     assert_eq!(by_position, durak);
     let lengths: u64 = v["tables"]["length"]
         .as_array()
@@ -137,7 +137,7 @@ fn sim_json_has_the_documented_numbers_and_they_add_up() {
     assert_eq!(lengths, 5000);
     let ep = rate(&v["epaulettes_rate"]);
     assert!(ep > 0.0 && ep < 0.2, "{ep}");
-    assert!(rate(&v["mean_bouts"]) > 5.0);
+    assert!(rate(&v["mean_length"]) > 5.0);
     // The text names the first attacker's rate against the fair share in plain words.
     let text = stdout(&base[..base.len() - 2]);
     assert!(
@@ -176,7 +176,7 @@ fn series_are_reproducible_and_counted() {
         later <= 3000 * 6 / 7 + 6 && later > 3000 * 6 / 7 * 8 / 10,
         "{later}"
     );
-    let again = rate(&v["repeat_durak_rate"]);
+    let again = rate(&v["repeat_rate"]);
     assert!(again > 0.0 && again < 0.5, "{again}");
     // Independent games have no later games and no series fields.
     let plain = json(&[
@@ -229,13 +229,13 @@ fn greedy_is_the_durak_far_less_often_than_random() {
         "json",
     ]);
     let seats = v["seats"].as_array().unwrap();
-    let greedy = rate(&seats[0]["durak_rate"]);
-    let random = rate(&seats[1]["durak_rate"]);
+    let greedy = rate(&seats[0]["rate"]);
+    let random = rate(&seats[1]["rate"]);
     assert!(greedy < 0.04, "greedy durak rate {greedy}");
     assert!(random > 0.93, "random durak rate {random}");
     let strategies = v["strategies"].as_array().unwrap();
     assert_eq!(strategies[0]["strategy"], "greedy");
-    assert_eq!(strategies[0]["durak_rate"], seats[0]["durak_rate"]);
+    assert_eq!(strategies[0]["rate"], seats[0]["rate"]);
 }
 
 #[test]
@@ -257,13 +257,13 @@ fn random_play_gives_the_first_attacker_almost_no_edge() {
         "--format",
         "json",
     ]);
-    let fa = rate(&v["first_attacker_durak_rate"]);
+    let fa = rate(&v["first_player_rate"]);
     assert!((0.483..=0.512).contains(&fa), "first attacker {fa}");
     let draws = rate(&v["draw_rate"]);
     assert!(draws < 0.01, "draws {draws}");
     let fair = rate(&v["fair_share"]);
     assert!((fair - (1.0 - draws) / 2.0).abs() < 1e-12, "{fair}");
-    let bouts = rate(&v["mean_bouts"]);
+    let bouts = rate(&v["mean_length"]);
     assert!((29.0..31.0).contains(&bouts), "mean bouts {bouts}");
 }
 
@@ -284,17 +284,17 @@ fn teams_lose_together() {
         "json",
     ]);
     let seats = v["seats"].as_array().unwrap();
-    assert_eq!(seats[0]["durak"], seats[2]["durak"]);
-    assert_eq!(seats[1]["durak"], seats[3]["durak"]);
+    assert_eq!(seats[0]["count"], seats[2]["count"]);
+    assert_eq!(seats[1]["count"], seats[3]["count"]);
     let teams = v["tables"]["teams"].as_array().unwrap();
     assert_eq!(teams.len(), 2);
-    let lost: u64 = teams.iter().map(|t| t["lost"].as_u64().unwrap()).sum();
+    let lost: u64 = teams.iter().map(|t| t["count"].as_u64().unwrap()).sum();
     assert_eq!(
         lost + v["draws"].as_u64().unwrap() + v["capped"].as_u64().unwrap(),
         2000
     );
     // The greedy team (seats 1 and 3) loses far less often.
-    assert!(rate(&teams[0]["loss_rate"]) < 0.1);
+    assert!(rate(&teams[0]["rate"]) < 0.1);
 }
 
 #[test]
@@ -432,7 +432,7 @@ fn compare_pairs_variants_on_the_same_deals() {
     let rows = v["comparisons"].as_array().unwrap();
     assert_eq!(rows[0]["metric"], "seat 1 (random / greedy) is the durak");
     assert!(rate(&rows[0]["difference"]) > 30.0, "{}", rows[0]);
-    assert!(rows[0]["games_to_detect_given"].as_u64().is_some());
+    assert!(rows[0]["needed_given"].as_u64().is_some());
 }
 
 #[test]
@@ -461,9 +461,8 @@ fn tournament_ranks_and_rotates_seats() {
     assert!(rate(&pairs[0]["difference"]) > 80.0);
     assert!(rate(&pairs[0]["p_value"]) < 1e-6);
     // Two players, every deal at both seatings: each side is the durak or not in each game.
-    let total = rate(&pairs[0]["a_durak_rate"])
-        + rate(&pairs[0]["b_durak_rate"])
-        + rate(&pairs[0]["draw_rate"]);
+    let total =
+        rate(&pairs[0]["a_rate"]) + rate(&pairs[0]["b_rate"]) + rate(&pairs[0]["draw_rate"]);
     assert!((total - 1.0).abs() < 1e-9, "{total}");
 
     // Three strategies at an odd table: 3 pairs, 3 seatings, games rounded up to whole deals.
@@ -519,7 +518,7 @@ fn flags_pair_every_house_rule_with_the_table() {
     // change's paired edge change is the difference of the two edges.
     let edge = |r: &serde_json::Value| rate(&r["edge"]);
     for r in rows {
-        let e = 100.0 * (rate(&r["fair_share"]) - rate(&r["first_attacker_durak"]));
+        let e = 100.0 * (rate(&r["fair_share"]) - rate(&r["first_player_rate"]));
         assert!((edge(r) - e).abs() < 1e-9, "{r}");
     }
     for r in &rows[1..] {
@@ -619,11 +618,11 @@ fn mistakes_get_one_line_and_exit_2() {
     assert!(e.contains("'4x4'") && e.contains("3x3"), "{e}");
     let e = sim(&["--players", "2", "--deck", "40"]);
     assert!(
-        e.contains("'40'") && e.contains("36") && e.contains("52"),
+        e.contains("--deck 40") && e.contains("36") && e.contains("52"),
         "{e}"
     );
     let e = sim(&["--players", "2", "--hand", "0"]);
-    assert!(e.contains("'0'") && e.contains("1 to 12"), "{e}");
+    assert!(e.contains("--hand 0") && e.contains("1 to 12"), "{e}");
     let e = sim(&["--players", "6", "--hand", "7"]);
     assert!(e.contains("6 players × 7 cards") && e.contains("36"), "{e}");
     let e = sim(&["--players", "2", "--show-trump-transfer"]);
@@ -633,7 +632,7 @@ fn mistakes_get_one_line_and_exit_2() {
     let e = sim(&["--players", "2", "--last-cards", "nobody"]);
     assert!(e.contains("'nobody'") && e.contains("defender"), "{e}");
     let e = sim(&["--players", "2", "--max-moves", "3"]);
-    assert!(e.contains("'3'") && e.contains("10"), "{e}");
+    assert!(e.contains("--max-moves 3") && e.contains("10"), "{e}");
     let e = sim(&["--players", "2", "--strategies", "greedy,random,expert"]);
     assert!(e.contains("3 strategies for 2 players"), "{e}");
     let e = sim(&["--players", "2", "--strategies", "ismcts:0"]);
@@ -732,11 +731,14 @@ fn allocations_of(f: impl FnOnce()) -> u64 {
 #[test]
 fn playing_more_games_allocates_nothing_more() {
     use tahur::games::durak::bots::Strategy;
-    use tahur::games::durak::compare::{CompareSetup, CompareSimulation};
     use tahur::games::durak::rules::{Rules, Variant};
-    use tahur::games::durak::sim::{DurakSimulation, TableSetup};
-    use tahur::games::durak::tournament::{TournamentSetup, TournamentSimulation};
+    use tahur::games::durak::Durak;
+    use tahur::play::compare::{CompareSetup, CompareSimulation};
+    use tahur::play::flags::{FlagsSetup, FlagsSimulation};
+    use tahur::play::sim::GameSimulation;
+    use tahur::play::tournament::{TournamentSetup, TournamentSimulation};
     use tahur::runner::Simulation;
+    type TableSetup = tahur::play::TableSetup<Durak>;
 
     /// Allocations of a chunk of `n` samples (bots and scratch are made once per chunk).
     fn chunk<S: Simulation>(sim: &S, n: u64) -> u64 {
@@ -747,7 +749,7 @@ fn playing_more_games_allocates_nothing_more() {
     let list = [Strategy::Random, Strategy::Greedy, Strategy::Expert];
     let rules = Rules::standard(Variant::Perevodnoy, 3);
     let table = TableSetup::new(rules, &list, false).unwrap();
-    let sim = DurakSimulation::new(&table);
+    let sim = GameSimulation::new(&table);
     let one = chunk(&sim, 1);
     assert!(one > 0, "the counter counts (the bots' scratch space)");
     assert_eq!(one, chunk(&sim, 1000), "sim");
@@ -758,12 +760,12 @@ fn playing_more_games_allocates_nothing_more() {
     );
     assert_eq!(chunk(&compare, 1), chunk(&compare, 300), "compare");
 
-    let tournament = TournamentSimulation::new(&TournamentSetup::new(rules, &list, false).unwrap());
+    let tournament =
+        TournamentSimulation::new(&TournamentSetup::<Durak>::new(rules, &list, false).unwrap());
     assert_eq!(chunk(&tournament, 1), chunk(&tournament, 50), "tournament");
 
-    let flags = tahur::games::durak::flags::FlagsSimulation::new(
-        &tahur::games::durak::flags::FlagsSetup::new(TableSetup::new(rules, &list, false).unwrap())
-            .unwrap(),
+    let flags = FlagsSimulation::new(
+        &FlagsSetup::new(TableSetup::new(rules, &list, false).unwrap()).unwrap(),
     );
     // (Long random games grow the length histogram once, so both runs are long enough.)
     assert_eq!(chunk(&flags, 200), chunk(&flags, 400), "flags");
@@ -786,7 +788,7 @@ fn playing_more_games_allocates_nothing_more() {
             .unwrap()
             .with_series(series)
             .unwrap();
-        let sim = DurakSimulation::new(&table);
+        let sim = GameSimulation::new(&table);
         // Warm up on one chunk's worth, so that buffers have reached their size.
         let warm = chunk(&sim, games);
         assert_eq!(warm, chunk(&sim, 2 * games), "{variant} {list:?}");

@@ -388,7 +388,12 @@ fn rules<G: Game>(m: &ArgMatches) -> Result<G::Rules> {
             Some(_) => m.get_one::<String>(f.long).cloned(),
         };
         if let Some(v) = change {
-            rules = rules.with_changes(&format!("{}={v}", f.key))?;
+            let spec = format!("{}={v}", f.key);
+            // Name the value as the user typed it: `--deck 40`, not `deck=40`.
+            rules = rules.with_changes(&spec).map_err(|e| match e {
+                Error::Usage(m) => Error::usage(m.replace(&spec, &format!("--{} {v}", f.long))),
+                e => e,
+            })?;
         }
     }
     rules.with_changes(m.get_one::<String>("house").map_or("", String::as_str))

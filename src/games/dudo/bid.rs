@@ -4,9 +4,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::face::{normalize, Face};
+use super::face::Face;
 use super::rules::RuleSet;
 use crate::error::{Error, Result};
+use crate::text::normalize;
 
 /// "At least `quantity` dice on the table show `face`."
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

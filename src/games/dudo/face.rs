@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rules::RuleSet;
 use crate::error::{Error, Result};
+use crate::text::normalize;
 
 /// A die face, 1 (*as*) to 6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -153,23 +154,6 @@ const FACE_NAMES: &[(u8, &[&str])] = &[
         ],
     ),
 ];
-
-/// Lower case, trimmed, Spanish accents and diaeresis removed (ñ becomes n).
-pub fn normalize(word: &str) -> String {
-    word.trim()
-        .chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'á' | 'à' | 'â' | 'ä' => 'a',
-            'é' | 'è' | 'ê' | 'ë' => 'e',
-            'í' | 'ì' | 'î' | 'ï' => 'i',
-            'ó' | 'ò' | 'ô' | 'ö' => 'o',
-            'ú' | 'ù' | 'û' | 'ü' => 'u',
-            'ñ' => 'n',
-            c => c,
-        })
-        .collect()
-}
 
 /// Parses a list of dice such as `1,4,4,2,6` (commas, spaces or nothing between: `14426`).
 /// `what` names the option for messages.
