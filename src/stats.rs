@@ -179,12 +179,16 @@ impl MeanEstimate {
     }
 
     /// Two-sided p-value of the z test that the true mean is 0 (1 when there is no spread).
+    /// With no spread at all, every observation equals the mean: p is 1 when that is 0 and 0
+    /// otherwise (the statistic is infinite), given at least two observations.
     pub fn p_value_against_zero(&self) -> f64 {
         let se = self.standard_error();
         if se > 0.0 {
             two_sided_p(self.mean / se)
-        } else {
+        } else if self.mean == 0.0 || self.n < 2 || !self.mean.is_finite() {
             1.0
+        } else {
+            0.0
         }
     }
 
@@ -518,6 +522,18 @@ mod tests {
     fn z_quantile() {
         assert!(close(z_for_confidence(0.95), 1.959963985, 1e-8));
         assert!(close(z_for_confidence(0.99), 2.575829304, 1e-8));
+    }
+
+    #[test]
+    fn a_difference_without_spread_is_decided() {
+        let always = MeanEstimate::from_sums(50, -100, 200);
+        assert_eq!((always.mean, always.sd), (-2.0, 0.0));
+        assert_eq!(always.p_value_against_zero(), 0.0);
+        assert_eq!(
+            MeanEstimate::from_sums(50, 0, 0).p_value_against_zero(),
+            1.0
+        );
+        assert_eq!(MeanEstimate::from_sums(1, 3, 9).p_value_against_zero(), 1.0);
     }
 
     #[test]

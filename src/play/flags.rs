@@ -174,9 +174,15 @@ pub fn share_of_fair<G: Game>(rules: &G::Rules, t: &SimTally) -> (f64, f64, f64)
     (p.estimate() / fair, ci.low / fair, ci.high / fair)
 }
 
-/// Change − table (the paired tallies hold table − change).
+/// Change − table (the paired tallies hold table − change); no change reads 0, not −0.
 fn flipped(d: PairedDifference) -> (f64, f64, f64, f64) {
-    (-d.difference, -d.interval.high, -d.interval.low, d.p_value)
+    let neg = |x: f64| 0.0 - x;
+    (
+        neg(d.difference),
+        neg(d.interval.high),
+        neg(d.interval.low),
+        d.p_value,
+    )
 }
 
 /// The report.
@@ -446,6 +452,7 @@ fn counter_table<G: Game, S: Strategy<G>>(
     }
     table.push(base_row);
     let mut fairest: Option<(String, f64)> = None;
+    let mut largest: Option<(String, f64)> = None;
     for (k, change) in setup.changes.iter().enumerate() {
         let ct = &t.changes[k];
         let mut row = vec![Value::Text(change.name.clone())];
@@ -458,6 +465,14 @@ fn counter_table<G: Game, S: Strategy<G>>(
                 Value::NumInterval(lo, hi, 5),
                 Value::PValue(p),
             ]);
+            if c == 0
+                && p < 0.05
+                && largest
+                    .as_ref()
+                    .is_none_or(|(_, best)| diff.abs() > best.abs())
+            {
+                largest = Some((change.name.clone(), diff));
+            }
             if c == 0
                 && p < 0.05
                 && d.b.abs() < base_value.abs()
@@ -487,6 +502,22 @@ fn counter_table<G: Game, S: Strategy<G>>(
     r.field_plain(
         "fairest",
         &format!("{label} nearest 0"),
+        Value::Text(name),
+        reading,
+    );
+    let (name, reading) = match largest {
+        Some((name, d)) => (
+            name,
+            format!("{label} {d:+.4} per {unit} against the table as given"),
+        ),
+        None => (
+            "none".to_string(),
+            format!("no change moves the {label} at p < 0.05"),
+        ),
+    };
+    r.field_plain(
+        "largest_change",
+        &format!("moves the {label} most"),
         Value::Text(name),
         reading,
     );

@@ -347,7 +347,10 @@ impl<G: Game, S: Strategy<G>> Simulation for TournamentSimulation<G, S> {
     }
 }
 
-/// Per seat-game (or, for sittings, per seat and step) units of a deal: `per_deal` seat-games.
+/// A rate per seat-game (or, for sittings, per seat and step) from per-deal sums over
+/// `per_deal` seat-games, with its 95 % interval from the spread between deals. When every deal
+/// gave the same count (no spread: a strategy that never wins, or always does), the Wilson
+/// interval of the events over the seat-games.
 fn seat_rate<G: Game>(m: &Sums, t: &TournamentTally, per_deal: usize) -> (f64, Interval) {
     let e = m.estimate(t.deals);
     let k = per_deal.max(1) as f64 * steps_per_deal::<G>(t);
@@ -360,6 +363,11 @@ fn seat_rate<G: Game>(m: &Sums, t: &TournamentTally, per_deal: usize) -> (f64, I
                 high: 1.0,
             },
         );
+    }
+    if clamp && e.sd == 0.0 {
+        let trials = t.deals * per_deal.max(1) as u64;
+        let (p, ci) = crate::stats::wilson95((m.sum.max(0) as u64).min(trials), trials);
+        return (p.estimate(), ci);
     }
     let ci = if t.deals > 1 {
         e.interval(0.95)
@@ -637,7 +645,7 @@ pub fn report<G: Game, S: Strategy<G>>(
     let mut columns: Vec<(&str, &str)> = vec![
         ("a", "A"),
         ("b", "B"),
-        ("games", "games"),
+        ("games", if info.sitting { "sittings" } else { "games" }),
         ("a_rate", &a_label),
         ("a_ci95", "95 % interval"),
         ("b_rate", &b_label),
@@ -741,9 +749,16 @@ pub fn report<G: Game, S: Strategy<G>>(
     let (na, nb) = setup.side_seats();
     let seats = |n: usize| format!("{n} seat{}", if n == 1 { "" } else { "s" });
     rep.note(format!(
-        "Each pair plays every deal at {r} seatings (A in {}, B in {}); rates are per seat-game, differences are paired by deal.",
+        "Each pair plays every deal at {r} seatings (A in {}, B in {}); {}, differences are paired by deal.",
         seats(na),
-        seats(nb)
+        seats(nb),
+        if info.sitting {
+            "a deal is a sitting; points are per seat and hand"
+        } else if scored {
+            "points are per seat-game"
+        } else {
+            "rates are per seat-game"
+        }
     ));
     if let Some(n) = G::tournament_note(&setup.rules) {
         rep.note(n);
