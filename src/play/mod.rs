@@ -187,6 +187,11 @@ pub trait State: Sized + Send {
     }
     /// The game's own counters of a finished game, in the order of [`GameInfo::counters`].
     fn counters(&self, _out: &mut [i64; MAX_COUNTERS]) {}
+    /// The finishing order of a finished game, if the game has one: each seat's place (0 for the
+    /// first place; seats that finish together share a place). `false` when it has none.
+    fn places(&self, _out: &mut [u8; MAX_SEATS]) -> bool {
+        false
+    }
     /// For series ([`GameInfo::series`]): the seat the finished game singles out for the next
     /// one (e.g. the durak, who deals it), if any.
     fn series_seat(&self) -> Option<Seat> {
@@ -386,6 +391,8 @@ pub struct Played {
     pub points: [i64; MAX_SEATS],
     /// The game's own counters.
     pub counters: [i64; MAX_COUNTERS],
+    /// Each seat's finishing place (0: first), when the game has a finishing order.
+    pub places: Option<[u8; MAX_SEATS]>,
 }
 
 impl Played {
@@ -399,7 +406,10 @@ impl Played {
         }
         let mut counters = [0; MAX_COUNTERS];
         game.counters(&mut counters);
+        let mut places = [0; MAX_SEATS];
+        let places = game.places(&mut places).then_some(places);
         Played {
+            places,
             outcome: game.outcome().unwrap_or(Outcome::Capped),
             first: game.first_player(),
             length: game.length(),

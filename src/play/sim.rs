@@ -45,6 +45,10 @@ pub struct SimTally {
     pub length_hist: Vec<u64>,
     /// The game's own counters, per game.
     pub counters: Vec<Sums>,
+    /// Games each seat finished in each place (seat-major: `places[seat · players + place]`),
+    /// for games with a finishing order.
+    #[serde(default)]
+    pub places: Vec<u64>,
     /// Games started from the seat the game before singled out (later games of a series).
     pub later_games: u64,
     /// Of those, games that were decided.
@@ -79,6 +83,7 @@ impl Tally for SimTally {
         self.length.absorb(&o.length);
         absorb_all(&mut self.length_hist, &o.length_hist, |x, y| *x += y);
         absorb_all(&mut self.counters, &o.counters, Sums::absorb);
+        absorb_all(&mut self.places, &o.places, |x, y| *x += y);
         self.later_games += o.later_games;
         self.later_decided += o.later_decided;
         self.repeat += o.repeat;
@@ -235,6 +240,14 @@ impl<G: Game, S: Strategy<G>> GameSimulation<G, S> {
         }
         for (k, c) in t.counters.iter_mut().enumerate() {
             c.add(p.counters[k]);
+        }
+        if let Some(places) = &p.places {
+            if t.places.len() < n * n {
+                t.places.resize(n * n, 0);
+            }
+            for (s, &k) in places.iter().enumerate().take(n) {
+                t.places[s * n + (k as usize).min(n - 1)] += 1;
+            }
         }
         match p.outcome {
             super::Outcome::Draw => t.draws += 1,
@@ -509,6 +522,7 @@ pub fn report<G: Game, S: Strategy<G>>(
     } else {
         event_tables::<G, S>(&mut r, setup, t, &names);
     }
+    places_table(&mut r, players, t, &names);
     if !info.sitting {
         let mut lengths = Table::new(
             "length",
@@ -778,6 +792,55 @@ fn event_tables<G: Game, S: Strategy<G>>(
         }
         r.tables.push(teams);
     }
+}
+
+/// "1st", "2nd", "3rd", "4th", … "11th", "21st".
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// The finishing order by seat: the share of games each seat finished in each place, and its
+/// mean place (1 is first), for games with a finishing order.
+fn places_table(r: &mut Report, players: usize, t: &SimTally, names: &[String]) {
+    if t.places.len() < players * players || t.games == 0 {
+        return;
+    }
+    let keys: Vec<String> = (1..=players).map(|k| format!("place_{k}")).collect();
+    let labels: Vec<String> = (1..=players).map(ordinal).collect();
+    let mut columns: Vec<(&str, &str)> = vec![("seat", "seat"), ("strategy", "strategy")];
+    columns.extend(
+        keys.iter()
+            .map(String::as_str)
+            .zip(labels.iter().map(String::as_str)),
+    );
+    columns.push(("mean_place", "mean place"));
+    let mut table = Table::new(
+        "places",
+        "Finishing order by seat (share of games)",
+        &columns,
+    );
+    for (s, name) in names.iter().enumerate() {
+        let row = &t.places[s * players..(s + 1) * players];
+        let n: u64 = row.iter().sum();
+        let mut cells = vec![Value::Int(s as i64 + 1), Value::Text(name.clone())];
+        cells.extend(row.iter().map(|&c| Value::Prob(c as f64 / n.max(1) as f64)));
+        let mean = row
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| (k + 1) as f64 * c as f64)
+            .sum::<f64>()
+            / n.max(1) as f64;
+        cells.push(Value::Num(mean, 2));
+        table.push(cells);
+    }
+    r.tables.push(table);
 }
 
 /// Points per game (and per length unit) by seat and by strategy, for scored games.

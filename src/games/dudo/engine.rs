@@ -282,6 +282,8 @@ pub struct Game {
     rounds: u32,
     winner: Option<usize>,
     counts: Counts,
+    /// Each seat's finishing place once it left the table (0: the winner).
+    place: [u8; MAX_PLAYERS],
 }
 
 impl Game {
@@ -335,6 +337,7 @@ impl Game {
             rounds: 0,
             winner: None,
             counts: Counts::default(),
+            place: [0; MAX_PLAYERS],
         };
         g.start_round(opener, false, rng);
         g
@@ -655,6 +658,8 @@ impl Game {
         let loser_out = self.seats[loser].lives == 0;
         if loser_out {
             self.players_in -= 1;
+            // The first to leave a table of n finishes n-th (place n − 1).
+            self.place[loser] = self.players_in as u8;
         }
         self.rounds += 1;
         let c = &mut self.counts;
@@ -1270,6 +1275,12 @@ impl crate::play::State for Game {
         ]) {
             *o = x as i64;
         }
+    }
+    /// Players leave the table one by one: the last one in wins, the first one out is last.
+    fn places(&self, out: &mut [u8; crate::play::MAX_SEATS]) -> bool {
+        let n = self.config.players as usize;
+        out[..n].copy_from_slice(&self.place[..n]);
+        true
     }
     fn check_invariants(&self) -> Result<(), String> {
         Game::check_invariants(self)
