@@ -18,11 +18,16 @@ use crate::report::Format;
   tahur dudo table --players 4 --rules caleuchano --chart odds.svg
   tahur dudo advise 8 quinas --dice 20 --hand 5,5,1,3,2
   tahur dudo sim --players 3 --strategies threshold,random,random --games 1e4
+  tahur dudo tournament --players 4 --strategies random,honest,threshold,tuned
   tahur veintiuno odds
   tahur veintiuno sim --players 4 --policies sheet,basic --hands 1e6
+  tahur veintiuno flags --players 4 --hands 1e7
   tahur durak sim --players 2 --strategies greedy,random --games 1e5
-  tahur durak tournament --players 4 --strategies random,greedy,expert
-  tahur merge part1.json part2.json"
+  tahur durak compare --players 4 --b variant=perevodnoy --until-decided --games 1e7
+  tahur merge part1.json part2.json
+
+Every game with whole games has sim, compare, tournament and flags (21 ecuatoriano has its own
+sim, hand by hand, and the shared compare, tournament and flags)."
 )]
 pub struct Cli {
     /// What to do.

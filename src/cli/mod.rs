@@ -23,7 +23,8 @@ macro_rules! play_commands {
         fn command() -> clap::Command {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             $( cmd = play::register::<$game>(cmd); )*
-            cmd
+            // The games first, then merge.
+            cmd.mut_subcommand("merge", |m| m.display_order(100))
         }
 
         /// Runs a whole-game command, if `m` holds one.

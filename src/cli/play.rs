@@ -35,6 +35,7 @@ pub fn register<G: Game>(cli: Command) -> Command {
         cli.subcommand(
             Command::new(info.key)
                 .about(info.about)
+                .display_order(1)
                 .subcommand_required(true)
                 .arg_required_else_help(true)
                 .subcommands(commands),
@@ -92,9 +93,7 @@ fn command<G: Game>(name: &'static str) -> Command {
     }
     after.push_str("Examples:\n");
     after.push_str(example);
-    let mut cmd = Command::new(name)
-        .about(about(info, name))
-        .after_help(after);
+    let mut cmd = Command::new(name).after_help(after);
     cmd = rule_args::<G>(cmd);
     let default = if name == "tournament" {
         info.default_tournament
@@ -235,7 +234,8 @@ fn command<G: Game>(name: &'static str) -> Command {
         }
     }
     cmd = run_args::<G>(cmd, name == "tournament");
-    OutputArgs::augment_args(cmd)
+    // The description last: augmenting with the output options would replace it.
+    OutputArgs::augment_args(cmd).about(about(info, name))
 }
 
 /// `--players` and the game's rule flags, then `--house`.
@@ -312,16 +312,25 @@ fn chart_arg(id: &'static str, help: &str) -> Arg {
 
 fn run_args<G: Game>(cmd: Command, tournament: bool) -> Command {
     let unit = G::INFO.sample_unit;
+    let sitting = if G::INFO.sitting {
+        format!(
+            "; {} plays sittings of {} {unit} in a row (a fresh table each; the shoe and the bank carry over within one) and compares whole sittings",
+            G::INFO.title,
+            G::INFO.chunk
+        )
+    } else {
+        String::new()
+    };
     let help = if tournament && !G::INFO.sitting {
-        format!("Games to play per pair of strategies, e.g. 10000 or 1e5, rounded up to whole deals (every deal is played at every seating)")
+        "Games to play per pair of strategies, e.g. 10000 or 1e5, rounded up to whole deals (every deal is played at every seating)".to_string()
     } else if tournament {
         format!(
-            "{} per pair of strategies and seating, e.g. 1e6",
+            "{} per pair of strategies and seating, e.g. 1e6{sitting}",
             crate::play::sim::capitalised(unit)
         )
     } else {
         format!(
-            "{} to play, e.g. 10000 or 1e5",
+            "{} to play, e.g. 10000 or 1e5{sitting}",
             crate::play::sim::capitalised(unit)
         )
     };
@@ -336,6 +345,7 @@ fn run_args<G: Game>(cmd: Command, tournament: bool) -> Command {
     .arg(
         Arg::new("seed")
             .long("seed")
+            .value_name("S")
             .default_value("1")
             .value_parser(|s: &str| {
                 s.trim()
