@@ -121,8 +121,14 @@ pub struct SimCmd {
     /// People at the table, bank included (2–8).
     #[arg(long, value_name = "P", default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8))]
     pub players: u8,
-    /// Player policy by seat, repeated if fewer than players: basic, mimic, mimic:S.
-    #[arg(long, value_name = "P1,P2,…", default_value = "basic")]
+    /// Player strategy (policy) by seat, repeated if fewer than players: basic, pie, mimic[:S]
+    /// (hit below S), sheet, sheet:FILE.json.
+    #[arg(
+        long = "strategies",
+        visible_alias = "policies",
+        value_name = "S1,S2,…",
+        default_value = "basic"
+    )]
     pub policies: String,
     #[command(flatten)]
     pub house: HouseArgs,
@@ -184,10 +190,9 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
         }
         VeintiunoCommand::Sim(a) => {
             let opts = a.house.options()?;
-            let list = a
-                .policies
-                .split(',')
-                .map(parse_policy)
+            let list = crate::text::split_specs(&a.policies)
+                .iter()
+                .map(|p| parse_policy(p))
                 .collect::<Result<Vec<_>>>()?;
             let bank = BankPolicy {
                 stand: a.bank_stand,

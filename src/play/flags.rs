@@ -580,7 +580,11 @@ pub fn chart<G: Game, S: Strategy<G>>(setup: &FlagsSetup<G, S>, t: &FlagsTally) 
                 crate::text::singular(info.words.length_unit),
                 setup.base.describe()
             ),
-            y_label: format!("per {}", crate::text::singular(info.words.length_unit)),
+            y_label: format!(
+                "{} per {} (units)",
+                info.compared.first().map_or("points", |c| c.label),
+                crate::text::singular(info.words.length_unit)
+            ),
             y_percent: false,
             bars,
             reference: Some(0.0),

@@ -598,8 +598,11 @@ pub fn report<G: Game, S: Strategy<G>>(
             Value::Prob(x)
         }
     };
+    // An interval that one deal cannot estimate (points have no bounds) is left empty.
     let fmt_ci = |c: Interval| {
-        if scored {
+        if !(c.low.is_finite() && c.high.is_finite()) {
+            Value::Empty
+        } else if scored {
             Value::NumInterval(c.low, c.high, 5)
         } else {
             Value::ProbInterval(c.low, c.high)
@@ -686,7 +689,11 @@ pub fn report<G: Game, S: Strategy<G>>(
             fmt(pr.b_rate),
             fmt_ci(pr.b_ci),
             Value::Num(pr.difference * points, d),
-            Value::NumInterval(pr.diff_ci.low * points, pr.diff_ci.high * points, d),
+            if pr.diff_ci.low.is_finite() && pr.diff_ci.high.is_finite() {
+                Value::NumInterval(pr.diff_ci.low * points, pr.diff_ci.high * points, d)
+            } else {
+                Value::Empty
+            },
             Value::PValue(pr.p_value),
         ];
         if info.draws {
@@ -762,6 +769,12 @@ pub fn report<G: Game, S: Strategy<G>>(
     ));
     if let Some(n) = G::tournament_note(&setup.rules) {
         rep.note(n);
+    }
+    if info.sitting && t.deals < 30 {
+        rep.note(format!(
+            "Only {} sittings per pair and seating: with fewer than 30 the intervals are rough (none with one); play more {}.",
+            t.deals, info.sample_unit
+        ));
     }
     let capped: u64 = t.pairs.iter().map(|p| p.capped).sum();
     if capped > 0 {

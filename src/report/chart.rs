@@ -19,6 +19,26 @@ fn register_font() {
     });
 }
 
+/// A tick label with the decimals the axis's step needs and no more (no float noise such as
+/// 0.30000000000000004): about ten ticks span `span`.
+pub fn tick_label(y: f64, span: f64, percent: bool) -> String {
+    let (value, span) = if percent {
+        (y * 100.0, span * 100.0)
+    } else {
+        (y, span)
+    };
+    let step = (span / 10.0).max(f64::MIN_POSITIVE);
+    let decimals = (-step.log10().floor()).clamp(0.0, 12.0) as usize;
+    // Round first so that −0.000 never shows.
+    let scale = 10f64.powi(decimals as i32);
+    let rounded = (value * scale).round() / scale + 0.0;
+    if percent {
+        format!("{rounded:.decimals$} %")
+    } else {
+        format!("{rounded:.decimals$}")
+    }
+}
+
 /// One line of a line chart.
 #[derive(Clone, Debug)]
 pub struct Series {
@@ -136,13 +156,7 @@ impl SvgChart for LineChart {
             })
             .x_desc(self.x_label.as_str())
             .y_desc(self.y_label.as_str())
-            .y_label_formatter(&|y| {
-                if percent {
-                    format!("{:.0} %", y * 100.0)
-                } else {
-                    format!("{y}")
-                }
-            })
+            .y_label_formatter(&|y| tick_label(*y, y_max - y_min, percent))
             .label_style(("sans-serif", 14))
             .axis_desc_style(("sans-serif", 16))
             .draw()?;
@@ -212,19 +226,35 @@ impl SvgChart for BarChart {
     ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         root.fill(&WHITE)?;
         let n = self.bars.len().max(1);
-        let top = self
-            .bars
-            .iter()
-            .map(|b| b.high.max(b.value))
-            .chain(self.reference)
-            .fold(0.0f64, f64::max);
-        let y_max = (top * 1.15).max(f64::EPSILON);
+        // The range holds every finite value, whisker and reference, and zero (bars start
+        // there); a whisker that could not be estimated (not finite) is not drawn.
+        let finite = |x: &f64| x.is_finite();
+        let values = || {
+            self.bars
+                .iter()
+                .flat_map(|b| [b.value, b.low, b.high])
+                .chain(self.reference)
+                .filter(finite)
+        };
+        let top = values().fold(0.0f64, f64::max);
+        let bottom = values().fold(0.0f64, f64::min);
+        let span = (top - bottom).max(f64::EPSILON);
+        let y_max = if top > 0.0 {
+            top + 0.15 * span
+        } else {
+            0.05 * span
+        };
+        let y_min = if bottom < 0.0 {
+            bottom - 0.15 * span
+        } else {
+            0.0
+        };
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, ("sans-serif", 22))
             .margin(16)
             .x_label_area_size(44)
             .y_label_area_size(64)
-            .build_cartesian_2d((0..n - 1).into_segmented(), 0.0..y_max)?;
+            .build_cartesian_2d((0..n - 1).into_segmented(), y_min..y_max)?;
         let percent = self.y_percent;
         let labels: Vec<String> = self.bars.iter().map(|b| b.label.clone()).collect();
         chart
@@ -236,13 +266,7 @@ impl SvgChart for BarChart {
                 _ => String::new(),
             })
             .y_desc(self.y_label.as_str())
-            .y_label_formatter(&|y| {
-                if percent {
-                    format!("{:.0} %", y * 100.0)
-                } else {
-                    format!("{y}")
-                }
-            })
+            .y_label_formatter(&|y| tick_label(*y, y_max - y_min, percent))
             .label_style(("sans-serif", 14))
             .axis_desc_style(("sans-serif", 16))
             .draw()?;
@@ -258,15 +282,21 @@ impl SvgChart for BarChart {
             r.set_margin(0, 0, 12, 12);
             r
         }))?;
-        chart.draw_series(self.bars.iter().enumerate().map(|(i, b)| {
-            PathElement::new(
-                vec![
-                    (SegmentValue::CenterOf(i), b.low),
-                    (SegmentValue::CenterOf(i), b.high),
-                ],
-                BLACK.stroke_width(2),
-            )
-        }))?;
+        chart.draw_series(
+            self.bars
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.low.is_finite() && b.high.is_finite())
+                .map(|(i, b)| {
+                    PathElement::new(
+                        vec![
+                            (SegmentValue::CenterOf(i), b.low),
+                            (SegmentValue::CenterOf(i), b.high),
+                        ],
+                        BLACK.stroke_width(2),
+                    )
+                }),
+        )?;
         if let Some(r) = self.reference {
             chart.draw_series(DashedLineSeries::new(
                 [(SegmentValue::Exact(0), r), (SegmentValue::Last, r)],
@@ -301,6 +331,43 @@ mod tests {
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains("cuadras") && svg.contains("quantity") && svg.contains("50 %"));
         assert!(svg.contains("<polyline"), "a line was drawn");
+    }
+
+    #[test]
+    fn tick_labels_have_the_decimals_of_the_step() {
+        assert_eq!(tick_label(0.30000000000000004, 1.0, false), "0.3");
+        assert_eq!(tick_label(-0.039999999999999994, 0.06, false), "-0.040");
+        assert_eq!(tick_label(0.25, 1.0, true), "25 %");
+        assert_eq!(tick_label(0.0125, 0.05, true), "1.3 %");
+        assert_eq!(tick_label(-1e-18, 0.06, false), "0.000");
+        assert_eq!(tick_label(12.0, 30.0, false), "12");
+    }
+
+    #[test]
+    fn bar_charts_take_negative_values_and_unknown_intervals() {
+        let chart = BarChart {
+            title: "net per hand".into(),
+            y_label: "units".into(),
+            y_percent: false,
+            bars: vec![
+                Bar {
+                    label: "basic".into(),
+                    value: -0.03,
+                    low: -0.035,
+                    high: -0.025,
+                },
+                Bar {
+                    label: "sheet".into(),
+                    value: 0.017,
+                    low: f64::NEG_INFINITY,
+                    high: f64::INFINITY,
+                },
+            ],
+            reference: Some(0.0),
+        };
+        let svg = chart.to_svg().unwrap();
+        assert!(svg.contains("basic") && svg.contains("sheet") && svg.contains("<rect"));
+        assert!(!svg.contains("inf") && !svg.contains("NaN"), "{svg}");
     }
 
     #[test]

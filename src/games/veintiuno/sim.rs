@@ -12,6 +12,7 @@ use crate::report::{Report, Table as ReportTable, Value};
 use crate::rng::{SeedableRng, Stream};
 use crate::runner::{RunSummary, Simulation, Tally};
 use crate::stats::MeanEstimate;
+use crate::text::Spec;
 
 /// Hands per chunk (part of a run's definition).
 pub const HANDS_CHUNK: u64 = 4096;
@@ -66,54 +67,47 @@ impl TableSetup {
     }
 }
 
-/// Parses a policy name: `basic`, `pie` (basic, and as pie de banco ends the hand on 13),
-/// `mimic`, `mimic:16`, `sheet` (the fresh-deck sheet shipped
-/// in `data/veintiuno/strategy.json`) or `sheet:FILE.json` (a sheet from `veintiuno strategy
+/// The policies, for help and messages.
+pub const POLICIES: &str = "policies are basic, pie (basic, ending the hand on 13 as pie de banco), mimic[:S] (hit below S), sheet and sheet:FILE.json";
+
+/// Parses a policy: `basic`, `pie` (basic, and as pie de banco ends the hand on 13), `mimic`,
+/// `mimic:16` (or `mimic:stand=16`), `sheet` (the fresh-deck sheet shipped in
+/// `data/veintiuno/strategy.json`) or `sheet:FILE.json` (a sheet from `veintiuno strategy
 /// --write`).
 pub fn parse_policy(name: &str) -> Result<PlayerPolicy> {
-    let n = name.trim().to_ascii_lowercase();
-    let (base, arg) = n.split_once(':').unwrap_or((&n, ""));
-    if base == "sheet" {
-        static SHIPPED: &str = include_str!("../../../data/veintiuno/strategy.json");
-        let (text, label) = if arg.is_empty() {
-            (SHIPPED.to_string(), "sheet".to_string())
-        } else {
-            let path = name.trim().split_once(':').map(|x| x.1).unwrap_or_default();
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| Error::usage(format!("cannot read sheet '{path}': {e}")))?;
-            (text, format!("sheet:{path}"))
-        };
-        let sheet: super::strategy::Sheet = serde_json::from_str(&text).map_err(|e| {
-            Error::usage(format!("'{label}' is not a strategy sheet ({e}); write one with `tahur veintiuno strategy --write FILE.json`"))
-        })?;
-        return Ok(super::strategy::to_policy(&sheet, &label));
-    }
-    match base {
-        "basic" if arg.is_empty() => Ok(PlayerPolicy::basic()),
-        "pie" if arg.is_empty() => {
+    let spec = Spec::parse(name, "policy")?;
+    match spec.name.as_str() {
+        "sheet" | "hoja" => {
+            static SHIPPED: &str = include_str!("../../../data/veintiuno/strategy.json");
+            let (text, label) = match spec.params(&["file"])?.text("file") {
+                None => (SHIPPED.to_string(), "sheet".to_string()),
+                Some(path) => (
+                    std::fs::read_to_string(path)
+                        .map_err(|e| Error::usage(format!("cannot read sheet '{path}': {e}")))?,
+                    format!("sheet:{path}"),
+                ),
+            };
+            let sheet: super::strategy::Sheet = serde_json::from_str(&text).map_err(|e| {
+                Error::usage(format!("'{label}' is not a strategy sheet ({e}); write one with `tahur veintiuno strategy --write FILE.json`"))
+            })?;
+            Ok(super::strategy::to_policy(&sheet, &label))
+        }
+        "basic" | "basica" => {
+            spec.params(&[])?;
+            Ok(PlayerPolicy::basic())
+        }
+        "pie" => {
+            spec.params(&[])?;
             let mut p = PlayerPolicy::basic();
             p.name = "pie".into();
             p.void_as_pie = true;
             Ok(p)
         }
-        "mimic" => {
-            let stand = if arg.is_empty() {
-                17
-            } else {
-                arg.parse::<u8>()
-                    .ok()
-                    .filter(|s| (12..=21).contains(s))
-                    .ok_or_else(|| {
-                        Error::usage(format!(
-                            "invalid policy '{name}': mimic:S stands at S from 12 to 21"
-                        ))
-                    })?
-            };
-            Ok(PlayerPolicy::mimic(stand))
+        "mimic" | "banca" => {
+            let stand = spec.params(&["stand"])?.count("stand", 12, 21, 17)?;
+            Ok(PlayerPolicy::mimic(stand as u8))
         }
-        _ => Err(Error::usage(format!(
-            "unknown policy '{name}': policies are basic, pie (basic, ending the hand on 13 as pie de banco), mimic[:S] (hit below S), sheet and sheet:FILE.json"
-        ))),
+        _ => Err(spec.unknown(POLICIES)),
     }
 }
 

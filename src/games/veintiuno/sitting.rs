@@ -93,14 +93,15 @@ impl GameRules for TableRules {
             with(&format!("decks={decks}")),
         ));
         let flip = |now: bool| if now { "off" } else { "on" };
+        // Chart labels stay short: the names say the rest.
         for (key, now, label) in [
-            ("twelve", o.twelve_counts_20, "12 counts 20"),
-            ("suited12", o.suited_twelve_21, "suited 12 counts 21"),
+            ("twelve", o.twelve_counts_20, "12=20"),
+            ("suited12", o.suited_twelve_21, "suited 12"),
             ("trillona", o.trillona, "trillona"),
             ("puje", o.puje, "puje"),
-            ("tapo", o.tapo, "tapo y quedo"),
-            ("withdraw13", o.withdraw_13, "withdraw on 13"),
-            ("steal", o.bank_steal, "21 steals the bank"),
+            ("tapo", o.tapo, "tapo"),
+            ("withdraw13", o.withdraw_13, "withdraw 13"),
+            ("steal", o.bank_steal, "steal"),
         ] {
             let to = flip(now);
             v.push(RuleChange::new(
@@ -112,13 +113,13 @@ impl GameRules for TableRules {
         let monona = if o.monona_pays == 3 { 2 } else { 3 };
         v.push(RuleChange::new(
             format!("monona={monona}"),
-            format!("moñona pays {monona}"),
+            format!("moñona {monona}×"),
             with(&format!("monona={monona}")),
         ));
         let natural = if o.natural_pays == 2 { 1 } else { 2 };
         v.push(RuleChange::new(
             format!("natural={natural}"),
-            format!("21 in two pays {natural}"),
+            format!("21 pays {natural}×"),
             with(&format!("natural={natural}")),
         ));
         v.retain(|c| c.rules != *self);

@@ -1,0 +1,583 @@
+//! `tahur GAME sim | compare | tournament | flags` for every game, as a user meets them: the
+//! shared JSON names, reproducibility across threads and shards for the commands the shared
+//! layer added (dudo tournament and flags, veintiuno tournament and flags, durak compare
+//! --until-decided), their mistakes and their help.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn tahur() -> Command {
+    Command::cargo_bin("tahur").unwrap()
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = tahur().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut a = args.to_vec();
+    a.extend(["--format", "json"]);
+    serde_json::from_str(&stdout(&a)).unwrap()
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = tahur().args(args).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("internal error"),
+        "{err}"
+    );
+    err
+}
+
+fn has(v: &serde_json::Value, keys: &[&str], what: &str) {
+    for k in keys {
+        assert!(!v[k].is_null(), "{what}: no '{k}' in {v}");
+    }
+}
+
+#[test]
+fn every_game_reports_under_the_same_names() {
+    for args in [
+        &[
+            "dudo",
+            "sim",
+            "--players",
+            "4",
+            "--strategies",
+            "tuned,honest",
+            "--games",
+            "400",
+        ][..],
+        &[
+            "durak",
+            "sim",
+            "--players",
+            "3",
+            "--strategies",
+            "greedy,random",
+            "--games",
+            "400",
+        ],
+    ] {
+        let v = json(args);
+        has(
+            &v,
+            &[
+                "games",
+                "seed",
+                "event",
+                "mean_length",
+                "mean_length_ci95",
+                "median_length",
+                "first_player_rate",
+                "first_player_ci95",
+                "fair_share",
+                "first_player_p_value",
+                "first_player_edge",
+                "seat_p_value",
+                "seats",
+                "strategies",
+            ],
+            args[0],
+        );
+        for row in v["seats"].as_array().unwrap() {
+            has(row, &["seat", "strategy", "count", "rate", "ci95"], "seats");
+        }
+        for row in v["strategies"].as_array().unwrap() {
+            has(
+                row,
+                &["strategy", "seats", "count", "rate", "ci95"],
+                "strategies",
+            );
+        }
+        for row in v["tables"]["positions"].as_array().unwrap() {
+            has(row, &["position", "count", "rate", "ci95"], "positions");
+        }
+        for row in v["tables"]["length"].as_array().unwrap() {
+            has(row, &["length", "games", "share"], "length");
+        }
+        // The first player's edge is the rate against the fair share, signed as an advantage.
+        let rate = v["first_player_rate"].as_f64().unwrap();
+        let fair = v["fair_share"].as_f64().unwrap();
+        let edge = v["first_player_edge"].as_f64().unwrap();
+        let expected = if v["event"] == "wins" {
+            rate - fair
+        } else {
+            fair - rate
+        };
+        assert!((edge - 100.0 * expected).abs() < 1e-9, "{args:?}");
+    }
+    for args in [
+        &[
+            "dudo",
+            "compare",
+            "--players",
+            "3",
+            "--b",
+            "lives=5",
+            "--games",
+            "300",
+        ][..],
+        &[
+            "durak",
+            "compare",
+            "--players",
+            "2",
+            "--b",
+            "variant=perevodnoy",
+            "--games",
+            "300",
+        ],
+        &[
+            "veintiuno",
+            "compare",
+            "--b",
+            "puje=off",
+            "--hands",
+            "20000",
+            "--detect",
+            "0.01",
+        ],
+    ] {
+        let v = json(args);
+        has(&v, &["seed", "a", "b", "comparisons"], args[0]);
+        for row in v["comparisons"].as_array().unwrap() {
+            has(
+                row,
+                &[
+                    "metric",
+                    "a",
+                    "b",
+                    "difference",
+                    "ci95",
+                    "p_value",
+                    "effect_size",
+                ],
+                "comparisons",
+            );
+            assert!(row.get("needed").is_some() && row.get("needed_given").is_some());
+        }
+    }
+    for args in [
+        &[
+            "dudo",
+            "tournament",
+            "--players",
+            "3",
+            "--strategies",
+            "honest,tuned",
+            "--games",
+            "200",
+        ][..],
+        &[
+            "durak",
+            "tournament",
+            "--players",
+            "2",
+            "--strategies",
+            "random,greedy",
+            "--games",
+            "200",
+        ],
+        &[
+            "veintiuno",
+            "tournament",
+            "--players",
+            "2",
+            "--strategies",
+            "basic,sheet",
+            "--hands",
+            "20000",
+        ],
+    ] {
+        let v = json(args);
+        for row in v["ranking"].as_array().unwrap() {
+            has(
+                row,
+                &["rank", "strategy", "rate", "ci95", "beats", "significant"],
+                "ranking",
+            );
+        }
+        for row in v["pairs"].as_array().unwrap() {
+            has(
+                row,
+                &[
+                    "a",
+                    "b",
+                    "games",
+                    "a_rate",
+                    "a_ci95",
+                    "b_rate",
+                    "b_ci95",
+                    "difference",
+                    "ci95",
+                    "p_value",
+                ],
+                "pairs",
+            );
+        }
+    }
+    for args in [
+        &["dudo", "flags", "--players", "3", "--games", "200"][..],
+        &["durak", "flags", "--players", "2", "--games", "200"],
+        &["veintiuno", "flags", "--players", "3", "--hands", "8192"],
+    ] {
+        let v = json(args);
+        has(&v, &["table", "fairest", "changes"], args[0]);
+        let rows = v["changes"].as_array().unwrap();
+        assert_eq!(rows[0]["change"], "(the table as given)");
+        assert!(rows.len() > 3, "{args:?}");
+    }
+}
+
+fn shard_files(dir: &Path, base: &[&str], n: u32) -> Vec<String> {
+    (1..=n)
+        .map(|k| {
+            let path = dir.join(format!("part{k}.json")).display().to_string();
+            let shard = format!("{k}/{n}");
+            let mut args = base.to_vec();
+            args.extend_from_slice(&["--shard", &shard, "--output", &path]);
+            stdout(&args);
+            path
+        })
+        .collect()
+}
+
+/// The same output on 1 and 2 threads and from a merge of 3 shards.
+fn reproducible(base: &[&str]) -> String {
+    let one = stdout(&[base, &["--threads", "1", "--format", "json"]].concat());
+    let two = stdout(&[base, &["--threads", "2", "--format", "json"]].concat());
+    assert_eq!(one, two, "{base:?}: threads");
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), &[base, &["--format", "json"]].concat(), 3);
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    assert_eq!(stdout(&args), one, "{base:?}: shards");
+    one
+}
+
+#[test]
+fn the_new_commands_are_reproducible_and_shard() {
+    let v: serde_json::Value = serde_json::from_str(&reproducible(&[
+        "dudo",
+        "tournament",
+        "--players",
+        "4",
+        "--strategies",
+        "random,threshold,tuned",
+        "--games",
+        "300",
+    ]))
+    .unwrap();
+    assert_eq!(v["ranking"][2]["strategy"], "random");
+    let v: serde_json::Value = serde_json::from_str(&reproducible(&[
+        "dudo",
+        "flags",
+        "--rules",
+        "caleuchano",
+        "--players",
+        "3",
+        "--strategies",
+        "tuned",
+        "--games",
+        "600",
+    ]))
+    .unwrap();
+    let names: Vec<&str> = v["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["change"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"rules=chimbo9")
+            && names.contains(&"paso=off")
+            && names.contains(&"lives=3"),
+        "{names:?}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&reproducible(&[
+        "veintiuno",
+        "tournament",
+        "--players",
+        "2",
+        "--strategies",
+        "basic,sheet",
+        "--hands",
+        "10000",
+    ]))
+    .unwrap();
+    assert_eq!(v["hands"], 10000);
+    let v: serde_json::Value = serde_json::from_str(&reproducible(&[
+        "veintiuno",
+        "flags",
+        "--players",
+        "3",
+        "--hands",
+        "12000",
+    ]))
+    .unwrap();
+    // 21 in two cards paid even money instead of double helps the bank.
+    let natural = v["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["change"] == "natural=1")
+        .unwrap();
+    assert!(
+        natural["bank_s_result_change"].as_f64().unwrap() > 0.05,
+        "{natural}"
+    );
+    reproducible(&["veintiuno", "compare", "--b", "decks=2", "--hands", "12000"]);
+    // Sequential comparisons decide as they go: the same on any threads, never sharded.
+    let base = [
+        "durak",
+        "compare",
+        "--players",
+        "4",
+        "--b",
+        "teams=2x2",
+        "--until-decided",
+        "--batch",
+        "2000",
+        "--games",
+        "64000",
+    ];
+    let one = stdout(&[&base[..], &["--threads", "1", "--format", "json"]].concat());
+    let two = stdout(&[&base[..], &["--threads", "2", "--format", "json"]].concat());
+    assert_eq!(one, two);
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v["decided"], "yes", "teams of two change who loses: {v}");
+    assert_eq!(v["primary"], "the first attacker is the durak");
+    assert!(v["looks"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn charts_of_the_new_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, needle) in [
+        (
+            &[
+                "dudo",
+                "tournament",
+                "--players",
+                "3",
+                "--strategies",
+                "honest,tuned",
+                "--games",
+                "100",
+            ][..],
+            "tuned",
+        ),
+        (
+            &[
+                "dudo",
+                "sim",
+                "--players",
+                "3",
+                "--strategies",
+                "honest,tuned",
+                "--games",
+                "100",
+            ][..],
+            "honest",
+        ),
+        (
+            &["veintiuno", "flags", "--players", "2", "--hands", "4096"][..],
+            "as given",
+        ),
+        (
+            &[
+                "veintiuno",
+                "tournament",
+                "--players",
+                "2",
+                "--strategies",
+                "basic,sheet",
+                "--hands",
+                "4096",
+            ][..],
+            "sheet",
+        ),
+    ] {
+        let path = dir.path().join(format!("{}-{}.svg", args[0], args[1]));
+        let mut a = args.to_vec();
+        a.extend(["--chart", path.to_str().unwrap()]);
+        stdout(&a);
+        let svg = std::fs::read_to_string(&path).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains(needle), "{args:?}");
+    }
+    let strategies = dir.path().join("strategies.svg");
+    stdout(&[
+        "dudo",
+        "sim",
+        "--players",
+        "4",
+        "--strategies",
+        "honest,tuned",
+        "--games",
+        "100",
+        "--strategy-chart",
+        strategies.to_str().unwrap(),
+    ]);
+    assert!(std::fs::read_to_string(&strategies)
+        .unwrap()
+        .contains("tuned"));
+}
+
+#[test]
+fn mistakes_in_the_new_commands_get_one_line_and_exit_2() {
+    for (args, needle) in [
+        (
+            &["dudo", "sim", "--players", "3", "--series", "3"][..],
+            "--series",
+        ),
+        (
+            &[
+                "dudo",
+                "tournament",
+                "--players",
+                "3",
+                "--strategies",
+                "honest",
+            ],
+            "two or more",
+        ),
+        (
+            &["dudo", "tournament", "--players", "17"],
+            "2 to 16 players",
+        ),
+        (
+            &["dudo", "flags", "--players", "3", "--strategies", "clever"],
+            "'clever'",
+        ),
+        (
+            &["dudo", "compare", "--players", "3", "--b", "rules=poker"],
+            "rules=poker",
+        ),
+        (
+            &[
+                "dudo",
+                "compare",
+                "--players",
+                "3",
+                "--b",
+                "lives=2",
+                "--until-decided",
+                "--shard",
+                "1/2",
+            ],
+            "--shard",
+        ),
+        (
+            &["veintiuno", "tournament", "--strategies", "basic"],
+            "two or more",
+        ),
+        (
+            &["veintiuno", "tournament", "--strategies", "basic,basic"],
+            "twice",
+        ),
+        (&["veintiuno", "flags", "--house", "decks=9"], "decks=9"),
+        (
+            &["veintiuno", "flags", "--bank-stand", "30"],
+            "--bank-stand 30",
+        ),
+        (
+            &["veintiuno", "compare", "--b", "puje=off", "--hands", "0"],
+            "at least 1 hand",
+        ),
+        (
+            &[
+                "veintiuno",
+                "compare",
+                "--b",
+                "puje=off",
+                "--strategies",
+                "mimic:30",
+            ],
+            "'30'",
+        ),
+        (
+            &[
+                "veintiuno",
+                "flags",
+                "--strategies",
+                "sheet:/nonexistent/x.json",
+            ],
+            "/nonexistent/x.json",
+        ),
+        (
+            &[
+                "durak",
+                "compare",
+                "--players",
+                "2",
+                "--b",
+                "redeal=off",
+                "--until-decided",
+                "--alpha",
+                "2",
+            ],
+            "'2'",
+        ),
+        (
+            &["durak", "flags", "--players", "3", "--series", "4"],
+            "--series",
+        ),
+        (
+            &[
+                "durak",
+                "tournament",
+                "--players",
+                "2",
+                "--strategies",
+                "greedy,ismcts:0",
+            ],
+            "'0'",
+        ),
+    ] {
+        let e = fails(args);
+        assert!(
+            e.contains(needle),
+            "{args:?}: message should name {needle}: {e}"
+        );
+    }
+}
+
+#[test]
+fn every_shared_command_has_help_with_examples() {
+    for (game, commands) in [
+        ("dudo", &["sim", "compare", "tournament", "flags"][..]),
+        ("durak", &["sim", "compare", "tournament", "flags"]),
+        ("veintiuno", &["compare", "tournament", "flags"]),
+    ] {
+        for cmd in commands {
+            let help = stdout(&[game, cmd, "--help"]);
+            assert!(
+                help.contains("Examples:") && help.contains(&format!("tahur {game} {cmd}")),
+                "{game} {cmd}: {help}"
+            );
+            for flag in [
+                "--players",
+                "--strategies",
+                "--seed",
+                "--threads",
+                "--shard",
+                "--format",
+                "--house",
+            ] {
+                assert!(help.contains(flag), "{game} {cmd}: {flag}");
+            }
+        }
+    }
+    // 21's own sim stays: hand by hand, with the bank's edge by shoe depth.
+    assert!(stdout(&["veintiuno", "sim", "--help"]).contains("shoe depth"));
+}
