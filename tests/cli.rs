@@ -781,7 +781,7 @@ fn compare_paso_tune_and_charts() {
     assert_eq!(rows[0]["metric"], "seat 1 (threshold:t=0.4) wins");
     assert!(rows
         .iter()
-        .any(|r| r["metric"] == "a threshold:t=0.4 seat wins"));
+        .any(|r| r["metric"] == "a seat playing threshold:t=0.4 wins"));
     assert_eq!(rows.last().unwrap()["metric"], "rounds per game");
     for r in rows {
         let ci = r["ci95"].as_array().unwrap();

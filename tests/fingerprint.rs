@@ -111,7 +111,12 @@ fn rename_label(label: &str) -> String {
         return format!("the first opener wins{s}");
     }
     if let Some(s) = label.strip_prefix("games won by ") {
-        return format!("a {s} seat wins");
+        return format!("a seat playing {s} wins");
+    }
+    if let Some(rest) = label.strip_prefix("a ") {
+        if let Some((s, phrase)) = rest.split_once(" seat ") {
+            return format!("a seat playing {s} {phrase}");
+        }
     }
     if let Some(rest) = label.strip_prefix("seat ") {
         if let Some((n, policy)) = rest.split_once(" as player (") {

@@ -450,7 +450,7 @@ pub fn comparisons<G: Game, S: Strategy<G>>(
     if setup.same_strategies() && distinct.len() > 1 && distinct.len() < setup.a.players() {
         for (s, c) in distinct.iter().zip(&t.strategies) {
             v.push(row(
-                format!("a {s} seat {}", w.phrase),
+                format!("a seat playing {s} {}", w.phrase),
                 RowKind::Rate,
                 paired_proportions(c, t.pairs),
             ));
@@ -512,7 +512,7 @@ pub fn primary<G: Game, S: Strategy<G>>(setup: &CompareSetup<G, S>, t: &CompareT
     let distinct = setup.a.distinct();
     if setup.same_strategies() && distinct.len() > 1 {
         return row(
-            format!("a {} seat {}", distinct[0], w.phrase),
+            format!("a seat playing {} {}", distinct[0], w.phrase),
             RowKind::Rate,
             paired_proportions(&t.strategies[0], t.pairs),
         );
