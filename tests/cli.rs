@@ -1,25 +1,7 @@
 //! The command line as a user meets it.
 
-use assert_cmd::Command;
-use std::path::Path;
-
-fn tahur() -> Command {
-    Command::cargo_bin("tahur").unwrap()
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = tahur().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&stdout(args)).unwrap()
-}
+mod common;
+use common::*;
 
 #[test]
 fn the_fifteen_cuadras_question() {
@@ -117,19 +99,6 @@ fn same_seed_same_numbers_whatever_the_threads() {
     assert_ne!(one, other_seed, "the seed matters");
 }
 
-fn shard_files(dir: &Path, base: &[&str], n: u32) -> Vec<String> {
-    (1..=n)
-        .map(|k| {
-            let path = dir.join(format!("part{k}.json")).display().to_string();
-            let shard = format!("{k}/{n}");
-            let mut args = base.to_vec();
-            args.extend_from_slice(&["--shard", &shard, "--output", &path]);
-            stdout(&args);
-            path
-        })
-        .collect()
-}
-
 const SHARDED: &[&str] = &[
     "dudo",
     "prob",
@@ -159,27 +128,6 @@ fn merged_shards_equal_the_unsharded_run() {
             assert_eq!(stdout(&args), whole, "{format}, {n} shards");
         }
     }
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = tahur().args(args).output().unwrap();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{args:?} should fail with 2; stderr: {err}"
-    );
-    assert_eq!(
-        err.trim_end().lines().count(),
-        1,
-        "{args:?}: one line expected, got {err}"
-    );
-    assert!(
-        !err.contains("panicked") && !err.contains("backtrace"),
-        "{err}"
-    );
-    assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
-    err
 }
 
 #[test]

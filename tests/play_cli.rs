@@ -3,39 +3,12 @@
 //! layer added (dudo tournament and flags, veintiuno tournament and flags, durak compare
 //! --until-decided), their mistakes and their help.
 
-use assert_cmd::Command;
-use std::path::Path;
+mod common;
+use common::*;
 
-fn tahur() -> Command {
-    Command::cargo_bin("tahur").unwrap()
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = tahur().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let mut a = args.to_vec();
-    a.extend(["--format", "json"]);
-    serde_json::from_str(&stdout(&a)).unwrap()
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = tahur().args(args).output().unwrap();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(
-        !err.contains("panicked") && !err.contains("internal error"),
-        "{err}"
-    );
-    err
+/// The JSON of `tahur ARGS --format json`.
+fn json_out(args: &[&str]) -> serde_json::Value {
+    json(&[args, &["--format", "json"]].concat())
 }
 
 fn has(v: &serde_json::Value, keys: &[&str], what: &str) {
@@ -68,7 +41,7 @@ fn every_game_reports_under_the_same_names() {
             "400",
         ],
     ] {
-        let v = json(args);
+        let v = json_out(args);
         has(
             &v,
             &[
@@ -148,7 +121,7 @@ fn every_game_reports_under_the_same_names() {
             "0.01",
         ],
     ] {
-        let v = json(args);
+        let v = json_out(args);
         has(&v, &["seed", "a", "b", "comparisons"], args[0]);
         for row in v["comparisons"].as_array().unwrap() {
             has(
@@ -199,7 +172,7 @@ fn every_game_reports_under_the_same_names() {
             "20000",
         ],
     ] {
-        let v = json(args);
+        let v = json_out(args);
         for row in v["ranking"].as_array().unwrap() {
             has(
                 row,
@@ -231,38 +204,12 @@ fn every_game_reports_under_the_same_names() {
         &["durak", "flags", "--players", "2", "--games", "200"],
         &["veintiuno", "flags", "--players", "3", "--hands", "8192"],
     ] {
-        let v = json(args);
+        let v = json_out(args);
         has(&v, &["table", "fairest", "changes"], args[0]);
         let rows = v["changes"].as_array().unwrap();
         assert_eq!(rows[0]["change"], "(the table as given)");
         assert!(rows.len() > 3, "{args:?}");
     }
-}
-
-fn shard_files(dir: &Path, base: &[&str], n: u32) -> Vec<String> {
-    (1..=n)
-        .map(|k| {
-            let path = dir.join(format!("part{k}.json")).display().to_string();
-            let shard = format!("{k}/{n}");
-            let mut args = base.to_vec();
-            args.extend_from_slice(&["--shard", &shard, "--output", &path]);
-            stdout(&args);
-            path
-        })
-        .collect()
-}
-
-/// The same output on 1 and 2 threads and from a merge of 3 shards.
-fn reproducible(base: &[&str]) -> String {
-    let one = stdout(&[base, &["--threads", "1", "--format", "json"]].concat());
-    let two = stdout(&[base, &["--threads", "2", "--format", "json"]].concat());
-    assert_eq!(one, two, "{base:?}: threads");
-    let dir = tempfile::tempdir().unwrap();
-    let files = shard_files(dir.path(), &[base, &["--format", "json"]].concat(), 3);
-    let mut args = vec!["merge", "--format", "json"];
-    args.extend(files.iter().map(String::as_str));
-    assert_eq!(stdout(&args), one, "{base:?}: shards");
-    one
 }
 
 #[test]
@@ -276,6 +223,8 @@ fn the_new_commands_are_reproducible_and_shard() {
         "random,threshold,tuned",
         "--games",
         "300",
+        "--format",
+        "json",
     ]))
     .unwrap();
     assert_eq!(v["ranking"][2]["strategy"], "random");
@@ -290,6 +239,8 @@ fn the_new_commands_are_reproducible_and_shard() {
         "tuned",
         "--games",
         "600",
+        "--format",
+        "json",
     ]))
     .unwrap();
     let names: Vec<&str> = v["changes"]
@@ -313,6 +264,8 @@ fn the_new_commands_are_reproducible_and_shard() {
         "basic,sheet",
         "--hands",
         "10000",
+        "--format",
+        "json",
     ]))
     .unwrap();
     assert_eq!(v["hands"], 10000);
@@ -323,6 +276,8 @@ fn the_new_commands_are_reproducible_and_shard() {
         "3",
         "--hands",
         "12000",
+        "--format",
+        "json",
     ]))
     .unwrap();
     // 21 in two cards paid even money instead of double helps the bank.
@@ -336,7 +291,16 @@ fn the_new_commands_are_reproducible_and_shard() {
         natural["bank_s_result_change"].as_f64().unwrap() > 0.05,
         "{natural}"
     );
-    reproducible(&["veintiuno", "compare", "--b", "decks=2", "--hands", "12000"]);
+    reproducible(&[
+        "veintiuno",
+        "compare",
+        "--b",
+        "decks=2",
+        "--hands",
+        "12000",
+        "--format",
+        "json",
+    ]);
     // Sequential comparisons decide as they go: the same on any threads, never sharded.
     let base = [
         "durak",

@@ -782,6 +782,47 @@ fn playing_more_allocates_nothing_more() {
         4000,
     );
     allocation_free(
+        TableSetup::<Durak>::new(
+            DurakRules::standard(Variant::Perevodnoy, 3),
+            &[
+                DurakStrategy::Random,
+                DurakStrategy::Greedy,
+                DurakStrategy::Expert,
+            ],
+            false,
+        )
+        .unwrap(),
+        DurakRules::standard(Variant::Podkidnoy, 3),
+        1,
+        1000,
+    );
+    // Random-only tables take the engine's own play-out (platkowy lists its openings in the
+    // bots' scratch space); series; and searching bots, whose trees are reused move to move.
+    for (variant, players, list, series, games) in [
+        (Variant::Podkidnoy, 2, vec![DurakStrategy::Random], 1, 2000),
+        (Variant::Platkowy, 3, vec![DurakStrategy::Random], 1, 500),
+        (Variant::Podkidnoy, 4, vec![DurakStrategy::Greedy], 10, 500),
+        (
+            Variant::Podkidnoy,
+            2,
+            vec![DurakStrategy::Ismcts { budget: 20 }, DurakStrategy::Greedy],
+            1,
+            8,
+        ),
+    ] {
+        let table = TableSetup::<Durak>::new(DurakRules::standard(variant, players), &list, false)
+            .unwrap()
+            .with_series(series)
+            .unwrap();
+        let sim = GameSimulation::new(&table);
+        chunk_allocations(&sim, games);
+        assert_eq!(
+            chunk_allocations(&sim, games),
+            chunk_allocations(&sim, 2 * games),
+            "{variant} {list:?}"
+        );
+    }
+    allocation_free(
         TableSetup::<Duel>::new(DuelRules::standard(3), &[Below(4), Below(2)], false).unwrap(),
         DuelRules {
             reverse: true,

@@ -656,15 +656,7 @@ pub fn report<G: Game, S: Strategy<G>>(
         ));
     }
     let dropped = t.a.violations + t.a.illegal_actions + t.b.violations + t.b.illegal_actions;
-    if dropped > 0 {
-        r.note(format!(
-            "{} broke a rule and were dropped with their pair: this is a bug, please report it.",
-            crate::text::count_of(dropped, "games")
-        ));
-    }
-    for n in run.notes() {
-        r.note(n);
-    }
+    super::sim::closing_notes(&mut r, dropped, true, run);
     r
 }
 

@@ -559,9 +559,7 @@ pub fn report<G: Game, S: Strategy<G>>(
         });
     }
     notes::<G>(&mut r, rules, t);
-    for n in run.notes() {
-        r.note(n);
-    }
+    closing_notes(&mut r, t.violations + t.illegal_actions, false, run);
     r
 }
 
@@ -574,7 +572,7 @@ pub fn sample_count<G: Game>(t: &SimTally) -> u64 {
     }
 }
 
-/// The notes every report of games shares: capped and dropped games.
+/// The note on capped games.
 pub fn notes<G: Game>(r: &mut Report, _rules: &G::Rules, t: &SimTally) {
     if t.capped > 0 {
         r.note(format!(
@@ -584,11 +582,20 @@ pub fn notes<G: Game>(r: &mut Report, _rules: &G::Rules, t: &SimTally) {
             G::INFO.words.length_unit
         ));
     }
-    if t.violations + t.illegal_actions > 0 {
+}
+
+/// The notes that close every whole-game report: the games a bug dropped (`with_pair`: with
+/// the game they were paired with), then the run's own (interrupted, partial merge).
+pub fn closing_notes(r: &mut Report, dropped: u64, with_pair: bool, run: &RunSummary) {
+    if dropped > 0 {
         r.note(format!(
-            "{} broke a rule and were dropped: this is a bug, please report it.",
-            crate::text::count_of(t.violations + t.illegal_actions, "games")
+            "{} broke a rule and were dropped{}: this is a bug, please report it.",
+            crate::text::count_of(dropped, "games"),
+            if with_pair { " with their pair" } else { "" }
         ));
+    }
+    for n in run.notes() {
+        r.note(n);
     }
 }
 

@@ -1,0 +1,80 @@
+//! Helpers the command-line tests share: run `tahur` as a user would and check what it says.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use std::path::Path;
+
+/// The `tahur` binary.
+pub fn tahur() -> Command {
+    Command::cargo_bin("tahur").unwrap()
+}
+
+/// Runs `tahur ARGS`, which must succeed, and returns what it printed.
+pub fn stdout(args: &[&str]) -> String {
+    let out = tahur().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs `tahur ARGS` (which ask for JSON) and parses what it printed.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(args)).unwrap()
+}
+
+/// Runs `tahur ARGS`, which must fail as a user mistake does: exit code 2, one line on stderr
+/// without a panic or a backtrace, nothing on stdout. Returns the line.
+pub fn fails(args: &[&str]) -> String {
+    let out = tahur().args(args).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{args:?} should fail with 2; stderr: {err}"
+    );
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line expected, got {err}"
+    );
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace") && !err.contains("internal error"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    err
+}
+
+/// Runs `tahur BASE --shard K/N --output FILE` for every K and returns the files.
+pub fn shard_files(dir: &Path, base: &[&str], n: u32) -> Vec<String> {
+    (1..=n)
+        .map(|k| {
+            let path = dir.join(format!("part{k}.json")).display().to_string();
+            let shard = format!("{k}/{n}");
+            let mut args = base.to_vec();
+            args.extend_from_slice(&["--shard", &shard, "--output", &path]);
+            stdout(&args);
+            path
+        })
+        .collect()
+}
+
+/// The same output for 1 and 2 threads, and a 3-shard merge (files given in reverse order)
+/// prints exactly the whole run. Returns the output.
+pub fn reproducible(base: &[&str]) -> String {
+    let one = stdout(&[base, &["--threads", "1"]].concat());
+    let two = stdout(&[base, &["--threads", "2"]].concat());
+    assert_eq!(one, two, "{base:?}: threads changed the output");
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), base, 3);
+    let mut args = vec!["merge"];
+    if let Some(i) = base.iter().position(|a| *a == "--format") {
+        args.extend_from_slice(&["--format", base[i + 1]]);
+    }
+    args.extend(files.iter().rev().map(String::as_str));
+    assert_eq!(stdout(&args), one, "{base:?}: the merge differs");
+    one
+}
