@@ -14,8 +14,7 @@ use crate::play::job::{AnyJob, ChartFiles};
 use crate::report::Report;
 pub use crate::runner::JobRun;
 use crate::runner::{
-    merge_erased as merge_typed, run_erased as run_typed, typed_tally as typed, RunControl,
-    RunSpec, RunSummary, Shard,
+    merge_erased, run_erased, typed_tally, RunControl, RunSpec, RunSummary, Shard,
 };
 
 macro_rules! play_jobs {
@@ -82,13 +81,13 @@ impl Job {
         control: &RunControl,
     ) -> Result<JobRun> {
         match self {
-            Job::DudoProb(q) => run_typed(
+            Job::DudoProb(q) => run_erased(
                 &BidSimulation::new(&q.situation, q.bid.face),
                 spec,
                 shard,
                 control,
             ),
-            Job::VeintiunoSim(t) => run_typed(
+            Job::VeintiunoSim(t) => run_erased(
                 &crate::games::veintiuno::sim::HandSimulation::new(t),
                 spec,
                 shard,
@@ -101,8 +100,10 @@ impl Job {
     /// Adds up tallies of this job (from shard files), in the order given.
     pub fn merge_tallies(&self, tallies: &[serde_json::Value]) -> Result<serde_json::Value> {
         match self {
-            Job::DudoProb(_) => merge_typed::<CountHistogram>(tallies),
-            Job::VeintiunoSim(_) => merge_typed::<crate::games::veintiuno::sim::HandTally>(tallies),
+            Job::DudoProb(_) => merge_erased::<CountHistogram>(tallies),
+            Job::VeintiunoSim(_) => {
+                merge_erased::<crate::games::veintiuno::sim::HandTally>(tallies)
+            }
             Job::Play(p) => p.erased().merge_tallies(tallies),
         }
     }
@@ -111,12 +112,12 @@ impl Job {
     pub fn render(&self, tally: &serde_json::Value, summary: &RunSummary) -> Result<Report> {
         match self {
             Job::DudoProb(q) => {
-                let hist: CountHistogram = typed(tally)?;
+                let hist: CountHistogram = typed_tally(tally)?;
                 Ok(prob::report(q, Some((&hist, summary))))
             }
             Job::VeintiunoSim(t) => Ok(crate::games::veintiuno::sim::report(
                 t,
-                &typed::<crate::games::veintiuno::sim::HandTally>(tally)?,
+                &typed_tally::<crate::games::veintiuno::sim::HandTally>(tally)?,
                 summary,
             )),
             Job::Play(p) => p.erased().render(tally, summary),

@@ -14,8 +14,8 @@ use crate::humanize::thousands;
 use crate::jobs::{Job, JobRun};
 use crate::runner::{ChunkSet, RunSpec, RunSummary, Shard};
 
-/// The shard file format version.
-pub const FORMAT: u32 = 1;
+/// The shard file format version (2: whole-game jobs of every game in one layout).
+pub const FORMAT: u32 = 2;
 
 /// One shard's partial result, as written to its file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -68,17 +68,21 @@ impl Partial {
         let shown = path.display();
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::usage(format!("cannot read '{shown}': {e}")))?;
-        let p: Partial = serde_json::from_str(&text).map_err(|e| {
+        let not_a_shard = |e: serde_json::Error| {
             Error::usage(format!(
                 "'{shown}' is not a tahur shard file ({e}); give files written with --shard K/N"
             ))
-        })?;
-        if p.tahur_partial != FORMAT {
-            return Err(Error::usage(format!(
-                "'{shown}' has shard format {} but this tahur reads format {FORMAT}",
-                p.tahur_partial
-            )));
+        };
+        // The version first: a file of another format may not parse as this one.
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_shard)?;
+        if let Some(format) = value.get("tahur_partial").and_then(|f| f.as_u64()) {
+            if format != FORMAT as u64 {
+                return Err(Error::usage(format!(
+                    "'{shown}' has shard format {format} but this tahur reads format {FORMAT}: merge shards written by this version"
+                )));
+            }
         }
+        let p: Partial = serde_json::from_value(value).map_err(not_a_shard)?;
         Ok(p)
     }
 }

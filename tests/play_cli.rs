@@ -545,3 +545,33 @@ fn every_shared_command_has_help_with_examples() {
     // 21's own sim stays: hand by hand, with the bank's edge by shoe depth.
     assert!(stdout(&["veintiuno", "sim", "--help"]).contains("shoe depth"));
 }
+
+#[test]
+fn shard_files_of_another_format_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(
+        dir.path(),
+        &[
+            "durak",
+            "sim",
+            "--players",
+            "2",
+            "--games",
+            "300",
+            "--format",
+            "json",
+        ],
+        2,
+    );
+    // A file from before the shared layer: format 1, its job in the old layout.
+    let old = std::fs::read_to_string(&files[0])
+        .unwrap()
+        .replace("\"tahur_partial\":2", "\"tahur_partial\":1")
+        .replace("\"kind\":\"play\"", "\"kind\":\"durak-sim\"");
+    std::fs::write(&files[0], old).unwrap();
+    let e = fails(&["merge", &files[0], &files[1]]);
+    assert!(
+        e.contains("format 1") && e.contains("format 2") && e.contains("part1.json"),
+        "{e}"
+    );
+}

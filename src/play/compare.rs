@@ -16,9 +16,7 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::sim::{
-    fair_rate, first_player_edge, for_each_game, sample_count, GameSimulation, SimTally,
-};
+use super::sim::{first_player_edge, for_each_game, sample_count, GameSimulation, SimTally};
 use super::table::{chunk_for, TableSetup};
 use super::{game_streams, scored, Game, GameRules, Outcome, Played, Scoring, Strategy, MAX_SEATS};
 use crate::error::{Error, Result};
@@ -126,14 +124,7 @@ pub struct CompareTally {
 
 impl Tally for CompareTally {
     fn absorb(&mut self, o: &Self) {
-        fn add<T: Clone + Default>(a: &mut Vec<T>, b: &[T], f: impl Fn(&mut T, &T)) {
-            if a.len() < b.len() {
-                a.resize(b.len(), T::default());
-            }
-            for (x, y) in a.iter_mut().zip(b) {
-                f(x, y);
-            }
-        }
+        use super::sim::absorb_all as add;
         self.a.absorb(&o.a);
         self.b.absorb(&o.b);
         self.pairs += o.pairs;
@@ -707,9 +698,4 @@ pub fn run_sequential<G: Game, S: Strategy<G>>(
             primary,
         },
     ))
-}
-
-/// Fair rate of a table's games, for reports built on comparisons.
-pub fn fair<G: Game>(rules: &G::Rules, t: &SimTally) -> f64 {
-    fair_rate::<G>(rules, t)
 }

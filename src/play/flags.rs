@@ -93,13 +93,7 @@ pub struct FlagsTally {
 
 impl Tally for FlagsTally {
     fn absorb(&mut self, o: &Self) {
-        if self.changes.len() < o.changes.len() {
-            self.changes
-                .resize(o.changes.len(), CompareTally::default());
-        }
-        for (a, b) in self.changes.iter_mut().zip(&o.changes) {
-            a.absorb(b);
-        }
+        super::sim::absorb_all(&mut self.changes, &o.changes, CompareTally::absorb);
     }
 }
 

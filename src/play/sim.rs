@@ -61,7 +61,9 @@ pub struct SimTally {
     pub illegal_actions: u64,
 }
 
-fn absorb_all<T: Clone + Default>(a: &mut Vec<T>, b: &[T], add: impl Fn(&mut T, &T)) {
+/// Adds `b` into `a` element by element with `add`, growing `a` to `b`'s length first (tallies of
+/// different chunks may hold vectors of different lengths, such as length histograms).
+pub fn absorb_all<T: Clone + Default>(a: &mut Vec<T>, b: &[T], add: impl Fn(&mut T, &T)) {
     if a.len() < b.len() {
         a.resize(b.len(), T::default());
     }

@@ -181,18 +181,8 @@ impl Tally for TournamentTally {
         self.dropped_deals += o.dropped_deals;
         self.violations += o.violations;
         self.illegal_actions += o.illegal_actions;
-        if self.pairs.len() < o.pairs.len() {
-            self.pairs.resize(o.pairs.len(), PairTally::default());
-        }
-        for (x, y) in self.pairs.iter_mut().zip(&o.pairs) {
-            x.absorb(y);
-        }
-        if self.strategies.len() < o.strategies.len() {
-            self.strategies.resize(o.strategies.len(), Sums::default());
-        }
-        for (x, y) in self.strategies.iter_mut().zip(&o.strategies) {
-            x.absorb(y);
-        }
+        super::sim::absorb_all(&mut self.pairs, &o.pairs, PairTally::absorb);
+        super::sim::absorb_all(&mut self.strategies, &o.strategies, Sums::absorb);
     }
 }
 

@@ -243,6 +243,42 @@ impl Sitting {
     }
 }
 
+thread_local! {
+    /// Tables built once per thread and rules (the pair table of every two-card special, the
+    /// shoe): a sitting starts from a copy, as 21's own `sim` starts every chunk from its
+    /// template. A few rules at a time (`flags` plays the table and each change).
+    static TEMPLATES: std::cell::RefCell<Vec<(TableRules, Table)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A table for `rules` restarted from `rng`: the same table as `Table::seated(…, rng, …)`.
+fn fresh_table(rules: &TableRules, rng: Stream) -> Table {
+    TEMPLATES.with(|cell| {
+        let mut templates = cell.borrow_mut();
+        let k = match templates.iter().position(|(r, _)| r == rules) {
+            Some(k) => k,
+            None => {
+                if templates.len() == 16 {
+                    templates.remove(0);
+                }
+                let seed = <Stream as crate::rng::SeedableRng>::seed_from_u64(0);
+                let table = Table::seated(
+                    rules.options,
+                    rules.players as usize,
+                    rules.bank,
+                    seed,
+                    false,
+                );
+                templates.push((*rules, table));
+                templates.len() - 1
+            }
+        };
+        let mut table = templates[k].1.clone();
+        table.restart(rng);
+        table
+    })
+}
+
 impl crate::play::State for Sitting {
     type Rules = TableRules;
     type Action = Move;
@@ -250,13 +286,7 @@ impl crate::play::State for Sitting {
 
     /// A fresh table from `rng` (shuffle, first bank by high card), then `start.length` hands.
     fn deal(rules: &TableRules, start: &Start, rng: &mut Stream) -> Sitting {
-        let table = Table::seated(
-            rules.options,
-            rules.players as usize,
-            rules.bank,
-            rng.clone(),
-            false,
-        );
+        let table = fresh_table(rules, rng.clone());
         let mut s = Sitting {
             first_bank: table.bank(),
             table,
