@@ -201,39 +201,53 @@ impl fmt::Debug for Sitting {
 }
 
 impl Sitting {
+    /// Settles the hand in progress and records it; starts the next one unless the sitting is
+    /// over. Returns whether a hand was started.
+    #[inline(always)]
+    fn finish_hand(&mut self) -> bool {
+        let r = self.table.finish_hand();
+        for s in 0..self.players {
+            self.points[s] += r.player_net[s] as i64;
+        }
+        self.bank_net += r.bank_net as i64;
+        self.steals += r.stolen as u64;
+        self.unbalanced += (r.bank_net + r.player_net.iter().sum::<i32>() != 0) as u64;
+        self.played += 1;
+        let more = self.played < self.hands;
+        if more {
+            self.table.start_hand();
+        }
+        more
+    }
+
     /// Finishes hands until a decision is waiting or the sitting is over.
-    #[inline]
     fn advance(&mut self) {
         loop {
             self.pending = self.table.pending();
-            if self.pending.is_some() {
+            if self.pending.is_some() || !self.finish_hand() {
                 return;
             }
-            let r = self.table.finish_hand();
-            for s in 0..self.players {
-                self.points[s] += r.player_net[s] as i64;
-            }
-            self.bank_net += r.bank_net as i64;
-            self.steals += r.stolen as u64;
-            self.unbalanced += (r.bank_net + r.player_net.iter().sum::<i32>() != 0) as u64;
-            self.played += 1;
-            if self.played == self.hands {
-                return;
-            }
-            self.table.start_hand();
         }
     }
 
-    /// Plays every remaining decision with `decide`, as [`Table::play_hand`] does (a move a
-    /// policy may not make here becomes a stand).
+    /// Plays every remaining decision with `decide`, hand by hand as [`Table::play_hand`] does
+    /// (a move a policy may not make here becomes a stand).
     #[inline]
     pub fn play_out(&mut self, mut decide: impl FnMut(usize, &Decision) -> Move) {
-        while let Some((seat, d)) = self.pending {
-            let m = decide(seat, &d);
-            if self.table.apply_decided(seat, &d, m).is_err() {
-                let _ = self.table.apply_decided(seat, &d, Move::Stand);
+        if self.played == self.hands {
+            return;
+        }
+        loop {
+            while let Some((seat, d)) = self.table.pending() {
+                let m = decide(seat, &d);
+                if self.table.apply_decided(seat, &d, m).is_err() {
+                    let _ = self.table.apply_decided(seat, &d, Move::Stand);
+                }
             }
-            self.advance();
+            if !self.finish_hand() {
+                self.pending = None;
+                return;
+            }
         }
     }
 
