@@ -195,9 +195,9 @@ fn every_figure_is_as_before_the_shared_layer() {
     for (name, line) in RUNS {
         let now = run(line);
         let mut old = Vec::new();
-        numbers(&before[name], format!("{name}"), true, &mut old);
+        numbers(&before[name], name.to_string(), true, &mut old);
         let mut new = Vec::new();
-        numbers(&now, format!("{name}"), false, &mut new);
+        numbers(&now, name.to_string(), false, &mut new);
         let new: std::collections::HashMap<String, f64> = new.into_iter().collect();
         for (path, value) in old {
             match new.get(&path) {

@@ -909,107 +909,6 @@ impl<'a> View<'a> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rng::base_stream;
-
-    #[test]
-    fn pass_hands() {
-        assert_eq!(PassHand::of(&[3, 3, 3, 3, 1]), PassHand::Poker);
-        assert_eq!(PassHand::of(&[6, 6, 6, 6, 6]), PassHand::Poker);
-        assert_eq!(PassHand::of(&[2, 2, 5, 5, 5]), PassHand::Full);
-        assert_eq!(PassHand::of(&[1, 2, 3, 4, 6]), PassHand::Pichanga);
-        assert_eq!(PassHand::of(&[1, 1, 3, 4, 6]), PassHand::Nothing);
-        assert_eq!(PassHand::of(&[1, 1, 3, 3, 6]), PassHand::Nothing);
-        assert_eq!(PassHand::of(&[4, 4, 4, 1, 6]), PassHand::Nothing);
-    }
-
-    #[test]
-    fn illegal_actions_are_rejected_with_a_reason() {
-        let mut rng = base_stream(1);
-        let mut g = Game::new(GameConfig::standard(RuleSet::Chimbo9, 4), &mut rng);
-        let b = |q, f| Bid {
-            quantity: q,
-            face: Face::new(f).unwrap(),
-        };
-        assert!(g.apply(Action::Doubt, &mut rng).is_err());
-        assert!(g
-            .apply(
-                Action::Raise {
-                    bid: b(3, 4),
-                    reinforce: false
-                },
-                &mut rng
-            )
-            .is_err());
-        assert_eq!(
-            g.check(Action::Open {
-                bid: b(3, 4),
-                reinforce: false,
-                direction: Direction::Left,
-                obligado: false
-            }),
-            Err("these rules fix the direction")
-        );
-        assert_eq!(
-            g.check(Action::Open {
-                bid: b(21, 4),
-                reinforce: false,
-                direction: Direction::Right,
-                obligado: false
-            }),
-            Err("quantity out of range")
-        );
-        g.apply(
-            Action::Open {
-                bid: b(3, 4),
-                reinforce: false,
-                direction: Direction::Right,
-                obligado: false,
-            },
-            &mut rng,
-        )
-        .unwrap();
-        assert_eq!(g.check(Action::Pass), Err("these rules have no paso"));
-        assert_eq!(
-            g.check(Action::Raise {
-                bid: b(3, 3),
-                reinforce: false
-            }),
-            Err("not a legal raise")
-        );
-        // to aces: floor(3/2) + 1 = 2 aces at least
-        assert_eq!(
-            g.check(Action::Raise {
-                bid: b(1, 1),
-                reinforce: false
-            }),
-            Err("not a legal raise")
-        );
-        assert!(g
-            .check(Action::Raise {
-                bid: b(2, 1),
-                reinforce: false
-            })
-            .is_ok());
-        assert!(
-            g.check(Action::Raise {
-                bid: b(2, 1),
-                reinforce: true
-            })
-            .is_err(),
-            "no reforzada in Chimbo 9"
-        );
-        assert!(g
-            .check(Action::Raise {
-                bid: b(3, 5),
-                reinforce: false
-            })
-            .is_ok());
-    }
-}
-
 /// Every key of [`GameConfig::with_changes`], for help and messages.
 pub const CHANGE_KEYS: &str =
     "rules, lives, paso, reforzada, obligado, direction, aces-need-natural, ace-round";
@@ -1140,7 +1039,9 @@ impl GameConfig {
             format!("{lives} lives"),
             r,
         ));
-        let switches: [(&str, fn(&mut GameConfig) -> &mut bool, bool); 4] = [
+        // A switch: its key, the field it flips, whether it applies to this rule set.
+        type Switch = (&'static str, fn(&mut GameConfig) -> &mut bool, bool);
+        let switches: [Switch; 4] = [
             ("paso", |g| &mut g.paso, true),
             ("reforzada", |g| &mut g.reforzada, true),
             (
@@ -1299,3 +1200,104 @@ pub const COUNTERS: &[&str] = &[
     "obligado_rounds",
     "opener_lost",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::base_stream;
+
+    #[test]
+    fn pass_hands() {
+        assert_eq!(PassHand::of(&[3, 3, 3, 3, 1]), PassHand::Poker);
+        assert_eq!(PassHand::of(&[6, 6, 6, 6, 6]), PassHand::Poker);
+        assert_eq!(PassHand::of(&[2, 2, 5, 5, 5]), PassHand::Full);
+        assert_eq!(PassHand::of(&[1, 2, 3, 4, 6]), PassHand::Pichanga);
+        assert_eq!(PassHand::of(&[1, 1, 3, 4, 6]), PassHand::Nothing);
+        assert_eq!(PassHand::of(&[1, 1, 3, 3, 6]), PassHand::Nothing);
+        assert_eq!(PassHand::of(&[4, 4, 4, 1, 6]), PassHand::Nothing);
+    }
+
+    #[test]
+    fn illegal_actions_are_rejected_with_a_reason() {
+        let mut rng = base_stream(1);
+        let mut g = Game::new(GameConfig::standard(RuleSet::Chimbo9, 4), &mut rng);
+        let b = |q, f| Bid {
+            quantity: q,
+            face: Face::new(f).unwrap(),
+        };
+        assert!(g.apply(Action::Doubt, &mut rng).is_err());
+        assert!(g
+            .apply(
+                Action::Raise {
+                    bid: b(3, 4),
+                    reinforce: false
+                },
+                &mut rng
+            )
+            .is_err());
+        assert_eq!(
+            g.check(Action::Open {
+                bid: b(3, 4),
+                reinforce: false,
+                direction: Direction::Left,
+                obligado: false
+            }),
+            Err("these rules fix the direction")
+        );
+        assert_eq!(
+            g.check(Action::Open {
+                bid: b(21, 4),
+                reinforce: false,
+                direction: Direction::Right,
+                obligado: false
+            }),
+            Err("quantity out of range")
+        );
+        g.apply(
+            Action::Open {
+                bid: b(3, 4),
+                reinforce: false,
+                direction: Direction::Right,
+                obligado: false,
+            },
+            &mut rng,
+        )
+        .unwrap();
+        assert_eq!(g.check(Action::Pass), Err("these rules have no paso"));
+        assert_eq!(
+            g.check(Action::Raise {
+                bid: b(3, 3),
+                reinforce: false
+            }),
+            Err("not a legal raise")
+        );
+        // to aces: floor(3/2) + 1 = 2 aces at least
+        assert_eq!(
+            g.check(Action::Raise {
+                bid: b(1, 1),
+                reinforce: false
+            }),
+            Err("not a legal raise")
+        );
+        assert!(g
+            .check(Action::Raise {
+                bid: b(2, 1),
+                reinforce: false
+            })
+            .is_ok());
+        assert!(
+            g.check(Action::Raise {
+                bid: b(2, 1),
+                reinforce: true
+            })
+            .is_err(),
+            "no reforzada in Chimbo 9"
+        );
+        assert!(g
+            .check(Action::Raise {
+                bid: b(3, 5),
+                reinforce: false
+            })
+            .is_ok());
+    }
+}
