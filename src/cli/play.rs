@@ -525,7 +525,11 @@ fn sequential<G: Game>(
             "--until-decided decides as it goes and cannot be sharded: drop --shard",
         ));
     }
-    let spec = Job::Compare(setup.clone()).spec(req.samples, req.seed);
+    let spec = crate::runner::RunSpec {
+        samples: req.samples,
+        seed: req.seed,
+        chunk_size: setup.chunk_size(),
+    };
     let control = crate::runner::RunControl {
         threads: req.threads,
         progress: super::show_progress(),

@@ -54,15 +54,6 @@ impl ChartFiles {
 }
 
 impl<G: Game> Job<G> {
-    /// The run definition for `samples` samples from `seed`.
-    pub fn spec(&self, samples: u64, seed: u64) -> RunSpec {
-        RunSpec {
-            samples,
-            seed,
-            chunk_size: self.chunk_size(),
-        }
-    }
-
     /// Samples per chunk.
     pub fn chunk_size(&self) -> u64 {
         match self {
