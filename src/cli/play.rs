@@ -538,7 +538,10 @@ fn sequential<G: Game>(
     let batch = *m.get_one::<u64>("batch").expect("has a default");
     let alpha = *m.get_one::<f64>("alpha").expect("has a default");
     let (tally, summary, seq) = run_sequential(&setup, &spec, batch, alpha, &control)?;
-    emit(&Job::render_sequential(&setup, &tally, &summary, &seq), out)?;
+    emit(
+        &crate::play::compare::report(&setup, &tally, &summary, Some(&seq)),
+        out,
+    )?;
     Ok(if summary.interrupted {
         super::EXIT_INTERRUPTED
     } else {

@@ -177,11 +177,6 @@ impl<G: Game, S: Strategy<G>> CompareSimulation<G, S> {
         }
     }
 
-    /// Variant A's simulation.
-    pub fn a(&self) -> &GameSimulation<G, S> {
-        &self.a
-    }
-
     /// Variant B's simulation.
     pub fn b(&self) -> &GameSimulation<G, S> {
         &self.b

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::charts::{length_chart, seat_chart, strategy_chart};
-use super::compare::{self, CompareSetup, CompareSimulation, CompareTally, Sequential};
+use super::charts::{length_chart, ranking_chart, seat_chart, strategy_chart};
+use super::compare::{self, CompareSetup, CompareSimulation, CompareTally};
 use super::flags::{self, FlagsSetup, FlagsSimulation, FlagsTally};
 use super::sim::{self, GameSimulation, SimTally};
 use super::table::TableSetup;
@@ -99,25 +99,6 @@ impl<G: Game> Job<G> {
         })
     }
 
-    /// The report of a sequential comparison (`--until-decided`).
-    pub fn render_sequential(
-        setup: &CompareSetup<G>,
-        tally: &CompareTally,
-        summary: &RunSummary,
-        seq: &Sequential,
-    ) -> Report {
-        compare::report(setup, tally, summary, Some(seq))
-    }
-
-    /// The charts this analysis draws, which it names for messages.
-    pub fn chart_names(&self) -> &'static [&'static str] {
-        match self {
-            Job::Sim(_) => &["--chart", "--strategy-chart", "--length-chart"],
-            Job::Compare(_) => &[],
-            Job::Tournament(_) | Job::Flags(_) => &["--chart"],
-        }
-    }
-
     /// Draws the asked-for charts of a whole run's tally.
     pub fn charts(&self, tally: &serde_json::Value, files: &ChartFiles) -> Result<()> {
         if !files.any() {
@@ -141,7 +122,7 @@ impl<G: Game> Job<G> {
             Job::Tournament(setup) => {
                 if let Some(p) = &files.main {
                     let t: TournamentTally = typed_tally(tally).map_err(internal)?;
-                    tournament::chart(setup, &t).write(p)?;
+                    ranking_chart(setup, &t).write(p)?;
                 }
             }
             Job::Flags(setup) => {

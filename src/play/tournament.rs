@@ -13,14 +13,12 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::charts::ranking_chart;
 use super::sim::{for_each_game, good};
 use super::{
     game_streams, play, scored, Fault, Game, GameRules, Outcome, Start, Strategy, MAX_SEATS,
 };
 use crate::error::{Error, Result};
 use crate::humanize;
-use crate::report::chart::BarChart;
 use crate::report::{Report, Table, Value};
 use crate::rng::Stream;
 use crate::runner::{RunSummary, Simulation, Tally};
@@ -787,12 +785,4 @@ pub fn report<G: Game, S: Strategy<G>>(
         rep.note("(A sample is one deal, played by every pair at every seating.)");
     }
     rep
-}
-
-/// Each strategy's rate per seat over the whole tournament, ranked, with 95 % intervals.
-pub fn chart<G: Game, S: Strategy<G>>(
-    setup: &TournamentSetup<G, S>,
-    t: &TournamentTally,
-) -> BarChart {
-    ranking_chart(setup, t)
 }

@@ -250,11 +250,6 @@ impl Sitting {
             }
         }
     }
-
-    /// Hands played.
-    pub fn played(&self) -> u64 {
-        self.played
-    }
 }
 
 thread_local! {
