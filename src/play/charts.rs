@@ -5,7 +5,8 @@ use super::sim::{fair_rate, SimTally};
 use super::table::TableSetup;
 use super::tournament::{standings, TournamentSetup, TournamentTally};
 use super::{scored, Game, GameRules, Strategy};
-use crate::report::chart::{Bar, BarChart, LineChart, Series};
+use crate::humanize::percent;
+use crate::report::chart::{Bar, BarChart, Chart, LineChart, RefLine, Series, Unit};
 use crate::stats::{per_seat_rate, wilson95};
 
 /// Each seat's rate (points per game when scored) with 95 % intervals and the fair share.
@@ -23,7 +24,9 @@ pub fn seat_chart<G: Game, S: Strategy<G>>(setup: &TableSetup<G, S>, t: &SimTall
         } else {
             w.chart_axis.into()
         },
-        y_percent: !scored,
+        y_unit: if scored { Unit::Number } else { Unit::Percent },
+        x_label: "seat and strategy".into(),
+        bar_legend: Some(bar_legend::<G>(scored)),
         bars: setup
             .strategies
             .iter()
@@ -45,7 +48,26 @@ pub fn seat_chart<G: Game, S: Strategy<G>>(setup: &TableSetup<G, S>, t: &SimTall
                 }
             })
             .collect(),
-        reference: (!scored).then(|| fair_rate::<G>(&setup.rules, t)),
+        marks: marks::<G>(&setup.rules, t, scored),
+    }
+}
+
+/// What a bar and its whisker show, for the legend.
+fn bar_legend<G: Game>(scored: bool) -> String {
+    if scored {
+        "points per game, 95 % interval".into()
+    } else {
+        format!("{}, 95 % interval", G::INFO.words.rate)
+    }
+}
+
+/// The fair share (rates) or break-even (points), labelled.
+fn marks<G: Game>(rules: &G::Rules, t: &SimTally, scored: bool) -> Vec<RefLine> {
+    if scored {
+        vec![RefLine::new(0.0, "break-even")]
+    } else {
+        let fair = fair_rate::<G>(rules, t);
+        vec![RefLine::new(fair, format!("fair share {}", percent(fair)))]
     }
 }
 
@@ -64,7 +86,9 @@ pub fn strategy_chart<G: Game, S: Strategy<G>>(setup: &TableSetup<G, S>, t: &Sim
         } else {
             format!("{} per seat", w.chart_axis)
         },
-        y_percent: !scored,
+        y_unit: if scored { Unit::Number } else { Unit::Percent },
+        x_label: "strategy".into(),
+        bar_legend: Some(bar_legend::<G>(scored)),
         bars: setup
             .distinct()
             .iter()
@@ -90,30 +114,51 @@ pub fn strategy_chart<G: Game, S: Strategy<G>>(setup: &TableSetup<G, S>, t: &Sim
                 }
             })
             .collect(),
-        reference: (!scored).then(|| fair_rate::<G>(&setup.rules, t)),
+        marks: marks::<G>(&setup.rules, t, scored),
     }
 }
 
-/// The distribution of game length.
-pub fn length_chart<G: Game, S: Strategy<G>>(setup: &TableSetup<G, S>, t: &SimTally) -> LineChart {
+/// The distribution of game length: bars when it takes few values, a line otherwise.
+pub fn length_chart<G: Game, S: Strategy<G>>(setup: &TableSetup<G, S>, t: &SimTally) -> Chart {
     let unit = G::INFO.words.length_unit;
-    LineChart {
-        title: format!("Game length · {}", setup.rules.describe()),
-        x_label: unit.into(),
-        y_label: "share of games".into(),
-        y_percent: false,
-        series: vec![Series {
-            label: "games".into(),
-            points: t
-                .length_hist
-                .iter()
-                .enumerate()
-                .filter(|(_, &n)| n > 0)
-                .map(|(k, &n)| (k as f64, n as f64 / t.games.max(1) as f64))
+    let title = format!("Game length · {}", setup.rules.describe());
+    let y_label = "share of games".to_string();
+    let games = t.games.max(1) as f64;
+    let seen: Vec<usize> = (0..t.length_hist.len())
+        .filter(|&k| t.length_hist[k] > 0)
+        .collect();
+    let (first, last) = (
+        seen.first().copied().unwrap_or(0),
+        seen.last().copied().unwrap_or(0),
+    );
+    if last - first < 60 {
+        // A few whole values: one bar each, gaps included.
+        Chart::Bar(BarChart {
+            title,
+            x_label: unit.into(),
+            y_label,
+            y_unit: Unit::Percent,
+            bars: (first..=last)
+                .map(|k| Bar::plain(k.to_string(), t.length_hist[k] as f64 / games))
                 .collect(),
-        }],
-        y_marks: vec![],
-        x_integer: true,
+            bar_legend: None,
+            marks: Vec::new(),
+        })
+    } else {
+        Chart::Line(LineChart {
+            title,
+            x_label: unit.into(),
+            x_unit: Unit::Count,
+            y_label,
+            y_unit: Unit::Percent,
+            series: vec![Series {
+                label: "games".into(),
+                points: (first..=last)
+                    .map(|k| (k as f64, t.length_hist[k] as f64 / games))
+                    .collect(),
+            }],
+            marks: Vec::new(),
+        })
     }
 }
 
@@ -134,7 +179,16 @@ pub fn ranking_chart<G: Game, S: Strategy<G>>(
         } else {
             format!("{} per seat", w.chart_axis)
         },
-        y_percent: !scored,
+        y_unit: if scored { Unit::Number } else { Unit::Percent },
+        x_label: "strategy, best first".into(),
+        bar_legend: Some(if scored {
+            format!(
+                "points per seat and {}, 95 % interval",
+                crate::text::singular(w.length_unit)
+            )
+        } else {
+            format!("{} per seat, 95 % interval", w.rate)
+        }),
         bars: standings(setup, t)
             .iter()
             .map(|s| Bar {
@@ -144,6 +198,10 @@ pub fn ranking_chart<G: Game, S: Strategy<G>>(
                 high: s.ci.high,
             })
             .collect(),
-        reference: None,
+        marks: if scored {
+            vec![RefLine::new(0.0, "break-even")]
+        } else {
+            Vec::new()
+        },
     }
 }

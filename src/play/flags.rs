@@ -15,7 +15,7 @@ use super::sim::{fair_rate, first_player_edge, for_each_game, GameSimulation, Si
 use super::table::TableSetup;
 use super::{game_streams, scored, Game, GameRules, Strategy};
 use crate::error::{Error, Result};
-use crate::report::chart::{Bar, BarChart};
+use crate::report::chart::{Bar, BarChart, RefLine, Unit};
 use crate::report::{Report, Table, Value};
 use crate::rng::Stream;
 use crate::runner::{RunSummary, Simulation, Tally};
@@ -571,9 +571,11 @@ pub fn chart<G: Game, S: Strategy<G>>(setup: &FlagsSetup<G, S>, t: &FlagsTally) 
                 info.compared.first().map_or("points", |c| c.label),
                 crate::text::singular(info.words.length_unit)
             ),
-            y_percent: false,
+            x_label: "rules".into(),
+            y_unit: Unit::Number,
+            bar_legend: Some("mean, 95 % interval of the paired change".into()),
             bars,
-            reference: Some(0.0),
+            marks: vec![RefLine::new(0.0, "zero")],
         }
     } else {
         BarChart {
@@ -584,9 +586,14 @@ pub fn chart<G: Game, S: Strategy<G>>(setup: &FlagsSetup<G, S>, t: &FlagsTally) 
                 setup.base.describe()
             ),
             y_label: "share of the fair share".into(),
-            y_percent: true,
+            x_label: "rules".into(),
+            y_unit: Unit::Percent,
+            bar_legend: Some(format!(
+                "{}'s {} / fair share, 95 % interval",
+                info.words.first_player, info.words.rate
+            )),
             bars,
-            reference: Some(1.0),
+            marks: vec![RefLine::new(1.0, "fair (100 %)")],
         }
     }
 }

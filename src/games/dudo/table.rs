@@ -4,7 +4,7 @@ use super::bid::Bid;
 use super::exact::{CountDistribution, Situation};
 use super::face::Face;
 use crate::error::{Error, Result};
-use crate::report::chart::{LineChart, Series};
+use crate::report::chart::{LineChart, RefLine, Series, Unit};
 use crate::report::{Report, Table, Value};
 
 /// A cheat-sheet request.
@@ -190,10 +190,14 @@ pub fn chart(q: &TableQuery) -> LineChart {
     LineChart {
         title: format!("P(bid is true) · {} dice · {}", s.dice, set.title()),
         x_label: "quantity bid".into(),
+        x_unit: Unit::Count,
         y_label: "probability the bid is true".into(),
-        y_percent: true,
+        y_unit: Unit::Percent,
         series,
-        y_marks: q.levels.clone(),
-        x_integer: true,
+        marks: q
+            .levels
+            .iter()
+            .map(|&l| RefLine::new(l, "levels asked (--levels)"))
+            .collect(),
     }
 }

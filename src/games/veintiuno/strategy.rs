@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::cards::{Card, Composition, DECK, RANKS};
 use super::engine::{BankPolicy, Move, PlayerPolicy};
 use super::rules::{two_card, two_card_total, Options, Points, TwoCard};
-use crate::report::chart::{LineChart, Series};
+use crate::report::chart::{LineChart, RefLine, Series, Unit};
 use crate::report::{Report, Table, Value};
 use crate::rng::{SeedableRng, Stream};
 
@@ -640,8 +640,9 @@ pub fn chart(sheet: &Sheet, title: &str) -> LineChart {
     LineChart {
         title: title.into(),
         x_label: "hard total".into(),
+        x_unit: Unit::Count,
         y_label: "expected value per unit bet".into(),
-        y_percent: false,
+        y_unit: Unit::Number,
         series: UP_CLASSES
             .iter()
             .enumerate()
@@ -650,7 +651,6 @@ pub fn chart(sheet: &Sheet, title: &str) -> LineChart {
                 points: (4..=20).map(|t| (t as f64, sheet.hard[t][u].1)).collect(),
             })
             .collect(),
-        y_marks: vec![0.0],
-        x_integer: true,
+        marks: vec![RefLine::new(0.0, "break-even")],
     }
 }

@@ -1,0 +1,365 @@
+//! Every chart kind drawn with awkward data (tiny ranges, negative values, long titles, one value,
+//! many categories, unknown intervals), and its SVG read back: all text inside the canvas, no two
+//! labels on top of each other, tick labels with exactly the decimals their step needs.
+
+use super::*;
+
+/// A drawn text: its words and its box in canvas pixels (after rotation).
+#[derive(Debug)]
+struct Drawn {
+    text: String,
+    x0: f64,
+    y0: f64,
+    x1: f64,
+    y1: f64,
+    rotated: bool,
+}
+
+fn attr<'a>(element: &'a str, name: &str) -> &'a str {
+    let key = format!(" {name}=\"");
+    let i = element
+        .find(&key)
+        .unwrap_or_else(|| panic!("{name} in {element}"))
+        + key.len();
+    let j = element[i..].find('"').unwrap() + i;
+    &element[i..j]
+}
+
+fn texts(svg: &str) -> Vec<Drawn> {
+    assert!(!svg.contains("<text"), "every text is drawn as outlines");
+    svg.split("<g aria-label=")
+        .skip(1)
+        .map(|e| {
+            let head = &e[..e.find('>').unwrap()];
+            let head = format!(" aria-label={head}");
+            let num = |n: &str| attr(&head, n).parse::<f64>().unwrap();
+            let (x, y, w, h) = (
+                num("data-x"),
+                num("data-y"),
+                num("data-width"),
+                num("data-height"),
+            );
+            let rotate = num("data-rotate");
+            let text = attr(&head, "data-text").to_string();
+            if rotate == 0.0 {
+                Drawn {
+                    text,
+                    x0: x,
+                    y0: y,
+                    x1: x + w,
+                    y1: y + h,
+                    rotated: false,
+                }
+            } else {
+                // rotate(270, cx, cy) about the anchor: the text runs upwards.
+                let t = attr(&head, "transform");
+                let args: Vec<f64> = t["rotate(".len()..t.find(')').unwrap()]
+                    .split(',')
+                    .map(|a| a.trim().parse().unwrap())
+                    .collect();
+                assert_eq!(args[0], 270.0, "only the y axis title is rotated");
+                let (cx, cy) = (args[1], args[2]);
+                // (x, y) ↦ (cx + (y − cy), cy − (x − cx))
+                let map = |px: f64, py: f64| (cx + (py - cy), cy - (px - cx));
+                let (ax, ay) = map(x, y);
+                let (bx, by) = map(x + w, y + h);
+                Drawn {
+                    text,
+                    x0: ax.min(bx),
+                    y0: ay.min(by),
+                    x1: ax.max(bx),
+                    y1: ay.max(by),
+                    rotated: true,
+                }
+            }
+        })
+        .collect()
+}
+
+/// The decimals of a number as written.
+fn decimals(s: &str) -> usize {
+    s.split_once('.').map_or(0, |(_, d)| d.len())
+}
+
+/// Checks one rendered chart; returns its texts. With `TAHUR_CHART_DIR` set, the chart is also
+/// written there (to render and look at: `rsvg-convert`).
+fn check(svg: &str) -> Vec<Drawn> {
+    if let Some(dir) = std::env::var_os("TAHUR_CHART_DIR") {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        let _ = std::fs::write(Path::new(&dir).join(format!("chart-{n:02}.svg")), svg);
+    }
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    for bad in ["NaN", "inf", "e-1", "e-0", "0000001", "9999999"] {
+        assert!(!svg.contains(&format!("data-text=\"{bad}")), "{bad}");
+    }
+    let (w, h) = (SIZE.0 as f64, SIZE.1 as f64);
+    let drawn = texts(svg);
+    for d in &drawn {
+        assert!(
+            d.x0 >= 0.0 && d.y0 >= 0.0 && d.x1 <= w && d.y1 <= h,
+            "text outside the canvas: {d:?}"
+        );
+    }
+    for (i, a) in drawn.iter().enumerate() {
+        for b in &drawn[i + 1..] {
+            // A 1-pixel tolerance: neighbouring boxes may touch.
+            let overlap =
+                a.x0 < b.x1 - 1.0 && b.x0 < a.x1 - 1.0 && a.y0 < b.y1 - 1.0 && b.y0 < a.y1 - 1.0;
+            assert!(!overlap, "labels overlap: {a:?} and {b:?}");
+        }
+    }
+    // Tick labels: the numeric texts on one axis (sharing a right edge: the y axis; sharing a
+    // top: the x axis) are on one step and carry exactly the decimals that step needs.
+    let numeric: Vec<&Drawn> = drawn
+        .iter()
+        .filter(|d| !d.rotated && d.text.trim_end_matches(" %").parse::<f64>().is_ok())
+        .collect();
+    let mut groups: Vec<Vec<&Drawn>> = Vec::new();
+    for key in [
+        |d: &Drawn| (d.x1 * 2.0).round(),
+        |d: &Drawn| (d.y0 * 2.0).round(),
+    ] {
+        let mut by: BTreeMap<i64, Vec<&Drawn>> = BTreeMap::new();
+        for d in &numeric {
+            by.entry(key(d) as i64).or_default().push(d);
+        }
+        groups.extend(by.into_values().filter(|g| g.len() >= 3));
+    }
+    for g in groups {
+        let mut values: Vec<f64> = g
+            .iter()
+            .map(|d| d.text.trim_end_matches(" %").parse().unwrap())
+            .collect();
+        values.sort_by(f64::total_cmp);
+        let steps: Vec<f64> = values.windows(2).map(|p| p[1] - p[0]).collect();
+        let step = steps.iter().copied().fold(f64::INFINITY, f64::min);
+        assert!(step > 0.0, "two equal tick labels in {g:?}");
+        // The step is 1, 2 or 5 times a power of ten, and every label is a multiple of it…
+        let m = step / 10f64.powf(step.log10().floor());
+        assert!(
+            [1.0, 2.0, 5.0, 10.0].iter().any(|f| (m - f).abs() < 1e-6),
+            "step {step}: {g:?}"
+        );
+        let need = if step >= 1.0 - 1e-9 {
+            0
+        } else {
+            (-(step.log10() + 1e-9).floor()) as usize
+        };
+        // …written with exactly the decimals the step needs.
+        for d in &g {
+            let number = d.text.trim_end_matches(" %");
+            assert_eq!(decimals(number), need, "label {number:?}, step {step}");
+            let v: f64 = number.parse().unwrap();
+            let scale = 10f64.powi(need as i32);
+            let (vi, si) = ((v * scale).round() as i64, (step * scale).round() as i64);
+            assert_eq!(vi % si, 0, "{v} not on {step}");
+        }
+    }
+    drawn
+}
+
+fn has(drawn: &[Drawn], text: &str) -> bool {
+    drawn.iter().any(|d| d.text == text)
+}
+
+const LONG: &str = "Durak rate by seat · 6 players · perevodnoy · 52 cards · 7 each · teams 2x2x2 · trump from the dealer · show-trump transfers · no re-deal · at most 400 moves";
+
+#[test]
+fn ticks_are_nice_and_exact() {
+    let t = Ticks::nice(0.0, 0.3, 8, false, true);
+    assert_eq!(t.step, 0.05);
+    assert_eq!(t.decimals, 2);
+    assert_eq!(t.values.len(), 7);
+    assert_eq!(t.label(t.values[6], false), "0.30");
+    let t = Ticks::nice(-0.041, 0.19, 8, false, true);
+    assert_eq!((t.step, t.lo, t.hi), (0.05, -0.05, 0.2));
+    assert_eq!(t.label(-1e-18, false), "0.00");
+    let t = Ticks::nice(12.0, 14.0, 10, true, false);
+    assert_eq!(
+        t.values,
+        vec![12.0, 13.0, 14.0],
+        "counts step by whole numbers"
+    );
+    let t = Ticks::nice(0.5, 0.5, 8, false, true);
+    assert!(t.lo < 0.5 && t.hi > 0.5, "one value gets room: {t:?}");
+    let t = Ticks::nice(15.0, 16.0, 8, false, true);
+    assert_eq!(t.label(15.6, true), "15.6 %");
+}
+
+#[test]
+fn line_charts_read_cleanly() {
+    // Probabilities with marks: the dudo table's shape.
+    let probs = LineChart {
+        title: "P(bid is true) · 30 dice · Chimbo 9".into(),
+        x_label: "quantity bid".into(),
+        x_unit: Unit::Count,
+        y_label: "probability the bid is true".into(),
+        y_unit: Unit::Percent,
+        series: (0..6)
+            .map(|f| Series {
+                label: format!("face {f}"),
+                points: (1..=31)
+                    .map(|k| (k as f64, 1.0 / (1.0 + ((k - 10 - f) as f64).exp())))
+                    .collect(),
+            })
+            .collect(),
+        marks: vec![
+            RefLine::new(0.75, "levels asked"),
+            RefLine::new(0.5, "levels asked"),
+        ],
+    };
+    let d = check(&probs.to_svg().unwrap());
+    assert!(has(&d, "levels asked") && has(&d, "100 %") && has(&d, "face 5"));
+    assert!(has(&d, "quantity bid") && has(&d, "probability the bid is true"));
+    // Expected values around zero with ten series: the 21 strategy chart's shape.
+    let evs = LineChart {
+        title: "EV of the best move".into(),
+        x_label: "hard total".into(),
+        x_unit: Unit::Count,
+        y_label: "expected value per unit bet".into(),
+        y_unit: Unit::Number,
+        series: (0..10)
+            .map(|u| Series {
+                label: format!("bank shows {u}"),
+                points: (4..=20)
+                    .map(|t| {
+                        (
+                            t as f64,
+                            0.2 - 0.03 * (t as f64 - 12.0).abs() - 0.011 * u as f64,
+                        )
+                    })
+                    .collect(),
+            })
+            .collect(),
+        marks: vec![RefLine::new(0.0, "break-even")],
+    };
+    let svg = evs.to_svg().unwrap();
+    let d = check(&svg);
+    assert!(has(&d, "break-even") && has(&d, "bank shows 9"));
+    // Tiny range, one point, long title.
+    for points in [vec![(3.0, 0.50001), (4.0, 0.50003)], vec![(7.0, 0.25)]] {
+        let c = LineChart {
+            title: LONG.into(),
+            x_label: "x".into(),
+            x_unit: Unit::Number,
+            y_label: "y".into(),
+            y_unit: Unit::Number,
+            series: vec![Series {
+                label: "only".into(),
+                points,
+            }],
+            marks: vec![],
+        };
+        check(&c.to_svg().unwrap());
+    }
+}
+
+#[test]
+fn bar_charts_read_cleanly() {
+    let seats = BarChart {
+        title: LONG.into(),
+        x_label: "seat and strategy".into(),
+        y_label: "games lost (durak)".into(),
+        y_unit: Unit::Percent,
+        bars: (1..=6)
+            .map(|i| Bar {
+                label: format!("{i} greedy"),
+                value: 0.155 + 0.001 * i as f64,
+                low: 0.15,
+                high: 0.165,
+            })
+            .collect(),
+        bar_legend: Some("durak rate, 95 % interval".into()),
+        marks: vec![RefLine::new(0.1578, "fair share 15.78 %")],
+    };
+    let d = check(&seats.to_svg().unwrap());
+    assert!(has(&d, "fair share 15.78 %") && has(&d, "durak rate, 95 % interval"));
+    assert!(has(&d, "seat and strategy") && has(&d, "6 greedy"));
+    // Negative values, unknown intervals, long labels (flags' rule changes).
+    let changes = BarChart {
+        title: "net per hand".into(),
+        x_label: "rules".into(),
+        y_label: "units".into(),
+        y_unit: Unit::Number,
+        bars: [
+            "as given",
+            "five-before-discard=on (five cards before the first discard)",
+            "show-trump-transfer=on",
+            "teams=2x2x2",
+            "dealer-trump=on",
+            "max-moves=400",
+            "last-cards=together",
+            "variant=perevodnoy",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, l)| Bar {
+            label: l.to_string(),
+            value: -0.03 + 0.01 * i as f64,
+            low: if i == 1 {
+                f64::NEG_INFINITY
+            } else {
+                -0.035 + 0.01 * i as f64
+            },
+            high: if i == 1 {
+                f64::NAN
+            } else {
+                -0.025 + 0.01 * i as f64
+            },
+        })
+        .collect(),
+        bar_legend: Some("mean".into()),
+        marks: vec![RefLine::new(0.0, "zero")],
+    };
+    let svg = changes.to_svg().unwrap();
+    assert!(!svg.contains("inf") && !svg.contains("NaN"));
+    check(&svg);
+    // A distribution over many whole values, and over one.
+    let many = BarChart {
+        title: "Game length".into(),
+        x_label: "bouts".into(),
+        y_label: "share of games".into(),
+        y_unit: Unit::Percent,
+        bars: (5..60)
+            .map(|k| {
+                Bar::plain(
+                    k.to_string(),
+                    (-((k as f64 - 30.0) / 8.0).powi(2)).exp() / 14.0,
+                )
+            })
+            .collect(),
+        bar_legend: None,
+        marks: vec![],
+    };
+    let d = check(&many.to_svg().unwrap());
+    assert!(has(&d, "30") && has(&d, "bouts"));
+    let one = BarChart {
+        bars: vec![Bar::plain("12", 1.0)],
+        ..many.clone()
+    };
+    let d = check(&one.to_svg().unwrap());
+    assert!(has(&d, "100 %") && has(&d, "12"));
+    let all_zero = BarChart {
+        bars: vec![Bar::plain("a", 0.0), Bar::plain("b", 0.0)],
+        y_unit: Unit::Number,
+        ..many
+    };
+    check(&all_zero.to_svg().unwrap());
+}
+
+#[test]
+fn text_is_outlined_in_the_embedded_font() {
+    let svg = outline_text(
+        r##"<svg width="900" height="560"><text x="450" y="21" dy="0.76em" text-anchor="middle" font-family="DejaVu Sans" font-size="10" opacity="1" fill="#000000">
+A &amp; B
+</text></svg>"##,
+    );
+    assert!(svg.contains("<defs><path id=\"g"), "{svg}");
+    assert!(svg.contains("aria-label=\"A &amp; B\""), "{svg}");
+    assert_eq!(svg.matches("<use ").count(), 5, "one glyph per character");
+    let d = texts(&svg);
+    let w = text_width("A & B", 12.4);
+    assert!((d[0].x1 - d[0].x0 - w).abs() < 0.2 && (d[0].x0 + w / 2.0 - 450.0).abs() < 0.2);
+}
