@@ -6,7 +6,7 @@ use crate::report::chart::SvgChart;
 
 use super::{emit, run_job, OutputArgs, RunRequest};
 use crate::error::{Error, Result};
-use crate::games::veintiuno::cards::Composition;
+use crate::games::veintiuno::cards::{Card, Composition};
 use crate::games::veintiuno::engine::BankPolicy;
 use crate::games::veintiuno::exact;
 use crate::games::veintiuno::rules::Options;
@@ -22,10 +22,16 @@ pub enum VeintiunoCommand {
   tahur veintiuno odds --house decks=2 --removed AH,AS,KD --format json")]
     Odds(OddsCmd),
     /// Exact distribution of the bank's final total by up card.
+    ///
+    /// From a depleted shoe, each row's up card is a random remaining card of its rank (every
+    /// card left equally likely, so suits weigh by the copies left; the suit matters through the
+    /// 12 of one suit counting 21). `--up` names one card instead and gives its row alone.
     #[command(after_help = "Examples:
   tahur veintiuno bank
   tahur veintiuno bank --infinite --bank-stand 16
-  tahur veintiuno bank --removed AH,AS,AD,KD,QS --format csv")]
+  tahur veintiuno bank --removed AH,AS,AD,KD,QS --format csv
+  tahur veintiuno bank --removed 5H --up 7S          # the bank shows 7♠: its row alone
+  tahur veintiuno bank --removed 5H --up \"siete de picas\" --format json")]
     Bank(BankCmd),
     /// Whole hands with a rotating bank: EV per seat, the bank's edge, specials, shoe depth.
     #[command(after_help = "Examples:
@@ -108,6 +114,11 @@ pub struct BankCmd {
     /// Use an infinite deck (every rank 1 in 10) instead of the shoe's cards.
     #[arg(long, conflicts_with = "removed")]
     pub infinite: bool,
+    /// The bank's up card, e.g. 7S, 7♠, siete de picas: the table has this card's row alone,
+    /// and the card must still be in the shoe. Without it each row's up card is a random
+    /// remaining card of its rank.
+    #[arg(long, value_name = "CARD", value_parser = parse_up)]
+    pub up: Option<Card>,
     /// The bank stands at this total or more.
     #[arg(long, default_value_t = 17, value_parser = clap::value_parser!(u8).range(12..=21))]
     pub bank_stand: u8,
@@ -147,6 +158,10 @@ pub struct SimCmd {
     pub out: OutputArgs,
 }
 
+fn parse_up(s: &str) -> std::result::Result<Card, String> {
+    Card::parse(s).map_err(|e| e.to_string())
+}
+
 fn parse_hands(s: &str) -> std::result::Result<u64, String> {
     match super::parse_count(s) {
         Some(0) => Err("give at least 1 hand".into()),
@@ -183,7 +198,7 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
                 ));
             }
             emit(
-                &exact::bank_report(comp.as_ref(), a.bank_stand, &opts),
+                &exact::bank_report(comp.as_ref(), a.up, a.bank_stand, &opts)?,
                 &a.out,
             )?;
             Ok(0)

@@ -9,6 +9,8 @@ use crate::text::normalize;
 pub const RANKS: [&str; 10] = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"];
 /// Suits: hearts, diamonds, clubs, spades.
 pub const SUITS: [&str; 4] = ["H", "D", "C", "S"];
+/// The suits' symbols, in the order of [`SUITS`].
+pub const SUIT_SYMBOLS: [&str; 4] = ["♥", "♦", "♣", "♠"];
 /// Ranks per suit.
 pub const RANK_COUNT: usize = 10;
 /// Cards in one deck.
@@ -51,6 +53,12 @@ impl Card {
     /// The ace.
     pub fn is_ace(self) -> bool {
         self.rank() == 0
+    }
+
+    /// The card with its suit's symbol and letter, as reports name it: `7♥/7H`.
+    pub fn symbol_and_code(self) -> String {
+        let rank = RANKS[self.rank()];
+        format!("{rank}{}/{self}", SUIT_SYMBOLS[self.suit()])
     }
 
     /// Parses a card: `AH`, `A♥`, `7d`, `K♠`, `as de corazones`, `rey de picas`, `sota de oros`…
@@ -177,6 +185,7 @@ mod tests {
             );
         }
         assert_eq!(c("QS").to_string(), "QS");
+        assert_eq!(c("siete de corazones").symbol_and_code(), "7♥/7H");
         assert_eq!(c("QS").points(), 10);
         assert_eq!(c("AS").points(), 1);
     }

@@ -1,6 +1,7 @@
 //! Exact figures: the two-card specials from any composition (enumeration of every pair of
 //! cards) and the bank's final total by up card, for an infinite deck and for a given
-//! composition (recursion over the cards left, memoised by the ranks left).
+//! composition (recursion over the cards left, memoised by the ranks left; the up card a random
+//! remaining card of its rank, each suit weighed by its copies left, or a named card).
 
 use std::collections::HashMap;
 
@@ -8,6 +9,7 @@ use serde::Serialize;
 
 use super::cards::{rank_points, Card, Composition, DECK, RANK_COUNT};
 use super::rules::{two_card, Options, Points, TwoCard};
+use crate::error::{Error, Result};
 
 /// Probabilities of the two-card hands.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -135,12 +137,109 @@ fn draw_infinite(pts: Points, stand: u8, w: f64, dist: &mut BankDistribution) {
     }
 }
 
+/// Memo of [`draw_from`]: the ranks left and the hand's points → the final-total distribution.
+/// Valid for one standing total.
+type DrawMemo = HashMap<([u8; RANK_COUNT], u8, bool), BankDistribution>;
+
 /// The bank's final total dealt from `comp` (which no longer holds the up card); the bank
-/// stands at `stand` or more.
+/// stands at `stand` or more. A shoe that runs dry leaves the bank standing on what it holds.
 pub fn bank_from(comp: &Composition, up: Card, stand: u8, opts: &Options) -> BankDistribution {
+    bank_from_memo(comp, up, stand, opts, &mut HashMap::new())
+}
+
+/// The bank's final total when its up card is a random card of rank `up_rank` (0 = ace …
+/// 9 = king) dealt from `comp`, which still holds it: every remaining card of that rank is
+/// equally likely, so each suit weighs by the copies of it left. The suit matters through the
+/// 12 of one suit (counting 21). `None` when no card of that rank is left.
+pub fn bank_random_up(
+    comp: &Composition,
+    up_rank: usize,
+    stand: u8,
+    opts: &Options,
+) -> Option<BankDistribution> {
+    random_up_memo(comp, up_rank, stand, opts, &mut HashMap::new())
+}
+
+/// The bank's final total when its up card is `up`, dealt from `comp`, which still holds it.
+/// A usage error naming the card, and the cards of its rank still in the shoe, when `comp`
+/// holds no copy of it.
+pub fn bank_named_up(
+    comp: &Composition,
+    up: Card,
+    stand: u8,
+    opts: &Options,
+) -> Result<BankDistribution> {
+    named_up_memo(comp, up, stand, opts, &mut HashMap::new())
+}
+
+fn named_up_memo(
+    comp: &Composition,
+    up: Card,
+    stand: u8,
+    opts: &Options,
+    memo: &mut DrawMemo,
+) -> Result<BankDistribution> {
+    if comp.counts[up.index()] == 0 {
+        let left: Vec<String> = (0..4)
+            .map(|s| Card::new(up.rank(), s))
+            .filter(|c| comp.counts[c.index()] > 0)
+            .map(|c| c.to_string())
+            .collect();
+        let rank = super::cards::RANKS[up.rank()];
+        return Err(Error::usage(match left.as_slice() {
+            [] => format!(
+                "up card {up} is not in the shoe (no {rank} is left): name a card still in the shoe, of another rank"
+            ),
+            [one] => format!("up card {up} is not in the shoe (already dealt): name a card still in it, e.g. {one}"),
+            [init @ .., last] => format!(
+                "up card {up} is not in the shoe (already dealt): name a card still in it, e.g. {} or {last}",
+                init.join(", ")
+            ),
+        }));
+    }
+    let mut rest = comp.clone();
+    rest.counts[up.index()] -= 1;
+    Ok(bank_from_memo(&rest, up, stand, opts, memo))
+}
+
+fn random_up_memo(
+    comp: &Composition,
+    up_rank: usize,
+    stand: u8,
+    opts: &Options,
+    memo: &mut DrawMemo,
+) -> Option<BankDistribution> {
+    let of_rank = comp.of_rank(up_rank);
+    if of_rank == 0 {
+        return None;
+    }
+    let mut dist = [0.0; 23];
+    for suit in 0..4 {
+        let up = Card::new(up_rank, suit);
+        let n = comp.counts[up.index()];
+        if n == 0 {
+            continue;
+        }
+        let w = n as f64 / of_rank as f64;
+        let d = named_up_memo(comp, up, stand, opts, memo).expect("the card is in the shoe");
+        for (x, y) in dist.iter_mut().zip(d) {
+            *x += w * y;
+        }
+    }
+    Some(dist)
+}
+
+/// [`bank_from`] with a memo shared between calls (the draws after the first two cards depend
+/// only on the ranks left, whatever the up card's suit).
+fn bank_from_memo(
+    comp: &Composition,
+    up: Card,
+    stand: u8,
+    opts: &Options,
+    memo: &mut DrawMemo,
+) -> BankDistribution {
     let mut dist = [0.0; 23];
     let total = comp.total() as f64;
-    let mut memo: HashMap<([u8; RANK_COUNT], u8, bool), BankDistribution> = HashMap::new();
     for i in 0..DECK {
         let n = comp.counts[i];
         if n == 0 {
@@ -158,7 +257,7 @@ pub fn bank_from(comp: &Composition, up: Card, stand: u8, opts: &Options) -> Ban
                 *slot = comp.of_rank(r) as u8;
             }
             ranks[hole.rank()] -= 1;
-            let sub = draw_from(ranks, pts, stand, &mut memo);
+            let sub = draw_from(ranks, pts, stand, memo);
             for (d, s) in dist.iter_mut().zip(sub) {
                 *d += w * s;
             }
@@ -171,7 +270,7 @@ fn draw_from(
     ranks: [u8; RANK_COUNT],
     pts: Points,
     stand: u8,
-    memo: &mut HashMap<([u8; RANK_COUNT], u8, bool), BankDistribution>,
+    memo: &mut DrawMemo,
 ) -> BankDistribution {
     if let Some(d) = memo.get(&(ranks, pts.hard, pts.ace)) {
         return *d;
@@ -252,11 +351,30 @@ pub fn odds_report(comp: &Composition, opts: &Options, removed: &str) -> crate::
     r
 }
 
-/// The report of `tahur veintiuno bank`: the bank's final total by up card.
-pub fn bank_report(comp: Option<&Composition>, stand: u8, opts: &Options) -> crate::report::Report {
+/// The report of `tahur veintiuno bank`: the bank's final total by up card, from what is left
+/// of the shoe (`comp`) or from an infinite deck (`None`).
+///
+/// Without `up`, one row per rank: the up card is a random remaining card of that rank (see
+/// [`bank_random_up`]); a rank with no card left has no row. With `up`, the one row of that
+/// card ([`bank_named_up`]: a usage error when the shoe no longer holds it). With an infinite
+/// deck every card is in the shoe and a card's row is its rank's. The title and the notes say
+/// which up card the rows are for.
+pub fn bank_report(
+    comp: Option<&Composition>,
+    up: Option<Card>,
+    stand: u8,
+    opts: &Options,
+) -> Result<crate::report::Report> {
+    use super::cards::RANKS;
     use crate::report::{Report, Table, Value};
+    let model = match up {
+        Some(c) => format!("up card: {}", c.symbol_and_code()),
+        None if comp.is_some() => "up card: a random remaining card of its rank".into(),
+        None => "up card: any card of its rank".into(),
+    };
     let mut r = Report::new(format!(
-        "21 ecuatoriano · bank's final total by up card · stands at {stand} · {}",
+        "21 ecuatoriano · bank's final total {}· stands at {stand} · {} · {model}",
+        if up.is_some() { "" } else { "by up card " },
         match comp {
             Some(c) => format!("{} cards left", c.total()),
             None => "infinite deck".into(),
@@ -271,25 +389,31 @@ pub fn bank_report(comp: Option<&Composition>, stand: u8, opts: &Options) -> cra
     c.extend(cols.iter().map(|(a, b)| (a.as_str(), b.as_str())));
     let mut t = Table::new("bank", "P(bank ends on …)", &c);
     t.top_level = true;
-    for up in 0..RANK_COUNT {
-        let d = match comp {
-            Some(comp) => {
-                // The up card comes out of the composition (any suit held).
-                match (0..4)
-                    .map(|s| Card::new(up, s))
-                    .find(|c| comp.counts[c.index()] > 0)
-                {
-                    Some(upc) => {
-                        let mut rest = comp.clone();
-                        rest.counts[upc.index()] -= 1;
-                        bank_from(&rest, upc, stand, opts)
-                    }
-                    None => continue,
+    let mut memo = HashMap::new();
+    let mut missing = Vec::new();
+    let rows: Vec<(String, BankDistribution)> = match up {
+        Some(card) => {
+            let d = match comp {
+                Some(comp) => named_up_memo(comp, card, stand, opts, &mut memo)?,
+                None => bank_infinite(card.rank(), stand, opts),
+            };
+            vec![(card.to_string(), d)]
+        }
+        None => (0..RANK_COUNT)
+            .filter_map(|rank| {
+                let d = match comp {
+                    Some(comp) => random_up_memo(comp, rank, stand, opts, &mut memo),
+                    None => Some(bank_infinite(rank, stand, opts)),
+                };
+                if d.is_none() {
+                    missing.push(RANKS[rank]);
                 }
-            }
-            None => bank_infinite(up, stand, opts),
-        };
-        let mut row = vec![Value::Text(super::cards::RANKS[up].into())];
+                d.map(|d| (RANKS[rank].to_string(), d))
+            })
+            .collect(),
+    };
+    for (name, d) in rows {
+        let mut row = vec![Value::Text(name)];
         // Totals below the standing total only occur through specials such as 12 → 20.
         for tot in stand.min(20)..=21 {
             row.push(Value::Prob(d[tot as usize]));
@@ -298,8 +422,28 @@ pub fn bank_report(comp: Option<&Composition>, stand: u8, opts: &Options) -> cra
         t.push(row);
     }
     r.tables.push(t);
+    r.note(match (up, comp) {
+        (Some(c), Some(comp)) => format!(
+            "Up card: {} itself, taken out of the shoe; the hole card and the draws come from the {} cards left after it.",
+            c.symbol_and_code(),
+            comp.total() - 1
+        ),
+        (Some(c), None) => format!(
+            "Up card: {}; with an infinite deck its row is that of any {} (the hole card shares its suit 1 time in 4).",
+            c.symbol_and_code(),
+            RANKS[c.rank()]
+        ),
+        (None, Some(_)) => "Up card: a random remaining card of its rank, every card left equally likely, so each suit weighs by the copies of it left (the suit matters through the 12 of one suit). Name one card with --up, e.g. --up 7H.".into(),
+        (None, None) => "Up card: any card of its rank; the hole card shares its suit 1 time in 4.".into(),
+    });
+    if !missing.is_empty() {
+        r.note(format!(
+            "No card of rank {} is left in the shoe: no row.",
+            missing.join(", ")
+        ));
+    }
     r.note("The bank's two-card specials count: 21 in two cards and moñona are 21, a 12 counts 20 (21 of one suit).");
-    r
+    Ok(r)
 }
 
 #[cfg(test)]
@@ -319,5 +463,29 @@ mod tests {
             let d = bank_from(&comp, upc, 17, &o);
             assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         }
+    }
+
+    #[test]
+    fn random_up_card_weighs_suits_by_copies_left() {
+        let o = Options::default();
+        // Two decks without 5H, 7H and 7D twice: 7C and 7S, 2 copies each, are the 7s left.
+        let comp = Composition::from_removed(2, "5H,7H,7H,7D,7D").unwrap();
+        let random = bank_random_up(&comp, 6, 17, &o).unwrap();
+        let c = bank_named_up(&comp, Card::new(6, 2), 17, &o).unwrap();
+        let s = bank_named_up(&comp, Card::new(6, 3), 17, &o).unwrap();
+        for t in 0..23 {
+            assert!((random[t] - (c[t] + s[t]) / 2.0).abs() < 1e-15, "total {t}");
+        }
+        let e = bank_named_up(&comp, Card::new(6, 0), 17, &o)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("7H") && e.contains("7C or 7S"), "{e}");
+        let none = Composition::from_removed(1, "KH,KD,KC,KS").unwrap();
+        assert!(bank_random_up(&none, 9, 17, &o).is_none());
+        // A full shoe: every suit alike, so the random card is any named one.
+        let full = Composition::full(1);
+        let random = bank_random_up(&full, 6, 17, &o).unwrap();
+        let h = bank_named_up(&full, Card::new(6, 0), 17, &o).unwrap();
+        assert!(random.iter().zip(h).all(|(a, b)| (a - b).abs() < 1e-15));
     }
 }
