@@ -1,6 +1,8 @@
 //! Numbers in plain language: "4.35 %, about 1 in 23".
 
 /// A probability as a percentage with sensible precision: `4.35 %`, `0.0312 %`, `1.2e-7 %`.
+/// Near 100 % it shows enough decimals that a possible failure never reads "100 %", but no more
+/// than double precision supports: a value within 1e-12 of certainty reads "> 99.9999999999 %".
 pub fn percent(p: f64) -> String {
     let pct = p * 100.0;
     if p == 0.0 {
@@ -8,9 +10,12 @@ pub fn percent(p: f64) -> String {
     } else if p == 1.0 {
         "100 %".to_string()
     } else if pct >= 99.0 {
-        // Show enough decimals that a possible failure never rounds to "100 %".
         let gap = 100.0 - pct;
-        let decimals = ((-gap.log10()).ceil() as usize + 1).clamp(2, 15);
+        if gap < 1e-10 {
+            // Below the noise of a sum of f64 terms (about 1e-16 per term): not a figure.
+            return "> 99.9999999999 %".to_string();
+        }
+        let decimals = ((-gap.log10()).ceil() as usize + 1).clamp(2, 10);
         format!("{pct:.decimals$} %")
     } else if pct >= 1.0 {
         format!("{pct:.2} %")
@@ -44,7 +49,9 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-/// "about 1 in 23", "about 7 in 10", "almost certain: fails about 1 in 400".
+/// "about 1 in 23", "about 7 in 10", "about 96 in 100: fails about 1 in 23", "almost certain:
+/// fails about 1 in 400". For exact figures: 0 reads "impossible" and 1 "certain" (a simulated
+/// rate reads [`plain_rate`] instead).
 pub fn odds(p: f64) -> String {
     if p.is_nan() {
         return "unknown".into();
@@ -55,23 +62,19 @@ pub fn odds(p: f64) -> String {
     if p >= 1.0 {
         return "certain".into();
     }
+    let fails = || one_in(1.0 / (1.0 - p));
     if p < 0.5 {
         format!("about 1 in {}", one_in(1.0 / p))
+    } else if p < 0.95 {
+        format!("about {} in 10", (p * 10.0).round() as u32)
     } else if p < 0.995 {
-        let tenths = (p * 10.0).round() as u32;
-        if tenths >= 10 {
-            format!(
-                "about 99 in 100; fails about 1 in {}",
-                one_in(1.0 / (1.0 - p))
-            )
-        } else {
-            format!("about {tenths} in 10")
-        }
-    } else {
         format!(
-            "almost certain: fails about 1 in {}",
-            one_in(1.0 / (1.0 - p))
+            "about {} in 100: fails about 1 in {}",
+            (p * 100.0).round() as u32,
+            fails()
         )
+    } else {
+        format!("almost certain: fails about 1 in {}", fails())
     }
 }
 
@@ -104,10 +107,24 @@ pub fn chance(p: f64) -> String {
 /// one of 1,000 games" when everything was (a simulation cannot show that something is
 /// impossible or certain).
 pub fn plain_rate(p: &crate::stats::Proportion) -> String {
+    plain_rate_of(p, "games")
+}
+
+/// [`plain_rate`] counting `unit` ("samples", "hands", "deals").
+pub fn plain_rate_of(p: &crate::stats::Proportion, unit: &str) -> String {
+    let unit = if p.trials == 1 {
+        crate::text::singular(unit)
+    } else {
+        unit
+    };
     if p.successes == 0 {
-        format!("none in {} games", thousands(p.trials))
+        format!("none in {} {unit}", thousands(p.trials))
     } else if p.successes == p.trials {
-        format!("every one of {} games", thousands(p.trials))
+        if p.trials == 1 {
+            format!("the only {unit}")
+        } else {
+            format!("every one of {} {unit}", thousands(p.trials))
+        }
     } else {
         odds(p.estimate())
     }
@@ -149,6 +166,16 @@ mod tests {
         assert_eq!(odds(1.0), "certain");
         assert_eq!(percent(0.000312), "0.0312 %");
         assert_eq!(percent(0.99999999), "99.9999990 %");
+        assert_eq!(percent(1.0 - 2.8e-16), "> 99.9999999999 %");
+        assert_eq!(percent(1.0 - 3e-11), "99.9999999970 %");
+        assert_eq!(odds(0.9565), "about 96 in 100: fails about 1 in 23");
+        assert_eq!(odds(0.95), "about 95 in 100: fails about 1 in 20");
+        assert_eq!(odds(0.949), "about 9 in 10");
+        assert_eq!(odds(0.9949), "about 99 in 100: fails about 1 in 196");
+        use crate::text::count_of;
+        assert_eq!(count_of(1, "games"), "1 game");
+        assert_eq!(count_of(1, "dice"), "1 die");
+        assert_eq!(count_of(1200, "dice"), "1,200 dice");
         assert_eq!(percent(0.9975), "99.75 %");
         assert_eq!(percent(1.5e-9), "1.50e-7 %");
         assert_eq!(thousands(1234567), "1,234,567");
@@ -161,6 +188,14 @@ mod tests {
         assert_eq!(plain_rate(&Proportion::new(0, 1000)), "none in 1,000 games");
         assert_eq!(plain_rate(&Proportion::new(5, 5)), "every one of 5 games");
         assert_eq!(plain_rate(&Proportion::new(25, 1000)), "about 1 in 40");
+        assert_eq!(
+            plain_rate_of(&Proportion::new(0, 1000), "samples"),
+            "none in 1,000 samples"
+        );
+        assert_eq!(
+            plain_rate_of(&Proportion::new(1, 1), "hands"),
+            "the only hand"
+        );
         assert_eq!(
             edge_reading(0.17, 0.234, 1e-9, "the first attacker", false),
             "6.4 points below the fair share 23.40 %: an edge for the first attacker"

@@ -71,7 +71,11 @@ pub fn parse_samples(s: &str, unit: &str) -> std::result::Result<u64, String> {
 
 /// `games` → `game`, `hands` → `hand` (for messages).
 pub fn singular(unit: &str) -> &str {
-    unit.strip_suffix('s').unwrap_or(unit)
+    match unit {
+        "dice" => "die",
+        "matches" => "match",
+        _ => unit.strip_suffix('s').unwrap_or(unit),
+    }
 }
 
 /// `n` and the noun, singular when `n` is 1: "1 game", "3 games".

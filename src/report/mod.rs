@@ -40,6 +40,9 @@ pub enum Value {
     PValue(f64),
     /// Text.
     Text(String),
+    /// A name for people and its identifier for machines: text and Markdown show the name
+    /// ("12 of one suit counting 21"), CSV and JSON the identifier (`twelve_suited`).
+    Label(String, String),
     /// Nothing (e.g. "no such bid").
     Empty,
 }
@@ -55,15 +58,15 @@ impl Value {
                     humanize::thousands(*i as u64)
                 }
             }
-            Value::Num(x, d) => format!("{x:.d$}"),
+            Value::Num(x, d) => fixed(*x, *d),
             Value::Prob(p) => humanize::percent(*p),
             Value::ProbInterval(a, b) => {
                 format!("[{}, {}]", humanize::percent(*a), humanize::percent(*b))
             }
-            Value::NumInterval(a, b, d) => format!("[{a:.d$}, {b:.d$}]"),
+            Value::NumInterval(a, b, d) => format!("[{}, {}]", fixed(*a, *d), fixed(*b, *d)),
             Value::PValue(p) if *p < 1e-4 => "< 0.0001".into(),
             Value::PValue(p) => humanize::significant(*p, 2),
-            Value::Text(s) => s.clone(),
+            Value::Text(s) | Value::Label(s, _) => s.clone(),
             Value::Empty => "—".into(),
         }
     }
@@ -74,7 +77,7 @@ impl Value {
             Value::Int(i) => i.to_string(),
             Value::Num(x, _) | Value::Prob(x) | Value::PValue(x) => x.to_string(),
             Value::ProbInterval(a, b) | Value::NumInterval(a, b, _) => format!("{a};{b}"),
-            Value::Text(s) => s.clone(),
+            Value::Text(s) | Value::Label(_, s) => s.clone(),
             Value::Empty => String::new(),
         }
     }
@@ -86,9 +89,18 @@ impl Value {
             Value::Int(i) => json!(i),
             Value::Num(x, _) | Value::Prob(x) | Value::PValue(x) => json!(x),
             Value::ProbInterval(a, b) | Value::NumInterval(a, b, _) => json!([a, b]),
-            Value::Text(s) => json!(s),
+            Value::Text(s) | Value::Label(_, s) => json!(s),
             Value::Empty => serde_json::Value::Null,
         }
+    }
+}
+
+/// `x` with `decimals` decimals, never "-0.000" (a tiny negative that rounds to zero is 0).
+fn fixed(x: f64, decimals: usize) -> String {
+    let s = format!("{x:.decimals$}");
+    match s.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_string(),
+        _ => s,
     }
 }
 

@@ -30,6 +30,15 @@ pub(crate) fn dice_list(dice: &[Face]) -> String {
     }
 }
 
+/// A list of dice as a report value: empty (null in JSON) when there are none.
+pub(crate) fn dice_value(dice: &[Face]) -> Value {
+    if dice.is_empty() {
+        Value::Empty
+    } else {
+        Value::Text(dice_list(dice))
+    }
+}
+
 /// Plain-language lines on how the bid is counted.
 pub fn counting_notes(situation: &Situation, face: Face) -> Vec<String> {
     let set = situation.rules.set;
@@ -79,15 +88,15 @@ pub fn report(query: &ProbQuery, sampled: Option<(&CountHistogram, &RunSummary)>
     let already = counting.count(naturals, aces) - counting.bonus;
 
     let mut r = Report::new(format!(
-        "Dudo · {spoken} with {} dice · {}{}",
-        s.dice,
+        "Dudo · {spoken} with {} · {}{}",
+        crate::text::count_of(s.dice as u64, "dice"),
         set.title(),
         if s.obligado { " · obligado" } else { "" }
     ));
     r.field("bid", "bid", Value::Text(format!("{spoken} ({bid})")));
     r.field("dice", "dice on the table", Value::Int(s.dice as i64));
-    r.field("hand", "your dice", Value::Text(dice_list(&s.hand)));
-    r.field("shown", "dice shown", Value::Text(dice_list(&s.shown)));
+    r.field("hand", "your dice", dice_value(&s.hand));
+    r.field("shown", "dice shown", dice_value(&s.shown));
     r.field("unknown", "unknown dice", Value::Int(s.unknown() as i64));
     r.field(
         "known_count",
@@ -115,7 +124,7 @@ pub fn report(query: &ProbQuery, sampled: Option<(&CountHistogram, &RunSummary)>
             "estimate",
             "Monte Carlo P(true)",
             Value::Prob(est.estimate()),
-            humanize::odds(est.estimate()),
+            humanize::plain_rate_of(&est, "samples"),
         );
         r.field(
             "ci95",

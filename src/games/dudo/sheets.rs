@@ -47,7 +47,11 @@ pub fn holding_report(dice: u32, set: RuleSet) -> Result<Report> {
         set.title()
     ));
     r.field("dice", "dice on the table", Value::Int(dice as i64));
-    r.field("rules", "rules", Value::Text(set.key().into()));
+    r.field(
+        "rules",
+        "rules",
+        Value::Label(set.title().into(), set.key().into()),
+    );
     let keys: Vec<(String, String)> = (0..=5)
         .map(|k| (format!("face_hold_{k}"), format!("face, hold {k}")))
         .chain((0..=5).map(|k| (format!("aces_hold_{k}"), format!("aces, hold {k}"))))

@@ -69,23 +69,19 @@ pub fn report(q: &TableQuery) -> Report {
     };
 
     let mut r = Report::new(format!(
-        "Dudo cheat sheet · {} dice · {}{}",
-        s.dice,
+        "Dudo cheat sheet · {} · {}{}",
+        crate::text::count_of(s.dice as u64, "dice"),
         set.title(),
         if s.obligado { " · obligado" } else { "" }
     ));
     r.field("dice", "dice on the table", Value::Int(s.dice as i64));
+    r.field("hand", "your dice", super::prob::dice_value(&s.hand));
+    r.field("shown", "dice shown", super::prob::dice_value(&s.shown));
     r.field(
-        "hand",
-        "your dice",
-        Value::Text(super::prob::dice_list(&s.hand)),
+        "rules",
+        "rules",
+        Value::Label(set.title().into(), set.key().into()),
     );
-    r.field(
-        "shown",
-        "dice shown",
-        Value::Text(super::prob::dice_list(&s.shown)),
-    );
-    r.field("rules", "rules", Value::Text(set.key().into()));
 
     let keys: Vec<String> = Face::ALL
         .iter()
@@ -188,7 +184,11 @@ pub fn chart(q: &TableQuery) -> LineChart {
         }
     }
     LineChart {
-        title: format!("P(bid is true) · {} dice · {}", s.dice, set.title()),
+        title: format!(
+            "P(bid is true) · {} · {}",
+            crate::text::count_of(s.dice as u64, "dice"),
+            set.title()
+        ),
         x_label: "quantity bid".into(),
         x_unit: Unit::Count,
         y_label: "probability the bid is true".into(),

@@ -254,6 +254,17 @@ pub const SPECIAL_NAMES: [&str; 7] = [
     "trillona",
 ];
 
+/// What a player calls each special of [`SPECIAL_NAMES`], in the same order.
+pub const SPECIAL_LABELS: [&str; 7] = [
+    "21 in two cards",
+    "moñona",
+    "12 counting 20",
+    "12 of one suit (21)",
+    "13 (withdrawal)",
+    "relancina",
+    "trillona",
+];
+
 #[derive(Clone, Copy, Default)]
 struct Hand {
     first: Card,

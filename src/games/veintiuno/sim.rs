@@ -433,7 +433,7 @@ pub fn report(setup: &TableSetup, t: &HandTally, run: &RunSummary) -> Report {
     for (k, name) in SPECIAL_NAMES.iter().enumerate() {
         let ph = player_hands.max(1) as f64;
         sp.push(vec![
-            Value::Text(name.to_string()),
+            Value::Label(super::engine::SPECIAL_LABELS[k].into(), name.to_string()),
             Value::Int(t.specials[k] as i64),
             Value::Prob(t.specials[k] as f64 / ph),
             Value::Int(t.special_net[k]),

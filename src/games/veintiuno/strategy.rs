@@ -572,20 +572,12 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
     moves.top_level = true;
     for t in (4..=20).rev() {
         let mut row = vec![Value::Text(format!("hard {t}"))];
-        row.extend(
-            sheet.hard[t]
-                .iter()
-                .map(|(c, _)| Value::Text(c.to_string())),
-        );
+        row.extend(sheet.hard[t].iter().map(|&(c, _)| move_value(c)));
         moves.push(row);
     }
     for t in (12..=20).rev() {
         let mut row = vec![Value::Text(format!("soft {t}"))];
-        row.extend(
-            sheet.soft[t]
-                .iter()
-                .map(|(c, _)| Value::Text(c.to_string())),
-        );
+        row.extend(sheet.soft[t].iter().map(|&(c, _)| move_value(c)));
         moves.push(row);
     }
     r.tables.push(moves);
@@ -633,6 +625,15 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
     r.tables.push(evs);
     r.note("Moves compare expected values on common random numbers; a point's sampling error is about 1/sqrt(samples) per hand, much less for the difference between moves.");
     r
+}
+
+/// A sheet cell: the move's letter, or empty (null in JSON) where no hand reaches the point.
+fn move_value(c: char) -> Value {
+    if c == '—' {
+        Value::Empty
+    } else {
+        Value::Text(c.to_string())
+    }
 }
 
 /// EV of the best move by hard total, one line per up card.
