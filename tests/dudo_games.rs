@@ -49,6 +49,26 @@ fn checked_game(cfg: GameConfig, strategies: &[Strategy], seed: u64) -> (u32, us
         // The legal list and the check agree.
         let legal = g.legal_actions();
         assert!(legal.contains(&a), "{a:?} not in the legal list");
+        // In a normal round the engine's raises are exactly the independent reading's, every
+        // face and quantity up to what the table holds (the millas bonus included).
+        if let (Some(prev), None) = (view.bid(), view.obligado()) {
+            let ceil = cfg.rules.ace_round == AceRound::Ceil;
+            for face in Face::ALL {
+                for quantity in 1..=g.max_quantity(face) {
+                    let next = Bid { quantity, face };
+                    let listed = legal.contains(&Action::Raise {
+                        bid: next,
+                        reinforce: false,
+                    });
+                    assert_eq!(
+                        listed,
+                        reference_raise(cfg.rules.set, ceil, prev, next),
+                        "{:?}: {prev} -> {next}",
+                        cfg.rules
+                    );
+                }
+            }
+        }
         if let Action::Open {
             obligado: true,
             bid,
@@ -189,11 +209,11 @@ fn reference_raise(set: RuleSet, ceil: bool, prev: Bid, next: Bid) -> bool {
         (false, true) => match set {
             RuleSet::Caleuchano => 2 * a >= q,
             RuleSet::Chimbo9 => {
-                // At least "la mitad más uno" (more allowed); where that is Q itself (Q ≤ 2) the
-                // same quantity in aces would lower the face without raising ("dos ases" after
-                // "dos tontos" is illegal), so then more than Q.
+                // At least "la mitad más uno" (more allowed), but never the same quantity: Q
+                // aces after Q of another face lower the face without raising the quantity
+                // ("dos ases" after "dos tontos" is illegal; so are 3 aces after 3 quinas).
                 let half = if ceil { q.div_ceil(2) } else { q / 2 };
-                a > half && (q > 2 || a > q)
+                a > half && a != q
             }
         },
     }

@@ -1,5 +1,6 @@
 //! Every figure the whole-game commands printed in JSON before the whole-game layer, for many
-//! seeds, rule sets and line-ups, must come out identical after it.
+//! seeds, rule sets and line-ups, must come out identical after it, but for the exceptions
+//! stated in `same` (float noise, an exact quantile, and a rule fix in four Dudo runs).
 //!
 //! `tests/fingerprints/before.json` holds the JSON of each run below as the commands printed it
 //! at commit 178d18d (before the shared layer). Regenerate it only from that commit:
@@ -166,9 +167,24 @@ fn numbers(v: &serde_json::Value, path: String, old: bool, out: &mut Vec<(String
     }
 }
 
-/// Whether a figure is as before: identical, or one of the two stated exceptions.
+/// Runs whose play changed with a rule fix made after the fixture was recorded (the third
+/// stated exception below). Chimbo 9 forbids going down in face without raising the quantity
+/// (RULES.md §1a: "dos ases" after "dos tontos" is illegal), and aces are the lowest face, so Q
+/// aces after Q of another face are never a legal raise. The engine allowed them whenever "la
+/// mitad más uno" was below Q (3 aces after 3 quinas, 15 aces after 15 cuadras, …; under
+/// `ace-round=ceil` also as the cheapest ace raise after 3). A `random` seat picks uniformly
+/// among the legal actions, so its choices moved in exactly the Chimbo 9 runs with a random
+/// seat, listed here; every other run, `dudo-sim-5` (`ace-round=ceil`) and the Caleuchano run
+/// with a random seat included, is unchanged figure for figure.
+const RULE_FIX_RUNS: &[&str] = &["dudo-sim-1", "dudo-sim-2", "dudo-sim-6", "dudo-compare-4"];
+
+/// Whether a figure is as before: identical, or one of the three stated exceptions.
 fn same(path: &str, old: f64, new: f64) -> bool {
+    let (run, figure) = path.split_once('/').unwrap_or((path, ""));
     old == new
+        // The runs of the Chimbo 9 ace-raise fix (RULE_FIX_RUNS): every figure of their play
+        // may differ; each must still be present, and the run's size and seed are as before.
+        || (RULE_FIX_RUNS.contains(&run) && !matches!(figure, "games" | "seed"))
         // Wilson interval ends at 0 of n and n of n are now exactly 0 and 1 (they were float
         // noise such as 4.3e-19 or 0.9999999999999998, also when shown per seat).
         || ((path.ends_with("ci95/0") || path.ends_with("ci95/1")) && (old - new).abs() < 1e-15)

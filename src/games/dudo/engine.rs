@@ -441,9 +441,9 @@ impl Game {
                 .bonus
     }
 
-    /// The smallest legal quantity for a raise on `face` by the current player (raises are
-    /// monotone: every quantity from it up to [`Game::max_quantity`] is legal), or `None` when
-    /// no raise on that face is legal.
+    /// The smallest legal quantity for a raise on `face` by the current player, or `None` when
+    /// no raise on that face is legal. Every quantity from it up to [`Game::max_quantity`] is
+    /// legal except [`Game::forbidden_raise`] (Chimbo 9: Q aces after Q of another face).
     pub fn min_raise(&self, face: Face) -> Option<u32> {
         let prev = self.bid?;
         let rules = &self.config.rules;
@@ -461,6 +461,15 @@ impl Game {
             None => rules.min_raise(prev, face),
         };
         (q <= self.max_quantity(face)).then_some(q)
+    }
+
+    /// The one quantity above [`Game::min_raise`] that is still not a legal raise on `face`, if
+    /// any ([`Rules::forbidden_quantity`]; obligado rounds have none).
+    pub fn forbidden_raise(&self, face: Face) -> Option<u32> {
+        match (self.bid, self.obligado) {
+            (Some(prev), None) => self.config.rules.forbidden_quantity(prev, face),
+            _ => None,
+        }
     }
 
     /// Whether player `p` may change the face in the current obligado round.
@@ -517,7 +526,8 @@ impl Game {
                 }
                 let legal = self
                     .min_raise(bid.face)
-                    .is_some_and(|min| bid.quantity >= min);
+                    .is_some_and(|min| bid.quantity >= min)
+                    && self.forbidden_raise(bid.face) != Some(bid.quantity);
                 if !legal {
                     return Err("not a legal raise");
                 }
@@ -755,7 +765,8 @@ impl Game {
                 }
                 for face in Face::ALL {
                     if let Some(min) = self.min_raise(face) {
-                        for q in min..=self.max_quantity(face) {
+                        let forbidden = self.forbidden_raise(face);
+                        for q in (min..=self.max_quantity(face)).filter(|&q| Some(q) != forbidden) {
                             for &r in reinforce_options {
                                 f(Action::Raise {
                                     bid: Bid { quantity: q, face },
@@ -906,6 +917,11 @@ impl<'a> View<'a> {
     /// The smallest legal quantity of a raise on `face` (see [`Game::min_raise`]).
     pub fn min_raise(&self, face: Face) -> Option<u32> {
         self.game.min_raise(face)
+    }
+    /// The one quantity above [`View::min_raise`] that is not a legal raise on `face`, if any
+    /// (see [`Game::forbidden_raise`]).
+    pub fn forbidden_raise(&self, face: Face) -> Option<u32> {
+        self.game.forbidden_raise(face)
     }
 }
 

@@ -106,6 +106,37 @@ impl Situation {
         (c[face.index()], aces)
     }
 
+    /// The fewest dice that will count for a bid on `face` whatever the unknown dice show: the
+    /// known dice that count, plus the bonus.
+    pub fn min_count(&self, face: Face) -> u32 {
+        let (naturals, aces) = self.known_for(face);
+        self.counting(face).count(naturals, aces)
+    }
+
+    /// The most dice that can count for a bid on `face`: every unknown die counting, plus the
+    /// known dice that count, plus the bonus. A bid above it is impossible; this is decided
+    /// from the dice, not from a probability that may have underflowed to 0.
+    pub fn max_count(&self, face: Face) -> u32 {
+        let counting = self.counting(face);
+        let (naturals, aces) = self.known_for(face);
+        let u = self.unknown();
+        // Every unknown die shows the face itself: a natural, which also lets the aces count
+        // under --aces-need-natural (when there is at least one unknown die).
+        let naturals_at_most = naturals + u;
+        let aces_count = counting.wild_aces && (!counting.need_natural || naturals_at_most > 0);
+        naturals_at_most + if aces_count { aces } else { 0 } + counting.bonus
+    }
+
+    /// Whether `bid` can be true at all here (see [`Situation::max_count`]).
+    pub fn possible(&self, bid: Bid) -> bool {
+        bid.quantity <= self.max_count(bid.face)
+    }
+
+    /// Whether `bid` is true whatever the unknown dice show (see [`Situation::min_count`]).
+    pub fn certain(&self, bid: Bid) -> bool {
+        bid.quantity <= self.min_count(bid.face)
+    }
+
     /// The exact distribution of the count for a bid on `face`.
     pub fn distribution(&self, face: Face) -> CountDistribution {
         let counting = self.counting(face);

@@ -7,7 +7,6 @@
 use super::engine::{PassHand, CUP};
 use super::face::Face;
 use crate::error::{Error, Result};
-use crate::humanize;
 use crate::report::{Report, Value};
 
 /// The outcome counts of a pass's unseen dice.
@@ -92,7 +91,8 @@ pub fn report(shown: &[Face]) -> Result<Report> {
         Value::Prob(p(o.holds())),
         format!(
             "{}; {} of {} rolls",
-            humanize::odds(p(o.holds())),
+            // Every roll is enumerated: 0 or all of them is exact.
+            super::prob::exact_reading(p(o.holds()), o.holds() == 0, o.holds() == o.total),
             o.holds(),
             o.total
         ),
@@ -106,6 +106,16 @@ pub fn report(shown: &[Face]) -> Result<Report> {
     );
     r.field("fails", "P(pass fails)", Value::Prob(1.0 - p(o.holds())));
     r.field("rolls", "rolls enumerated", Value::Int(o.total as i64));
+    if o.holds() == 0 {
+        let why = match CUP - shown.len() {
+            0 => "The passer's five dice are all shown and form no poker, full or pichanga".into(),
+            1 => "No roll of the unseen die makes a poker, a full or a pichanga with these shown dice".into(),
+            n => format!("No roll of the {n} unseen dice makes a poker, a full or a pichanga with these shown dice"),
+        };
+        r.note(format!(
+            "{why}: the pass cannot stand, so doubting it wins for certain."
+        ));
+    }
     r.note("A doubted pass stands if the passer's five dice, aces as their own face (no wilds), form a poker, a full or a pichanga; the loser of the doubt takes the palo.");
     Ok(r)
 }

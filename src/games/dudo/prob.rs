@@ -39,6 +39,63 @@ pub(crate) fn dice_value(dice: &[Face]) -> Value {
     }
 }
 
+/// The plain reading of an exact probability whose bid is `impossible` or `certain` as the
+/// dice decide it ([`Situation::possible`], [`Situation::certain`]). Only those are called
+/// "impossible" and "certain": an exact figure that rounds to 0 or 1 in floating point is not
+/// (with thousands of dice some tails underflow), and a sampled figure never goes through here.
+pub fn exact_reading(p: f64, impossible: bool, certain: bool) -> String {
+    if impossible {
+        "impossible".into()
+    } else if certain {
+        "certain".into()
+    } else if p <= 0.0 {
+        "possible, but below 1 in 10^300: too small to compute".into()
+    } else if p >= 1.0 {
+        "almost certain: fails too rarely to compute".into()
+    } else {
+        humanize::odds(p)
+    }
+}
+
+/// Why `bid` cannot be true in `situation`, in a sentence without a final stop, or `None` when
+/// it can: more of its face than there are dice in play (the millas bonus included), or more
+/// than can count once the dice one sees are taken into account.
+pub fn impossible_reason(situation: &Situation, bid: Bid) -> Option<String> {
+    if situation.possible(bid) {
+        return None;
+    }
+    let set = situation.rules.set;
+    let spoken = bid.spoken(set);
+    let name = bid.face.name(set, true);
+    let dice = situation.dice;
+    let bonus = situation.counting(bid.face).bonus;
+    let max = situation.max_count(bid.face);
+    if bid.quantity > dice + bonus {
+        return Some(if bonus > 0 {
+            format!(
+                "{spoken} is impossible: with {dice} dice in play at most {} {name} can be counted, the millas bonus included",
+                dice + bonus
+            )
+        } else {
+            format!(
+                "{spoken} is impossible: only {dice} {} in play",
+                if dice == 1 { "die is" } else { "dice are" }
+            )
+        });
+    }
+    let seen = (situation.hand.len() + situation.shown.len()) as u32;
+    let whose = match (situation.hand.is_empty(), situation.shown.is_empty()) {
+        (false, true) => "your dice",
+        (true, false) => "the dice shown",
+        _ => "your dice and the dice shown",
+    };
+    let not_counting = seen - (max - situation.unknown() - bonus);
+    Some(format!(
+        "{spoken} is impossible given {whose}: {not_counting} of the {seen} dice you see cannot count for {name}, so at most {max} can be counted{} with {dice} dice in play",
+        if bonus > 0 { ", the millas bonus included," } else { "" }
+    ))
+}
+
 /// Plain-language lines on how the bid is counted.
 pub fn counting_notes(situation: &Situation, face: Face) -> Vec<String> {
     let set = situation.rules.set;
@@ -107,7 +164,7 @@ pub fn report(query: &ProbQuery, sampled: Option<(&CountHistogram, &RunSummary)>
         "exact",
         &format!("P(at least {})", bid.quantity),
         Value::Prob(odds.at_least),
-        humanize::odds(odds.at_least),
+        exact_reading(odds.at_least, !s.possible(bid), s.certain(bid)),
     );
     r.field(
         "exactly",
@@ -148,8 +205,71 @@ pub fn report(query: &ProbQuery, sampled: Option<(&CountHistogram, &RunSummary)>
             r.note(n);
         }
     }
+    if let Some(why) = impossible_reason(s, bid) {
+        r.note(format!("{why}. Doubting it wins for certain."));
+    }
     for n in counting_notes(s, bid.face) {
         r.note(n);
     }
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::dudo::{RuleSet, Rules};
+
+    #[test]
+    fn impossible_and_certain_only_when_the_dice_decide() {
+        assert_eq!(exact_reading(0.0, true, false), "impossible");
+        assert_eq!(exact_reading(1.0, false, true), "certain");
+        // Rounded to 0 or 1 but decided by nothing: not called impossible or certain.
+        let tiny = exact_reading(0.0, false, false);
+        assert!(
+            tiny.starts_with("possible") && !tiny.contains("impossible"),
+            "{tiny}"
+        );
+        let near = exact_reading(1.0, false, false);
+        assert!(near.starts_with("almost certain"), "{near}");
+        assert_eq!(exact_reading(0.25, false, false), humanize::odds(0.25));
+    }
+
+    #[test]
+    fn the_reason_names_the_limit() {
+        let f = |v| Face::new(v).unwrap();
+        let rules = Rules::new(RuleSet::Caleuchano);
+        // 10 dice, holding 3,3,4,5,6 and shown 1: millas can count 4 unknown dice + the shown
+        // ace + the bonus = 6 (the hand holds no 2 and no ace).
+        let hand = [3, 3, 4, 5, 6].map(f).to_vec();
+        let s = Situation::new(10, hand, vec![f(1)], rules, false).unwrap();
+        assert_eq!(s.max_count(Face::TWO), 6);
+        assert_eq!(s.min_count(Face::TWO), 2, "the shown ace and the bonus");
+        let two = |q| Bid {
+            quantity: q,
+            face: Face::TWO,
+        };
+        assert_eq!(impossible_reason(&s, two(6)), None);
+        assert_eq!(
+            impossible_reason(&s, two(7)).unwrap(),
+            "7 millas is impossible given your dice and the dice shown: 5 of the 6 dice you see \
+             cannot count for millas, so at most 6 can be counted, the millas bonus included, \
+             with 10 dice in play"
+        );
+        assert_eq!(
+            impossible_reason(&s, two(12)).unwrap(),
+            "12 millas is impossible: with 10 dice in play at most 11 millas can be counted, the \
+             millas bonus included"
+        );
+        assert!(s.certain(two(2)) && !s.certain(two(3)));
+        // --aces-need-natural with every die known and no natural: the aces do not count.
+        let natural = Rules {
+            aces_need_natural: true,
+            ..Rules::new(RuleSet::Chimbo9)
+        };
+        let s = Situation::new(2, vec![f(1), f(1)], vec![], natural, false).unwrap();
+        assert_eq!(s.max_count(f(4)), 0);
+        let one = Situation::new(3, vec![f(1), f(1)], vec![], natural, false).unwrap();
+        assert_eq!(one.max_count(f(4)), 3, "the unknown die may be the natural");
+        assert_eq!(one.min_count(f(4)), 0);
+    }
 }

@@ -81,23 +81,26 @@ impl Rules {
     }
 
     /// The fewest aces that may follow a bid of `quantity` of another face.
+    ///
+    /// Chimbo 9: "la mitad más uno", floor(Q/2) + 1 (or ceil(Q/2) + 1 under
+    /// [`AceRound::Ceil`]), and more aces are allowed too; but Q aces after Q of another face
+    /// lower the face without raising the quantity ("dos ases" after "dos tontos" is illegal), so
+    /// where the half-plus-one is Q itself (floor: Q = 1, 2; ceil: Q = 2, 3) the fewest is Q + 1.
+    /// Where it is below Q, Q aces are still illegal: see [`Rules::forbidden_quantity`].
+    /// Caleuchano: "la mitad o mayor que la mitad", ceil(Q/2).
     pub fn min_aces_after(&self, quantity: u32) -> u32 {
         match self.set {
-            // "La mitad más uno"; the same quantity in aces would lower the face without
-            // raising the quantity ("dos ases" after "dos tontos" is illegal), so at least Q + 1
-            // when the half-plus-one does not exceed Q (Q ≤ 2).
             RuleSet::Chimbo9 => {
                 let half_plus_one = match self.ace_round {
                     AceRound::Floor => quantity / 2 + 1,
                     AceRound::Ceil => quantity.div_ceil(2) + 1,
                 };
-                if quantity <= 2 {
-                    half_plus_one.max(quantity + 1)
+                if half_plus_one == quantity {
+                    quantity + 1
                 } else {
                     half_plus_one
                 }
             }
-            // "La mitad o mayor que la mitad".
             RuleSet::Caleuchano => quantity.div_ceil(2).max(1),
         }
     }
@@ -108,8 +111,8 @@ impl Rules {
         2 * aces + 1
     }
 
-    /// The smallest quantity of a legal raise on `face` over `prev` in a normal round; every
-    /// larger quantity is legal too (raises are monotone in quantity).
+    /// The smallest quantity of a legal raise on `face` over `prev` in a normal round. Every
+    /// larger quantity is legal too except [`Rules::forbidden_quantity`], the one gap.
     pub fn min_raise(&self, prev: Bid, face: Face) -> u32 {
         match (prev.face.is_ace(), face.is_ace()) {
             (false, false) => prev.quantity + u32::from(face <= prev.face),
@@ -119,17 +122,24 @@ impl Rules {
         }
     }
 
+    /// A quantity above [`Rules::min_raise`] that is nevertheless not a legal raise on `face`
+    /// over `prev` in a normal round, if there is one.
+    ///
+    /// Chimbo 9 forbids going down in face without raising the quantity, and aces are the
+    /// lowest face: after Q of another face, Q aces are illegal even where the half-plus-one is
+    /// below Q (after 3 quinas: 2 aces, or 4 and more, but not 3). Caleuchano's conversion has
+    /// no such rule: its ace bid of half or more *is* the higher bid ("se acepta la mandada de
+    /// ASES … la mitad o mayor que la mitad").
+    pub fn forbidden_quantity(&self, prev: Bid, face: Face) -> Option<u32> {
+        let lowers_face = face.is_ace() && !prev.face.is_ace();
+        (self.set == RuleSet::Chimbo9 && lowers_face && prev.quantity > self.min_raise(prev, face))
+            .then_some(prev.quantity)
+    }
+
     /// Whether `next` is a legal raise over `prev` in a normal (not obligado) round.
     pub fn is_raise(&self, prev: Bid, next: Bid) -> bool {
-        match (prev.face.is_ace(), next.face.is_ace()) {
-            (false, false) => {
-                next.quantity > prev.quantity
-                    || (next.quantity == prev.quantity && next.face > prev.face)
-            }
-            (false, true) => next.quantity >= self.min_aces_after(prev.quantity),
-            (true, true) => next.quantity > prev.quantity,
-            (true, false) => next.quantity >= self.min_quantity_after_aces(prev.quantity),
-        }
+        next.quantity >= self.min_raise(prev, next.face)
+            && self.forbidden_quantity(prev, next.face) != Some(next.quantity)
     }
 
     /// Whether `next` is a legal raise over `prev` in an obligado round: the face is fixed, so
@@ -225,6 +235,25 @@ mod tests {
         };
         assert_eq!(ceil.min_aces_after(15), 9);
         assert_eq!(ceil.min_aces_after(16), 9);
+        // Q aces after Q of another face lower the face without raising the quantity, under
+        // either rounding. After 3 quinas: floor allows 2 aces (3/2 + 1) and 4 or more, not 3;
+        // ceil's half-plus-one is 3 itself (2 + 1), so it starts at 4.
+        assert!(r.is_raise(bid(3, 5), bid(2, 1)));
+        assert!(!r.is_raise(bid(3, 5), bid(3, 1)));
+        assert!(r.is_raise(bid(3, 5), bid(4, 1)));
+        assert_eq!(r.forbidden_quantity(bid(3, 5), Face::ACE), Some(3));
+        assert_eq!(ceil.min_aces_after(3), 4);
+        assert!(!ceil.is_raise(bid(3, 5), bid(3, 1)));
+        assert!(ceil.is_raise(bid(3, 5), bid(4, 1)));
+        assert_eq!(ceil.forbidden_quantity(bid(3, 5), Face::ACE), None);
+        assert_eq!(ceil.min_aces_after(2), 3);
+        assert_eq!(ceil.min_aces_after(1), 2);
+        assert!(!r.is_raise(bid(15, 4), bid(15, 1)));
+        assert!(r.is_raise(bid(15, 4), bid(14, 1)) && r.is_raise(bid(15, 4), bid(16, 1)));
+        // No gap anywhere else: not among ordinary faces, not from aces.
+        assert_eq!(r.forbidden_quantity(bid(3, 5), Face::new(6).unwrap()), None);
+        assert_eq!(r.forbidden_quantity(bid(3, 1), Face::ACE), None);
+        assert_eq!(r.forbidden_quantity(bid(3, 1), Face::TWO), None);
         // back from aces: 2A + 1
         assert!(r.is_raise(bid(8, 1), bid(17, 2)));
         assert!(!r.is_raise(bid(8, 1), bid(16, 6)));
@@ -240,10 +269,15 @@ mod tests {
         assert!(r.is_raise(bid(16, 4), bid(8, 1)));
         assert!(!r.is_raise(bid(16, 4), bid(7, 1)));
         assert!(r.is_raise(bid(8, 1), bid(17, 3)));
+        // Half or more is the higher bid: Q aces after Q of a face stay legal.
+        assert!(r.is_raise(bid(1, 5), bid(1, 1)));
+        assert!(r.is_raise(bid(2, 5), bid(2, 1)));
+        assert!(r.is_raise(bid(3, 5), bid(3, 1)));
+        assert_eq!(r.forbidden_quantity(bid(3, 5), Face::ACE), None);
     }
 
     #[test]
-    fn min_raise_agrees_with_is_raise() {
+    fn min_raise_and_the_gap_agree_with_is_raise() {
         for set in [RuleSet::Chimbo9, RuleSet::Caleuchano] {
             for ace_round in [AceRound::Floor, AceRound::Ceil] {
                 let r = Rules {
@@ -254,11 +288,14 @@ mod tests {
                 for q in 1..=40 {
                     for f in 1..=6 {
                         for f2 in 1..=6 {
-                            let min = r.min_raise(bid(q, f), Face::new(f2).unwrap());
+                            let face = Face::new(f2).unwrap();
+                            let min = r.min_raise(bid(q, f), face);
+                            let gap = r.forbidden_quantity(bid(q, f), face);
+                            assert!(gap.is_none_or(|g| g > min));
                             for q2 in 1..=90 {
                                 assert_eq!(
                                     r.is_raise(bid(q, f), bid(q2, f2)),
-                                    q2 >= min,
+                                    q2 >= min && Some(q2) != gap,
                                     "{set:?} {q}x{f} -> {q2}x{f2}"
                                 );
                             }
