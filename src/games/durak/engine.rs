@@ -267,6 +267,8 @@ pub struct Game {
     moves: u32,
     outcome: Option<Outcome>,
     epaulettes: u8,
+    /// Deals thrown back before this one (the re-deal rule), saturating at `u16::MAX`.
+    redeals: u16,
     /// The legal actions of the player to act, computed once per state.
     legal: Legal,
     /// The player to act, computed once per state.
@@ -325,6 +327,7 @@ impl Game {
             .dealer
             .unwrap_or_else(|| uniform_below(rng, n as usize) as u8);
         let mut hands = [0; MAX_PLAYERS];
+        let mut redeals: u16 = 0;
         loop {
             shuffle(&mut deck[..m], rng);
             for (p, hand) in hands.iter_mut().enumerate().take(n as usize) {
@@ -335,6 +338,7 @@ impl Game {
             {
                 break;
             }
+            redeals = redeals.saturating_add(1);
         }
         let dealt = n as usize * h;
         let mut stock = [Card(0); 52];
@@ -388,6 +392,7 @@ impl Game {
             moves: 0,
             outcome: None,
             epaulettes: 0,
+            redeals,
             legal: Legal::default(),
             to_act: 0,
             n_legal: 0,
@@ -483,6 +488,7 @@ impl Game {
         g.discarded = discard != 0;
         g.out = 0;
         g.epaulettes = 0;
+        g.redeals = 0;
         g.outcome = None;
         g.first_attacker = first_attacker;
         g.start_bout(first_attacker);
@@ -1192,6 +1198,13 @@ impl Game {
     pub fn epaulettes(&self) -> u8 {
         self.epaulettes
     }
+    /// Deals thrown back under the re-deal rule before the one being played (0 when the first
+    /// deal stood, always 0 for a game set up with [`Game::from_deal`]); saturates at
+    /// `u16::MAX`. The exact chance that a deal is thrown back is
+    /// [`super::redeal::redeal_probability`].
+    pub fn redeals(&self) -> u16 {
+        self.redeals
+    }
     /// The main attacker of the current bout.
     pub fn attacker(&self) -> u8 {
         self.attacker
@@ -1531,10 +1544,12 @@ impl crate::play::State for Game {
     fn length(&self) -> u64 {
         self.bouts as u64
     }
-    /// Epaulettes (the durak's last attack card was a six), and on both shoulders.
+    /// Epaulettes (the durak's last attack card was a six), on both shoulders, and the deals
+    /// thrown back before the game's deal.
     fn counters(&self, out: &mut [i64; crate::play::MAX_COUNTERS]) {
         out[0] = (self.epaulettes >= 1) as i64;
         out[1] = (self.epaulettes >= 2) as i64;
+        out[2] = i64::from(self.redeals);
     }
     fn series_seat(&self) -> Option<usize> {
         self.durak().map(usize::from)

@@ -6,6 +6,7 @@ pub mod bots;
 pub mod cards;
 pub mod engine;
 pub mod ismcts;
+pub mod redeal;
 pub mod rules;
 
 use serde::{Deserialize, Serialize};
@@ -15,6 +16,9 @@ use crate::play::sim::SimTally;
 use crate::play::{Game, GameInfo, RuleFlag, Scoring, SeriesInfo, Words};
 use crate::report::{Report, Value};
 use crate::stats::{wilson95, Proportion};
+
+/// Index of the re-deal counter in [`GameInfo::counters`].
+const REDEALS: usize = 2;
 
 /// Durak, for the whole-game layer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,7 +132,7 @@ impl Game for Durak {
         strategies_help: "random, greedy, expert, ismcts[:N] (N iterations per move, default 300); Spanish azar, codicioso, experto",
         default_strategies: "greedy",
         default_tournament: "random,greedy,expert",
-        counters: &["epaulettes", "both_shoulders"],
+        counters: &["epaulettes", "both_shoulders", "redeals"],
         compared: &[],
         chunk: 1024,
         slow_chunk: 8,
@@ -156,8 +160,9 @@ impl Game for Durak {
     };
 
     /// Durak with epaulettes: the durak took in the last bout and its last attack card was a six
-    /// (both shoulders: two or more sixes in that attack).
-    fn sim_fields(_rules: &rules::Rules, t: &SimTally, r: &mut Report) {
+    /// (both shoulders: two or more sixes in that attack); re-deals: the share of deals thrown
+    /// back with its interval, next to the exact chance for these rules, and deals per game.
+    fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
         let (ep, ci) = wilson95(t.counter(0).max(0) as u64, t.games);
         r.field_plain(
             "epaulettes_rate",
@@ -182,6 +187,7 @@ impl Game for Durak {
             Value::Prob(both.estimate()),
             humanize::plain_rate(&both),
         );
+        redeal_fields(rules, t, r);
     }
 
     fn tournament_note(rules: &rules::Rules) -> Option<String> {
@@ -189,4 +195,77 @@ impl Game for Durak {
             "With 2x2x2 teams every team holds one seat of each side, so both sides lose equally often by construction.".to_string()
         })
     }
+}
+
+/// The re-deal figures of a `sim` report. Each deal is thrown back independently with the same
+/// chance p, so of the games' `redeals + games` deals, `redeals` were thrown back: the rate is
+/// p̂ = redeals / (redeals + games) with its Wilson interval over the deals (a game's deals stop
+/// at its first good one, but the likelihood, and so p̂'s standard error √(p(1 − p)/deals), is
+/// that of a fixed number of deals to first order). Next to it the exact p
+/// ([`redeal::for_rules`]), the distance in standard errors, and deals per game (exact
+/// 1 / (1 − p)).
+fn redeal_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
+    let redeals = t.counter(REDEALS).max(0) as u64;
+    let Some(exact) = redeal::for_rules(rules) else {
+        let why = if rules.redeal {
+            "cannot happen: only hands of 5 cards or more are re-dealt"
+        } else {
+            "off: every deal is played as dealt"
+        };
+        r.field_plain(
+            "redeal_rate",
+            "re-deals per deal",
+            Value::Empty,
+            why.to_string(),
+        );
+        return;
+    };
+    let deals = redeals + t.games;
+    let (rate, ci) = wilson95(redeals, deals);
+    r.field_plain(
+        "redeal_rate",
+        "re-deals per deal",
+        Value::Prob(rate.estimate()),
+        if redeals == 0 {
+            format!("none in {} deals", humanize::thousands(deals))
+        } else {
+            format!("{} deals thrown back", humanize::odds(rate.estimate()))
+        },
+    );
+    r.field(
+        "redeal_ci95",
+        "95 % interval",
+        Value::ProbInterval(ci.low, ci.high),
+    );
+    r.field_plain(
+        "redeal_exact",
+        "re-deals per deal, exact",
+        Value::Prob(exact),
+        format!(
+            "{}; {} players, {} cards each from {}",
+            humanize::odds(exact),
+            rules.players,
+            rules.hand,
+            rules.deck
+        ),
+    );
+    if t.games > 0 {
+        r.field(
+            "redeal_deviation_se",
+            "distance from exact (SE)",
+            Value::Num(rate.z_score_against(exact), 2),
+        );
+    }
+    r.field("redeals", "deals thrown back", Value::Int(redeals as i64));
+    let per_game = if t.games == 0 {
+        0.0
+    } else {
+        deals as f64 / t.games as f64
+    };
+    r.field_plain(
+        "deals_per_game",
+        "deals per game",
+        Value::Num(per_game, 4),
+        format!("exact {:.4}", 1.0 / (1.0 - exact)),
+    );
 }
