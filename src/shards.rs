@@ -14,8 +14,9 @@ use crate::humanize::thousands;
 use crate::jobs::{Job, JobRun};
 use crate::runner::{ChunkSet, RunSpec, RunSummary, Shard};
 
-/// The shard file format version (2: whole-game jobs of every game in one layout).
-pub const FORMAT: u32 = 2;
+/// The shard file format version (2: whole-game jobs of every game in one layout; 3: Durak
+/// tallies count re-deals, which a format-2 file would silently leave out of a merge).
+pub const FORMAT: u32 = 3;
 
 /// One shard's partial result, as written to its file.
 #[derive(Clone, Debug, Serialize, Deserialize)]

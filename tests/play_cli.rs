@@ -566,12 +566,12 @@ fn shard_files_of_another_format_are_refused_by_name() {
     // A file from before the shared layer: format 1, its job in the old layout.
     let old = std::fs::read_to_string(&files[0])
         .unwrap()
-        .replace("\"tahur_partial\":2", "\"tahur_partial\":1")
+        .replace("\"tahur_partial\":3", "\"tahur_partial\":1")
         .replace("\"kind\":\"play\"", "\"kind\":\"durak-sim\"");
     std::fs::write(&files[0], old).unwrap();
     let e = fails(&["merge", &files[0], &files[1]]);
     assert!(
-        e.contains("format 1") && e.contains("format 2") && e.contains("part1.json"),
+        e.contains("format 1") && e.contains("format 3") && e.contains("part1.json"),
         "{e}"
     );
 }

@@ -3,7 +3,7 @@
 use super::{Exporter, Report};
 use crate::error::Result;
 
-/// Markdown exporter: a heading, a bullet list of key figures, pipe tables, notes.
+/// Markdown exporter: a heading, the key figures as a table, the report's tables, notes.
 pub struct MarkdownExporter;
 
 fn escape(s: &str) -> String {
@@ -13,18 +13,23 @@ fn escape(s: &str) -> String {
 impl Exporter for MarkdownExporter {
     fn render(&self, report: &Report) -> Result<String> {
         let mut out = format!("## {}\n\n", report.title);
-        for f in &report.fields {
-            match &f.plain {
-                Some(p) => out.push_str(&format!(
-                    "- **{}**: {} ({})\n",
-                    f.label,
-                    f.value.display(),
-                    p
-                )),
-                None => out.push_str(&format!("- **{}**: {}\n", f.label, f.value.display())),
-            }
-        }
         if !report.fields.is_empty() {
+            // The key figures as a table: figure, value and, where there is one, its reading.
+            let readings = report.fields.iter().any(|f| f.plain.is_some());
+            if readings {
+                out.push_str("| figure | value | in words |\n| --- | ---: | --- |\n");
+            } else {
+                out.push_str("| figure | value |\n| --- | ---: |\n");
+            }
+            for f in &report.fields {
+                let (label, value) = (escape(&f.label), escape(&f.value.display()));
+                if readings {
+                    let plain = f.plain.as_deref().map(escape).unwrap_or_default();
+                    out.push_str(&format!("| {label} | {value} | {plain} |\n"));
+                } else {
+                    out.push_str(&format!("| {label} | {value} |\n"));
+                }
+            }
             out.push('\n');
         }
         for t in &report.tables {

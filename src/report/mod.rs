@@ -342,6 +342,12 @@ mod tests {
             md.contains("| quantity | P(true) |") && md.contains("| 2 | 25.00 % |"),
             "{md}"
         );
+        assert!(
+            md.contains("| figure | value | in words |")
+                && md.contains("| P(true) | 4.35 % | about 1 in 23 |")
+                && md.contains("| samples | 1,000,000 |  |"),
+            "{md}"
+        );
         let csv = render(&r, Format::Csv).unwrap();
         assert_eq!(csv, "q,p\n1,0.5\n2,0.25\n");
         let json: serde_json::Value =
@@ -349,6 +355,37 @@ mod tests {
         assert_eq!(json["p"], 0.0435);
         assert_eq!(json["ci95"], serde_json::json!([0.04, 0.05]));
         assert_eq!(json["tables"]["grid"][1]["p"], 0.25);
+    }
+
+    #[test]
+    fn csv_tables_split_intervals_into_two_columns() {
+        let mut r = Report::new("t");
+        let mut t = Table::new("t", "T", &[("seat", "seat"), ("ci95", "95 %")]);
+        t.push(vec![Value::Int(1), Value::ProbInterval(0.25, 0.5)]);
+        t.push(vec![Value::Int(2), Value::Empty]);
+        r.tables.push(t);
+        let csv = render(&r, Format::Csv).unwrap();
+        assert_eq!(csv, "seat,ci95_low,ci95_high\n1,0.25,0.5\n2,,\n");
+    }
+
+    #[test]
+    fn names_for_people_identifiers_for_machines() {
+        let mut r = Report::new("t");
+        r.field(
+            "rules",
+            "rules",
+            Value::Label("Chimbo 9".into(), "chimbo9".into()),
+        );
+        r.field("x", "x", Value::Num(-0.00001, 4));
+        assert!(render(&r, Format::Text).unwrap().contains("Chimbo 9"));
+        assert!(render(&r, Format::Text).unwrap().contains(" 0.0000"));
+        assert_eq!(
+            render(&r, Format::Csv).unwrap(),
+            "rules,x\nchimbo9,-0.00001\n"
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&render(&r, Format::Json).unwrap()).unwrap();
+        assert_eq!(json["rules"], "chimbo9");
     }
 
     #[test]
