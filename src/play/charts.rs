@@ -124,22 +124,40 @@ pub fn length_chart<G: Game, S: Strategy<G>>(setup: &TableSetup<G, S>, t: &SimTa
     let title = format!("Game length · {}", setup.rules.describe());
     let y_label = "share of games".to_string();
     let games = t.games.max(1) as f64;
-    let seen: Vec<usize> = (0..t.length_hist.len())
-        .filter(|&k| t.length_hist[k] > 0)
-        .collect();
-    let (first, last) = (
-        seen.first().copied().unwrap_or(0),
-        seen.last().copied().unwrap_or(0),
-    );
+    let hist = &t.length_hist;
+    let first = hist.iter().position(|&n| n > 0).unwrap_or(0);
+    // A long thin tail (games cut at the move cap, marathons) would squash the picture: show
+    // the lengths that hold 99.9 % of the games and say how many are left out.
+    let total: u64 = hist.iter().sum();
+    let mut last = first;
+    let mut seen = 0u64;
+    for (k, &n) in hist.iter().enumerate().skip(first) {
+        seen += n;
+        last = k;
+        if seen as f64 >= 0.999 * total as f64 {
+            break;
+        }
+    }
+    let beyond: u64 = hist.iter().skip(last + 1).sum();
+    // The axis title says what is left out.
+    let x_label = if beyond > 0 {
+        format!(
+            "{unit} ({} longer than {last}, {}, not shown)",
+            crate::text::count_of(beyond, "games"),
+            percent(beyond as f64 / games)
+        )
+    } else {
+        unit.to_string()
+    };
     if last - first < 60 {
         // A few whole values: one bar each, gaps included.
         Chart::Bar(BarChart {
             title,
-            x_label: unit.into(),
+            x_label,
             y_label,
             y_unit: Unit::Percent,
             bars: (first..=last)
-                .map(|k| Bar::plain(k.to_string(), t.length_hist[k] as f64 / games))
+                .map(|k| Bar::plain(k.to_string(), hist[k] as f64 / games))
                 .collect(),
             bar_legend: None,
             marks: Vec::new(),
@@ -147,14 +165,14 @@ pub fn length_chart<G: Game, S: Strategy<G>>(setup: &TableSetup<G, S>, t: &SimTa
     } else {
         Chart::Line(LineChart {
             title,
-            x_label: unit.into(),
+            x_label,
             x_unit: Unit::Count,
             y_label,
             y_unit: Unit::Percent,
             series: vec![Series {
-                label: "games".into(),
+                label: String::new(),
                 points: (first..=last)
-                    .map(|k| (k as f64, t.length_hist[k] as f64 / games))
+                    .map(|k| (k as f64, hist[k] as f64 / games))
                     .collect(),
             }],
             marks: Vec::new(),

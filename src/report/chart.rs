@@ -243,7 +243,7 @@ impl RefLine {
 /// One line of a line chart.
 #[derive(Clone, Debug)]
 pub struct Series {
-    /// Legend label.
+    /// Legend label (a chart of one series with an empty label has no legend).
     pub label: String,
     /// Points in x order.
     pub points: Vec<(f64, f64)>,
@@ -628,15 +628,14 @@ impl SvgChart for LineChart {
         &self,
         root: &DrawingArea<DB, plotters::coord::Shift>,
     ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let mut legend: Vec<(Swatch, String)> = if self.series.len() > 1 {
-            self.series
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (Swatch::Line(colour(i)), s.label.clone()))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        // One unnamed series needs no legend.
+        let mut legend: Vec<(Swatch, String)> = self
+            .series
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| self.series.len() > 1 || !s.label.is_empty())
+            .map(|(i, s)| (Swatch::Line(colour(i)), s.label.clone()))
+            .collect();
         legend.extend(mark_entries(&self.marks));
         let plot = frame(root, &self.title, &legend)?;
         let (xs, ys) = (self.x_unit.scale(), self.y_unit.scale());

@@ -226,8 +226,8 @@ fn redeal_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
         "redeal_rate",
         "re-deals per deal",
         Value::Prob(rate.estimate()),
-        if redeals == 0 {
-            format!("none in {} deals", humanize::thousands(deals))
+        if redeals == 0 || redeals == deals {
+            humanize::plain_rate_of(&rate, "deals")
         } else {
             format!("{} deals thrown back", humanize::odds(rate.estimate()))
         },
