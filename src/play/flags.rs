@@ -273,7 +273,7 @@ fn edge_table<G: Game, S: Strategy<G>>(
     );
     table.top_level = true;
     // One row per table; a change's row has its paired edge against the table.
-    let row = |name: String,
+    let row = |name: Value,
                g: &SimTally,
                rules: &G::Rules,
                c: Option<(PairedDifference, &CompareTally)>| {
@@ -287,7 +287,7 @@ fn edge_table<G: Game, S: Strategy<G>>(
         };
         let draw = g.draws as f64 / g.games.max(1) as f64;
         let mut cells = vec![
-            Value::Text(name),
+            name,
             Value::Prob(rate),
             Value::Prob(fair),
             Value::Num(100.0 * edge, 2),
@@ -323,7 +323,7 @@ fn edge_table<G: Game, S: Strategy<G>>(
         cells
     };
     table.push(row(
-        "(the table as given)".into(),
+        Value::Text("(the table as given)".into()),
         &first.a,
         &setup.base.rules,
         None,
@@ -347,7 +347,7 @@ fn edge_table<G: Game, S: Strategy<G>>(
             fairest = Some((change.name.clone(), share));
         }
         table.push(row(
-            change.name.clone(),
+            change_value(change),
             &ct.b,
             &change.table.rules,
             Some((edge, ct)),
@@ -441,7 +441,7 @@ fn counter_table<G: Game, S: Strategy<G>>(
     let mut largest: Option<(String, f64)> = None;
     for (k, change) in setup.changes.iter().enumerate() {
         let ct = &t.changes[k];
-        let mut row = vec![Value::Text(change.name.clone())];
+        let mut row = vec![change_value(change)];
         for c in 0..info.compared.len() {
             let d = paired_counter::<G>(ct, c);
             let (diff, lo, hi, p) = flipped(d);
@@ -595,6 +595,19 @@ pub fn chart<G: Game, S: Strategy<G>>(setup: &FlagsSetup<G, S>, t: &FlagsTally) 
             bars,
             marks: vec![RefLine::new(1.0, "fair (100 %)")],
         }
+    }
+}
+
+/// A change as a table cell: its name and the `--house` setting that makes it for people
+/// ("no suited 12 (suited12=off)"), the setting alone for machines.
+fn change_value<G: Game, S: Strategy<G>>(change: &Change<G, S>) -> Value {
+    if change.label == change.name {
+        Value::Text(change.name.clone())
+    } else {
+        Value::Label(
+            format!("{} ({})", change.label, change.name),
+            change.name.clone(),
+        )
     }
 }
 
