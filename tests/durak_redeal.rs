@@ -3,6 +3,8 @@
 //! computation, the engine's count of re-deals deal by deal, and the rate `durak sim` reports
 //! against the exact value.
 
+mod common;
+
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 use rand_core::SeedableRng;
@@ -265,18 +267,6 @@ fn the_engine_counts_every_deal_thrown_back_and_not_the_last() {
     assert!((p / (1.0 + p) - p).abs() > 6.0 * se);
 }
 
-/// Runs `durak sim` in-process and returns its JSON.
-fn sim_json(line: &str) -> serde_json::Value {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.json");
-    let mut args: Vec<String> = vec!["tahur".into()];
-    args.extend(line.split_whitespace().map(String::from));
-    args.extend(["--format".into(), "json".into(), "--output".into()]);
-    args.push(out.display().to_string());
-    assert_eq!(tahur::cli::run_args(&args), 0, "{line}");
-    serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
-}
-
 #[test]
 fn durak_sim_reports_the_redeal_rate_next_to_the_exact_value() {
     // 40 000 random games each. The band of 4 standard errors (SE at the exact p over the
@@ -284,7 +274,7 @@ fn durak_sim_reports_the_redeal_rate_next_to_the_exact_value() {
     // good deal too would give (1 / (2 − p) ≈ 51 %), and at 4 and 6 players also the rate of
     // counting at most one re-deal per game (p / (1 + p)).
     for (players, seed, strict) in [(2u8, 11u64, false), (4, 12, true), (6, 13, true)] {
-        let j = sim_json(&format!(
+        let j = common::run_json(&format!(
             "durak sim --players {players} --strategies random --games 40000 --seed {seed}"
         ));
         let games = j["games"].as_u64().unwrap();
@@ -319,7 +309,7 @@ fn durak_sim_reports_the_redeal_rate_next_to_the_exact_value() {
     }
     // Rule off, or hands too small: no rate, and no exact value.
     for extra in ["--no-redeal", "--hand 4"] {
-        let j = sim_json(&format!("durak sim --players 4 --games 200 {extra}"));
+        let j = common::run_json(&format!("durak sim --players 4 --games 200 {extra}"));
         assert!(j["redeal_rate"].is_null(), "{extra}: {j}");
         assert!(j.get("redeal_exact").is_none(), "{extra}");
     }

@@ -6,6 +6,8 @@
 //! at commit 178d18d (before the shared layer). Regenerate it only from that commit:
 //! `TAHUR_WRITE_FINGERPRINT=1 cargo test --test fingerprint`.
 
+mod common;
+
 use std::path::PathBuf;
 
 /// The runs: a name and the command line (without `--format json --output FILE`).
@@ -56,19 +58,6 @@ const RUNS: &[(&str, &str)] = &[
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fingerprints/before.json")
-}
-
-/// Runs one command line in-process and returns its JSON.
-fn run(line: &str) -> serde_json::Value {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.json");
-    let mut args: Vec<String> = vec!["tahur".into()];
-    args.extend(line.split_whitespace().map(String::from));
-    args.extend(["--format".into(), "json".into(), "--output".into()]);
-    args.push(out.display().to_string());
-    let code = tahur::cli::run_args(&args);
-    assert_eq!(code, 0, "{line}");
-    serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
 }
 
 /// The label column that identifies a row of each table.
@@ -197,7 +186,7 @@ fn every_figure_is_as_before_the_shared_layer() {
     if std::env::var_os("TAHUR_WRITE_FINGERPRINT").is_some() {
         let mut all = serde_json::Map::new();
         for (name, line) in RUNS {
-            all.insert(name.to_string(), run(line));
+            all.insert(name.to_string(), common::run_json(line));
         }
         std::fs::create_dir_all(fixture().parent().unwrap()).unwrap();
         let text = serde_json::to_string(&serde_json::Value::Object(all)).unwrap();
@@ -209,7 +198,7 @@ fn every_figure_is_as_before_the_shared_layer() {
     let mut checked = 0;
     let mut wrong = Vec::new();
     for (name, line) in RUNS {
-        let now = run(line);
+        let now = common::run_json(line);
         let mut old = Vec::new();
         numbers(&before[name], name.to_string(), true, &mut old);
         let mut new = Vec::new();
