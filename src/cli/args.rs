@@ -54,7 +54,8 @@ pub struct OutputArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
-    /// Write to FILE (atomically: a temporary file, then a rename) instead of stdout.
+    /// Write to FILE (atomically: a temporary file, then a rename) instead of stdout; `-` is
+    /// stdout. The folder must exist and be writable: checked before any work.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
 }

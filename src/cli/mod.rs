@@ -98,6 +98,10 @@ where
             };
         }
     };
+    if let Err(e) = check_output_paths(&matches) {
+        eprintln!("tahur: error: {e}");
+        return e.exit_code();
+    }
     let result = match dispatch_play(&matches) {
         Some(r) => r,
         None => match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
@@ -112,6 +116,31 @@ where
             e.exit_code()
         }
     }
+}
+
+/// Flags naming a file to write (`--output -` is standard output), and flags naming a folder to
+/// write files into; a flag's id is its long name. A test checks every path flag is here.
+const OUTPUT_FILES: [&str; 5] = ["output", "chart", "strategy-chart", "length-chart", "write"];
+const OUTPUT_FOLDERS: [&str; 1] = ["out"];
+
+/// Checks every output path of the command given, before any work: a long run must not end in
+/// "cannot write".
+fn check_output_paths(matches: &clap::ArgMatches) -> Result<()> {
+    let mut m = matches;
+    while let Some((_, sub)) = m.subcommand() {
+        m = sub;
+    }
+    for id in OUTPUT_FILES {
+        if let Ok(Some(path)) = m.try_get_one::<PathBuf>(id) {
+            report::paths::check_file(&format!("--{id}"), path, id == "output")?;
+        }
+    }
+    for id in OUTPUT_FOLDERS {
+        if let Ok(Some(path)) = m.try_get_one::<PathBuf>(id) {
+            report::paths::check_folder(&format!("--{id}"), path)?;
+        }
+    }
+    Ok(())
 }
 
 fn execute(cli: Cli) -> Result<i32> {
@@ -234,4 +263,44 @@ fn merge(m: MergeArgs) -> Result<i32> {
     let rep = merged.job.render(&merged.tally, &merged.summary)?;
     emit(&rep, &m.out)?;
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every flag taking a path is an input listed here or an output checked before the run.
+    #[test]
+    fn every_path_flag_is_checked_before_the_run() {
+        fn walk(cmd: &clap::Command, trail: &str, found: &mut Vec<String>) {
+            for arg in cmd.get_arguments() {
+                if arg.get_value_parser().type_id() == std::any::TypeId::of::<PathBuf>() {
+                    let id = arg.get_id().as_str();
+                    let inputs = trail == "tahur merge" && id == "files";
+                    let outputs = OUTPUT_FILES.contains(&id) || OUTPUT_FOLDERS.contains(&id);
+                    assert!(
+                        inputs || (outputs && arg.get_long() == Some(id)),
+                        "{trail} {id}: an unchecked path flag"
+                    );
+                    found.push(format!("{trail} --{id}"));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                walk(sub, &format!("{trail} {}", sub.get_name()), found);
+            }
+        }
+        let mut found = Vec::new();
+        walk(&command(), "tahur", &mut found);
+        for expected in [
+            "tahur dudo sim --output",
+            "tahur dudo sim --length-chart",
+            "tahur durak flags --chart",
+            "tahur veintiuno strategy --write",
+            "tahur dudo tune --out",
+            "tahur dudo sheets --out",
+            "tahur merge --output",
+        ] {
+            assert!(found.iter().any(|f| f == expected), "{expected}: {found:?}");
+        }
+    }
 }

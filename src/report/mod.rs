@@ -8,6 +8,7 @@ pub mod chart;
 mod csv;
 mod json;
 mod markdown;
+pub mod paths;
 mod text;
 
 use std::io::Write;
@@ -273,6 +274,8 @@ pub fn render(report: &Report, format: Format) -> Result<String> {
 
 /// Writes `content` to `path` atomically: a temporary file in the same folder, then a rename.
 /// A reader never sees a half-written file, and an existing file is replaced only on success.
+/// The file gets the permissions `File::create` would give it (0666 less the umask on Unix),
+/// or keeps those of the file it replaces. Errors name `path`, never the temporary file.
 pub fn write_atomic(path: &Path, content: &[u8]) -> Result<()> {
     let shown = path.display();
     let dir = match path.parent() {
@@ -284,27 +287,33 @@ pub fn write_atomic(path: &Path, content: &[u8]) -> Result<()> {
             "cannot write '{shown}': it is a directory; give a file path"
         )));
     }
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".tahur-")
-        .tempfile_in(dir)
-        .map_err(|e| {
-            Error::usage(format!(
-                "cannot write '{shown}': {e}; give a path in an existing, writable folder"
-            ))
-        })?;
-    tmp.write_all(content)
-        .and_then(|_| tmp.as_file().sync_all())
-        .map_err(|e| Error::usage(format!("cannot write '{shown}': {e}")))?;
-    tmp.persist(path)
-        .map_err(|e| Error::usage(format!("cannot write '{shown}': {}", e.error)))?;
-    Ok(())
+    let (tmp, mut file) = paths::create_temp(dir).map_err(|e| {
+        Error::usage(format!(
+            "cannot write '{shown}': {e}; give a path in an existing, writable folder"
+        ))
+    })?;
+    let written = (|| {
+        #[cfg(unix)]
+        if let Ok(old) = std::fs::metadata(path) {
+            // Replacing a file keeps its mode.
+            file.set_permissions(old.permissions())?;
+        }
+        file.write_all(content)?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, path)
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::usage(format!("cannot write '{shown}': {e}"))
+    })
 }
 
-/// Writes `content` to `path` (atomically) or to stdout when `path` is `None`.
+/// Writes `content` to `path` (atomically) or to stdout when `path` is `None` or `-`.
 pub fn write_output(path: Option<&Path>, content: &str) -> Result<()> {
     match path {
-        Some(p) => write_atomic(p, content.as_bytes()),
-        None => {
+        Some(p) if !paths::is_stdout(p) => write_atomic(p, content.as_bytes()),
+        _ => {
             let mut out = std::io::stdout().lock();
             // A closed pipe (e.g. `| head`) is not an error worth a message.
             let _ = out.write_all(content.as_bytes()).and_then(|_| out.flush());
@@ -410,7 +419,25 @@ mod tests {
         );
         let e = write_atomic(&dir.path().join("missing/out.txt"), b"x").unwrap_err();
         assert!(e.to_string().contains("missing/out.txt"), "{e}");
+        assert!(!e.to_string().contains(".tahur-"), "{e}");
         let e = write_atomic(dir.path(), b"x").unwrap_err();
         assert!(e.to_string().contains("directory"), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn atomic_write_keeps_the_mode_it_replaces() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.txt");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+        write_atomic(&p, b"one").unwrap();
+        assert_eq!(mode(&p) & 0o600, 0o600, "created as File::create creates");
+        assert_eq!(mode(&p) & 0o111, 0, "not executable");
+        for kept in [0o640, 0o604, 0o666] {
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(kept)).unwrap();
+            write_atomic(&p, b"two").unwrap();
+            assert_eq!(mode(&p), kept);
+        }
     }
 }

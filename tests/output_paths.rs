@@ -1,0 +1,401 @@
+//! Output paths are checked before any work, `--output -` is standard output, and written files
+//! get the permissions a plain `File::create` gives (or keep those of the file they replace).
+
+mod common;
+use common::*;
+
+use std::path::Path;
+use std::time::Duration;
+
+/// A count no run finishes in a test's lifetime (10^12 games or hands): a command given it that
+/// fails at all has failed before the work.
+const NEVER_FINISHES: &str = "1e12";
+
+/// Runs `tahur ARGS`, which must fail at once as a user mistake does (see [`fails`]) with a
+/// message naming `path` and no temporary file. The time limit only turns a regression (the work
+/// started) into a failure instead of a hung test.
+fn fails_before_work(args: &[&str], path: &str) -> String {
+    let out = tahur()
+        .args(args)
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{args:?}: should fail with 2 before any work (a signal means the work ran until the time limit); stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Exactly what `fails` checks: one line, nothing on stdout.
+    let err = fails(args);
+    assert!(err.contains(&format!("'{path}'")), "{args:?}: {err}");
+    assert!(
+        !err.contains(".tahur-"),
+        "{args:?}: a temporary name: {err}"
+    );
+    err
+}
+
+#[test]
+fn bad_output_paths_fail_before_any_work_in_every_command_family() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().display().to_string();
+    let file = dir.path().join("a-file.txt");
+    std::fs::write(&file, "x").unwrap();
+    let file = file.display().to_string();
+    let missing = dir.path().join("missing/out.txt").display().to_string();
+    let missing_svg = dir.path().join("missing/chart.svg").display().to_string();
+    let n = NEVER_FINISHES;
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        (
+            vec![
+                "dudo",
+                "sim",
+                "--players",
+                "6",
+                "--games",
+                n,
+                "--output",
+                &missing,
+            ],
+            &missing,
+            "does not exist",
+        ),
+        (
+            vec![
+                "dudo",
+                "sim",
+                "--players",
+                "6",
+                "--games",
+                n,
+                "--output",
+                &folder,
+            ],
+            &folder,
+            "is a folder",
+        ),
+        (
+            vec![
+                "dudo",
+                "sim",
+                "--players",
+                "3",
+                "--games",
+                n,
+                "--length-chart",
+                &missing_svg,
+            ],
+            &missing_svg,
+            "does not exist",
+        ),
+        (
+            vec![
+                "dudo",
+                "prob",
+                "15",
+                "cuadras",
+                "--dice",
+                "30",
+                "--samples",
+                n,
+                "--output",
+                &missing,
+            ],
+            &missing,
+            "does not exist",
+        ),
+        (
+            vec!["dudo", "table", "--players", "6", "--output", &missing],
+            &missing,
+            "does not exist",
+        ),
+        (
+            vec!["dudo", "table", "--players", "6", "--chart", &folder],
+            &folder,
+            "is a folder",
+        ),
+        (
+            vec![
+                "durak",
+                "flags",
+                "--players",
+                "4",
+                "--games",
+                n,
+                "--chart",
+                &missing_svg,
+            ],
+            &missing_svg,
+            "does not exist",
+        ),
+        (
+            vec![
+                "durak",
+                "sim",
+                "--players",
+                "3",
+                "--games",
+                n,
+                "--strategy-chart",
+                &missing_svg,
+            ],
+            &missing_svg,
+            "does not exist",
+        ),
+        (
+            // The most samples strategy takes: hours of work if it started.
+            vec![
+                "veintiuno",
+                "strategy",
+                "--samples",
+                "1e7",
+                "--write",
+                &missing,
+            ],
+            &missing,
+            "does not exist",
+        ),
+        (
+            vec!["veintiuno", "sim", "--hands", n, "--output", &folder],
+            &folder,
+            "is a folder",
+        ),
+        (
+            vec!["dudo", "sheets", "--out", &file],
+            &file,
+            "is a file, not a folder",
+        ),
+        (
+            vec![
+                "dudo",
+                "tune",
+                "--players",
+                "2",
+                "--games",
+                n,
+                "--out",
+                &file,
+            ],
+            &file,
+            "is a file, not a folder",
+        ),
+        (
+            vec![
+                "dudo",
+                "sim",
+                "--players",
+                "4",
+                "--games",
+                n,
+                "--shard",
+                "1/4",
+                "--output",
+                &missing,
+            ],
+            &missing,
+            "does not exist",
+        ),
+        (
+            // The output is checked before the shard files are read.
+            vec!["merge", "/nonexistent/part1.json", "--output", &missing],
+            &missing,
+            "does not exist",
+        ),
+    ];
+    for (args, path, says) in &cases {
+        let err = fails_before_work(args, path);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        left,
+        ["a-file.txt"],
+        "nothing written, no probe left behind"
+    );
+}
+
+#[test]
+fn charts_and_sheets_cannot_go_to_standard_output() {
+    let err = fails(&["dudo", "table", "--players", "4", "--chart", "-"]);
+    assert!(
+        err.contains("--chart -") && err.contains("only --output"),
+        "{err}"
+    );
+}
+
+#[test]
+fn output_dash_is_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "dudo", "prob", "15", "cuadras", "--dice", "30", "--format", "json",
+    ];
+    let plain = stdout(&args);
+    let out = tahur()
+        .current_dir(dir.path())
+        .args(args)
+        .args(["--output", "-"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), plain);
+    // A shard's partial result too.
+    let shard = tahur()
+        .current_dir(dir.path())
+        .args([
+            "dudo",
+            "prob",
+            "15",
+            "cuadras",
+            "--dice",
+            "30",
+            "--samples",
+            "1000",
+        ])
+        .args(["--shard", "1/2", "--output", "-"])
+        .output()
+        .unwrap();
+    assert!(shard.status.success());
+    let partial: serde_json::Value = serde_json::from_slice(&shard.stdout).unwrap();
+    assert!(partial.is_object());
+    assert!(
+        !dir.path().join("-").exists(),
+        "no file named '-' was created"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn unwritable_folders_are_refused_before_any_work() {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let locked = dir.path().join("locked");
+        std::fs::create_dir(&locked).unwrap();
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+        if std::fs::write(locked.join("probe"), "x").is_ok() {
+            // Running as root: every folder is writable; nothing to test.
+            return;
+        }
+        let target = locked.join("out.txt").display().to_string();
+        let err = fails_before_work(
+            &[
+                "dudo",
+                "sim",
+                "--players",
+                "4",
+                "--games",
+                NEVER_FINISHES,
+                "--output",
+                &target,
+            ],
+            &target,
+        );
+        assert!(err.contains("cannot create files"), "{err}");
+        let sub = locked.join("sheets").display().to_string();
+        let err = fails_before_work(&["dudo", "sheets", "--out", &sub], &sub);
+        assert!(err.contains("cannot create it"), "{err}");
+    }
+}
+
+/// Runs `tahur ARGS` under `umask MASK` (in a shell, so the test process keeps its own).
+#[cfg(unix)]
+fn with_umask(mask: &str, args: &[&str]) {
+    let bin = assert_cmd::cargo::cargo_bin("tahur");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("umask {mask}; exec \"$0\" \"$@\""))
+        .arg(&bin)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+#[cfg(unix)]
+#[test]
+fn written_files_follow_the_umask_and_keep_the_mode_they_replace() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("table.csv");
+    let chart = dir.path().join("table.svg");
+    let part = dir.path().join("part1.json");
+    let (r, c, p) = (
+        report.display().to_string(),
+        chart.display().to_string(),
+        part.display().to_string(),
+    );
+    let table = [
+        "dudo",
+        "table",
+        "--players",
+        "3",
+        "--format",
+        "csv",
+        "--output",
+        &r,
+        "--chart",
+        &c,
+    ];
+    let shard = [
+        "dudo",
+        "prob",
+        "5",
+        "cuadras",
+        "--dice",
+        "15",
+        "--samples",
+        "1000",
+        "--shard",
+        "1/2",
+        "--output",
+        &p,
+    ];
+    with_umask("022", &table);
+    with_umask("022", &shard);
+    for f in [&report, &chart, &part] {
+        assert_eq!(mode(f), 0o644, "{}", f.display());
+    }
+    with_umask(
+        "027",
+        &[
+            "dudo",
+            "sheets",
+            "--out",
+            &dir.path().join("sheets").display().to_string(),
+        ],
+    );
+    let sheet = dir.path().join("sheets/chimbo9/table-2p.csv");
+    assert_eq!(mode(&sheet), 0o640, "{}", sheet.display());
+    // Replacing a file keeps its mode, whatever the umask.
+    std::fs::set_permissions(&report, std::fs::Permissions::from_mode(0o640)).unwrap();
+    std::fs::set_permissions(&chart, std::fs::Permissions::from_mode(0o664)).unwrap();
+    with_umask("022", &table);
+    assert_eq!(mode(&report), 0o640);
+    assert_eq!(mode(&chart), 0o664);
+    assert!(std::fs::read_to_string(&report)
+        .unwrap()
+        .starts_with("quantity"));
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().all(|n| !n.starts_with(".tahur-")),
+        "no temporary file left: {names:?}"
+    );
+}
