@@ -46,6 +46,25 @@ pub enum Command {
     Veintiuno(super::veintiuno::VeintiunoCommand),
     /// Combine shard files (--shard K/N) into the result of the whole run.
     Merge(super::MergeArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    #[command(after_help = "Examples:
+  tahur completions bash > ~/.local/share/bash-completion/completions/tahur
+  tahur completions zsh > ~/.zfunc/_tahur
+  tahur completions fish > ~/.config/fish/completions/tahur.fish")]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), or write one page per command into a folder.
+    #[command(after_help = "Examples:
+  tahur man | man -l -
+  tahur man --out-dir man/ && man -l man/tahur-dudo-prob.1")]
+    Man {
+        /// Write tahur.1 and a page per command (tahur-dudo-prob.1, …) into DIR.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+    },
 }
 
 /// Output options.

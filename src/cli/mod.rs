@@ -25,6 +25,8 @@ macro_rules! play_commands {
             $( cmd = play::register::<$game>(cmd); )*
             // The games first, then merge.
             cmd.mut_subcommand("merge", |m| m.display_order(100))
+                .mut_subcommand("completions", |m| m.display_order(101))
+                .mut_subcommand("man", |m| m.display_order(102))
         }
 
         /// Runs a whole-game command, if `m` holds one.
@@ -121,7 +123,7 @@ where
 /// Flags naming a file to write (`--output -` is standard output), and flags naming a folder to
 /// write files into; a flag's id is its long name. A test checks every path flag is here.
 const OUTPUT_FILES: [&str; 5] = ["output", "chart", "strategy-chart", "length-chart", "write"];
-const OUTPUT_FOLDERS: [&str; 1] = ["out"];
+const OUTPUT_FOLDERS: [&str; 2] = ["out", "out-dir"];
 
 /// Checks every output path of the command given, before any work: a long run must not end in
 /// "cannot write".
@@ -148,7 +150,47 @@ fn execute(cli: Cli) -> Result<i32> {
         Command::Dudo(cmd) => dudo::execute(cmd),
         Command::Veintiuno(cmd) => veintiuno::execute(cmd),
         Command::Merge(m) => merge(m),
+        Command::Completions { shell } => {
+            let mut cmd = command();
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "tahur", &mut out);
+            report::write_output(None, &String::from_utf8_lossy(&out))?;
+            Ok(0)
+        }
+        Command::Man { out_dir } => man(out_dir.as_deref()),
     }
+}
+
+/// `tahur man`: the manual page on stdout, or every command's page written into `dir`.
+fn man(dir: Option<&std::path::Path>) -> Result<i32> {
+    let mut cmd = command();
+    cmd.build();
+    let page = |c: &clap::Command| -> Result<Vec<u8>> {
+        let mut buf = Vec::new();
+        clap_mangen::Man::new(c.clone())
+            .render(&mut buf)
+            .map_err(|e| crate::error::Error::Internal(format!("man page: {e}")))?;
+        Ok(buf)
+    };
+    let Some(dir) = dir else {
+        report::write_output(None, &String::from_utf8_lossy(&page(&cmd)?))?;
+        return Ok(0);
+    };
+    std::fs::create_dir_all(dir)
+        .map_err(|e| crate::error::Error::usage(format!("--out-dir '{}': {e}", dir.display())))?;
+    // Every command and subcommand gets its page, named by its path: tahur-dudo-prob.1.
+    let mut stack: Vec<(String, clap::Command)> = vec![("tahur".into(), cmd)];
+    let mut written = 0;
+    while let Some((name, c)) = stack.pop() {
+        let c = c.name(name.clone());
+        report::write_atomic(&dir.join(format!("{name}.1")), &page(&c)?)?;
+        written += 1;
+        for sub in c.get_subcommands().filter(|s| s.get_name() != "help") {
+            stack.push((format!("{name}-{}", sub.get_name()), sub.clone()));
+        }
+    }
+    eprintln!("tahur: wrote {written} manual pages into {}", dir.display());
+    Ok(0)
 }
 
 /// Prints (or writes) a report in the chosen format.
