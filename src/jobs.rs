@@ -124,6 +124,15 @@ impl Job {
         }
     }
 
+    /// The command that asks this job (`dudo prob`, `durak flags`) and the chart flags it draws.
+    pub fn command_and_charts(&self) -> (String, &'static [&'static str]) {
+        match self {
+            Job::DudoProb(_) => ("dudo prob".into(), &[]),
+            Job::VeintiunoSim(_) => ("veintiuno sim".into(), &[]),
+            Job::Play(p) => p.erased().command_and_charts(),
+        }
+    }
+
     /// Draws the charts asked for from a whole run's tally (whole-game jobs only).
     pub fn charts(&self, tally: &serde_json::Value, files: &ChartFiles) -> Result<()> {
         match self {

@@ -64,20 +64,116 @@ pub struct Shard {
 }
 
 impl Shard {
-    /// Parses `K/N` with 1 ≤ K ≤ N.
+    /// Parses `K/N` with 1 ≤ K ≤ N, or `auto` / `auto/N`: the shard a batch scheduler gives
+    /// this task in its environment (see [`Shard::from_scheduler`]).
     pub fn parse(s: &str) -> Result<Self> {
+        Self::parse_with_env(s, |name| std::env::var(name).ok())
+    }
+
+    /// [`Shard::parse`] reading the environment through `env` (so tests need not set variables).
+    pub fn parse_with_env(s: &str, env: impl Fn(&str) -> Option<String>) -> Result<Self> {
+        let t = s.trim();
+        if let Some(rest) = t.strip_prefix("auto") {
+            let count = match rest {
+                "" => None,
+                _ => match rest.strip_prefix('/').map(|n| n.trim().parse::<u32>()) {
+                    Some(Ok(n)) if n > 0 => Some(n),
+                    _ => {
+                        return Err(Error::usage(format!(
+                            "invalid --shard '{s}': expected auto, auto/N with N ≥ 1, or K/N"
+                        )))
+                    }
+                },
+            };
+            return Self::from_scheduler(count, env);
+        }
         let bad = || {
             Error::usage(format!(
-                "invalid --shard '{s}': expected K/N with 1 ≤ K ≤ N (e.g. 3/8)"
+                "invalid --shard '{s}': expected K/N with 1 ≤ K ≤ N (e.g. 3/8), or auto in a Slurm job array or Kubernetes Indexed Job"
             ))
         };
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n) = t.split_once('/').ok_or_else(bad)?;
         let index: u32 = k.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;
         if index == 0 || count == 0 || index > count {
             return Err(bad());
         }
         Ok(Shard { index, count })
+    }
+
+    /// The shard of this task of a batch scheduler's array, from its environment:
+    ///
+    /// - a Slurm job array (`sbatch --array=0-7`, `1-8` or `0-15:2`): the task's place in the
+    ///   array, from `SLURM_ARRAY_TASK_ID`, `_MIN`, `_STEP` and `_COUNT`;
+    /// - a Kubernetes Indexed Job: `JOB_COMPLETION_INDEX` (0-based) + 1 of `count`, which must
+    ///   be given (`--shard auto/N`, N = the Job's `completions`): Kubernetes does not say it.
+    ///
+    /// A `count` given with Slurm must agree with the array's size.
+    pub fn from_scheduler(
+        count: Option<u32>,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Result<Self> {
+        let number = |name: &str| -> Result<Option<u64>> {
+            match env(name) {
+                None => Ok(None),
+                Some(v) => v.trim().parse::<u64>().map(Some).map_err(|_| {
+                    Error::usage(format!(
+                        "--shard auto: {name}='{v}' is not a whole number; it is set by the scheduler, or give --shard K/N"
+                    ))
+                }),
+            }
+        };
+        if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+            let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let step = number("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+            let tasks = number("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| {
+                Error::usage(
+                    "--shard auto: SLURM_ARRAY_TASK_COUNT is not set (Slurm sets it in job arrays since 17.02); give --shard K/N",
+                )
+            })?;
+            let place = id
+                .checked_sub(min)
+                .filter(|d| d % step == 0)
+                .map(|d| d / step + 1);
+            let index = match place {
+                Some(i) if i <= tasks && tasks <= u32::MAX as u64 => i as u32,
+                _ => {
+                    return Err(Error::usage(format!(
+                        "--shard auto: array task {id} is not one of {tasks} tasks from {min} in steps of {step}; use a range array (--array=0-{}) or --shard K/N",
+                        tasks.saturating_sub(1)
+                    )))
+                }
+            };
+            let tasks = tasks as u32;
+            if let Some(n) = count.filter(|&n| n != tasks) {
+                return Err(Error::usage(format!(
+                    "--shard auto/{n}: the Slurm array has {tasks} tasks; give --shard auto or auto/{tasks}"
+                )));
+            }
+            return Ok(Shard {
+                index,
+                count: tasks,
+            });
+        }
+        if let Some(i) = number("JOB_COMPLETION_INDEX")? {
+            let Some(n) = count else {
+                return Err(Error::usage(format!(
+                    "--shard auto: a Kubernetes Indexed Job (JOB_COMPLETION_INDEX={i}) does not say how many completions it has; give --shard auto/N with N = the Job's completions"
+                )));
+            };
+            if i >= n as u64 {
+                return Err(Error::usage(format!(
+                    "--shard auto/{n}: JOB_COMPLETION_INDEX={i} is not below {n}; N must be the Job's completions"
+                )));
+            }
+            return Ok(Shard {
+                index: i as u32 + 1,
+                count: n,
+            });
+        }
+        Err(Error::usage(
+            "--shard auto: neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set; run it as a Slurm array task or a Kubernetes Indexed Job, or give --shard K/N",
+        ))
     }
 
     /// The chunks this shard runs out of `total` chunks.
@@ -491,6 +587,81 @@ mod tests {
                 assert_eq!(sum, total);
                 assert!(covered.missing_from(0..total).is_empty());
             }
+        }
+    }
+
+    #[test]
+    fn shard_from_the_scheduler() {
+        fn with<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+            move |n| {
+                vars.iter()
+                    .find(|(k, _)| *k == n)
+                    .map(|(_, v)| v.to_string())
+            }
+        }
+        let sh = |index, count| Shard { index, count };
+        let slurm = |id: &str, min: &str, step: &str, n: &str| {
+            vec![
+                ("SLURM_ARRAY_TASK_ID", id.to_string()),
+                ("SLURM_ARRAY_TASK_MIN", min.to_string()),
+                ("SLURM_ARRAY_TASK_STEP", step.to_string()),
+                ("SLURM_ARRAY_TASK_COUNT", n.to_string()),
+            ]
+        };
+        let parse = |s: &str, vars: &[(&str, String)]| {
+            let v: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            Shard::parse_with_env(s, with(&v))
+        };
+        // --array=0-7, 1-8 and 0-15:2 all make 8 shards, numbered from 1.
+        assert_eq!(parse("auto", &slurm("0", "0", "1", "8")).unwrap(), sh(1, 8));
+        assert_eq!(parse("auto", &slurm("7", "0", "1", "8")).unwrap(), sh(8, 8));
+        assert_eq!(parse("auto", &slurm("1", "1", "1", "8")).unwrap(), sh(1, 8));
+        assert_eq!(
+            parse("auto", &slurm("14", "0", "2", "8")).unwrap(),
+            sh(8, 8)
+        );
+        assert_eq!(
+            parse("auto/8", &slurm("3", "0", "1", "8")).unwrap(),
+            sh(4, 8)
+        );
+        let e = parse("auto/4", &slurm("3", "0", "1", "8"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("auto/4") && e.contains("8 tasks"), "{e}");
+        let e = parse("auto", &slurm("3", "0", "2", "8"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("task 3"), "{e}");
+        let e = parse("auto", &slurm("9", "1", "1", "8"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("task 9"), "{e}");
+        let e = parse("auto", &slurm("x", "1", "1", "8"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("SLURM_ARRAY_TASK_ID='x'"), "{e}");
+        // Kubernetes: 0-based index, the count given.
+        let k8s = vec![("JOB_COMPLETION_INDEX", "0".to_string())];
+        assert_eq!(parse("auto/4", &k8s).unwrap(), sh(1, 4));
+        let k8s3 = vec![("JOB_COMPLETION_INDEX", "3".to_string())];
+        assert_eq!(parse("auto/4", &k8s3).unwrap(), sh(4, 4));
+        assert!(parse("auto/3", &k8s3)
+            .unwrap_err()
+            .to_string()
+            .contains("not below 3"));
+        assert!(parse("auto", &k8s)
+            .unwrap_err()
+            .to_string()
+            .contains("auto/N"));
+        // Nothing set, or a bad count.
+        let e = parse("auto", &[]).unwrap_err().to_string();
+        assert!(
+            e.contains("SLURM_ARRAY_TASK_ID") && e.contains("K/N"),
+            "{e}"
+        );
+        for bad in ["auto/0", "auto/x", "auto8", "automatic"] {
+            let e = parse(bad, &k8s).unwrap_err().to_string();
+            assert!(e.contains(bad), "{e}");
         }
     }
 

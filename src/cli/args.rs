@@ -44,7 +44,7 @@ pub enum Command {
     /// 21 ecuatoriano: two-card specials, the bank's odds, whole hands with a rotating bank.
     #[command(subcommand)]
     Veintiuno(super::veintiuno::VeintiunoCommand),
-    /// Combine shard files (--shard K/N) into the result of the whole run.
+    /// Combine shard files (--shard K/N) into the result of the whole run, and its charts.
     Merge(super::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     #[command(after_help = "Examples:
@@ -91,8 +91,9 @@ pub struct SimArgs {
     /// Worker threads (default: every core); never changes the result.
     #[arg(long, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
-    /// Run only shard K of N and write a partial result for `tahur merge`.
-    #[arg(long, value_name = "K/N")]
+    /// Run only shard K of N and write a partial result for `tahur merge`; `auto` (or
+    /// `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job.
+    #[arg(long, value_name = "K/N|auto")]
     pub shard: Option<String>,
 }
 

@@ -238,6 +238,12 @@ pub(crate) fn run_job(
         progress: show_progress(),
     };
     let shard = req.shard.map(crate::runner::Shard::parse).transpose()?;
+    if let (Some(s), Some(asked)) = (shard, req.shard) {
+        if asked.trim().starts_with("auto") {
+            // The scheduler's log should say which block of the run this task holds.
+            eprintln!("tahur: --shard {asked} is shard {s} here");
+        }
+    }
     crate::runner::install_interrupt_handler();
     let result = job.run(&spec, shard, &control)?;
     let code = if result.interrupted {
@@ -284,14 +290,25 @@ pub(crate) fn run_job(
   tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 1/2 --output part1.json
   tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 2/2 --output part2.json
   tahur merge part1.json part2.json          # exactly the unsharded run's output
-  tahur merge part*.json --partial --format json")]
+  tahur merge part*.json --partial --format json
+  tahur merge part-*.json --chart flags.svg --output report.md --format markdown")]
 pub struct MergeArgs {
-    /// Shard files written with --shard K/N.
+    /// Shard files written with --shard K/N (or --shard auto).
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
     /// Merge even if shards are missing; the report says what is missing.
     #[arg(long)]
     pub partial: bool,
+    /// Draw the run's chart from the merged result, as the unsharded run's --chart
+    /// (sim: rate by seat; tournament: ranking; flags: each table's figure).
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<PathBuf>,
+    /// Draw a sim run's rate per seat of each strategy (as sim --strategy-chart).
+    #[arg(long = "strategy-chart", id = "strategy-chart", value_name = "FILE")]
+    pub strategy_chart: Option<PathBuf>,
+    /// Draw a sim run's game-length distribution (as sim --length-chart).
+    #[arg(long = "length-chart", id = "length-chart", value_name = "FILE")]
+    pub length_chart: Option<PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -302,6 +319,36 @@ fn merge(m: MergeArgs) -> Result<i32> {
         files.push((f.display().to_string(), Partial::read(f)?));
     }
     let merged = shards::merge(&files, m.partial)?;
+    let charts = crate::play::job::ChartFiles {
+        main: m.chart,
+        strategies: m.strategy_chart,
+        length: m.length_chart,
+    };
+    let (command, drawn) = merged.job.command_and_charts();
+    let asked = [
+        ("chart", &charts.main),
+        ("strategy-chart", &charts.strategies),
+        ("length-chart", &charts.length),
+    ];
+    for (flag, file) in asked {
+        if file.is_some() && !drawn.contains(&flag) {
+            let can = match drawn {
+                [] => "draws no chart".to_string(),
+                _ => format!(
+                    "draws {}",
+                    drawn
+                        .iter()
+                        .map(|f| format!("--{f}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            return Err(crate::error::Error::usage(format!(
+                "merge --{flag}: these shards are a `{command}` run, which {can}"
+            )));
+        }
+    }
+    merged.job.charts(&merged.tally, &charts)?;
     let rep = merged.job.render(&merged.tally, &merged.summary)?;
     emit(&rep, &m.out)?;
     Ok(0)

@@ -364,12 +364,10 @@ fn run_args<G: Game>(cmd: Command, tournament: bool) -> Command {
             })
             .help("Worker threads (default: every core); never changes the result"),
     )
-    .arg(
-        Arg::new("shard")
-            .long("shard")
-            .value_name("K/N")
-            .help("Run only shard K of N and write a partial result for `tahur merge`"),
-    )
+    .arg(Arg::new("shard").long("shard").value_name("K/N|auto").help(
+        "Run only shard K of N and write a partial result for `tahur merge`; `auto` (or \
+                 `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job",
+    ))
 }
 
 fn parse_detect(s: &str) -> std::result::Result<f64, String> {

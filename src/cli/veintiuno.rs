@@ -60,8 +60,9 @@ pub struct HandRunArgs {
     /// Worker threads; never changes the result.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
-    /// Run only shard K of N and write a partial result for `tahur merge`.
-    #[arg(long, value_name = "K/N")]
+    /// Run only shard K of N and write a partial result for `tahur merge`; `auto` (or
+    /// `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job.
+    #[arg(long, value_name = "K/N|auto")]
     pub shard: Option<String>,
 }
 

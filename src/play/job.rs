@@ -99,6 +99,17 @@ impl<G: Game> Job<G> {
         })
     }
 
+    /// The command (`durak tournament`) and the chart flags it draws (`chart`, …), for `merge`.
+    pub fn command_and_charts(&self) -> (String, &'static [&'static str]) {
+        let (name, charts): (&str, &'static [&'static str]) = match self {
+            Job::Sim(_) => ("sim", &["chart", "strategy-chart", "length-chart"]),
+            Job::Compare(_) => ("compare", &[]),
+            Job::Tournament(_) => ("tournament", &["chart"]),
+            Job::Flags(_) => ("flags", &["chart"]),
+        };
+        (format!("{} {name}", G::INFO.key), charts)
+    }
+
     /// Draws the asked-for charts of a whole run's tally.
     pub fn charts(&self, tally: &serde_json::Value, files: &ChartFiles) -> Result<()> {
         if !files.any() {
@@ -148,6 +159,8 @@ pub trait AnyJob {
     fn render(&self, tally: &serde_json::Value, summary: &RunSummary) -> Result<Report>;
     /// Draws the charts asked for.
     fn charts(&self, tally: &serde_json::Value, files: &ChartFiles) -> Result<()>;
+    /// The command and the chart flags it draws.
+    fn command_and_charts(&self) -> (String, &'static [&'static str]);
 }
 
 impl<G: Game> AnyJob for Job<G> {
@@ -165,5 +178,8 @@ impl<G: Game> AnyJob for Job<G> {
     }
     fn charts(&self, tally: &serde_json::Value, files: &ChartFiles) -> Result<()> {
         Job::charts(self, tally, files)
+    }
+    fn command_and_charts(&self) -> (String, &'static [&'static str]) {
+        Job::command_and_charts(self)
     }
 }
