@@ -768,7 +768,7 @@ fn compare_paso_tune_and_charts() {
         "3",
         "--games",
         "300",
-        "--out",
+        "--out-dir",
         out.to_str().unwrap(),
         "--format",
         "json",

@@ -162,7 +162,7 @@ fn bad_output_paths_fail_before_any_work_in_every_command_family() {
             "is a folder",
         ),
         (
-            vec!["dudo", "sheets", "--out", &file],
+            vec!["dudo", "sheets", "--out-dir", &file],
             &file,
             "is a file, not a folder",
         ),
@@ -174,7 +174,7 @@ fn bad_output_paths_fail_before_any_work_in_every_command_family() {
                 "2",
                 "--games",
                 n,
-                "--out",
+                "--out-dir",
                 &file,
             ],
             &file,
@@ -297,8 +297,11 @@ fn unwritable_folders_are_refused_before_any_work() {
         );
         assert!(err.contains("cannot create files"), "{err}");
         let sub = locked.join("sheets").display().to_string();
-        let err = fails_before_work(&["dudo", "sheets", "--out", &sub], &sub);
+        let err = fails_before_work(&["dudo", "sheets", "--out-dir", &sub], &sub);
         assert!(err.contains("cannot create it"), "{err}");
+        // `--out`, the folder flag's old name, is the same flag and checked the same way.
+        let err = fails_before_work(&["dudo", "sheets", "--out", &sub], &sub);
+        assert!(err.contains("--out-dir") && err.contains("cannot create it"), "{err}");
     }
 }
 
@@ -375,7 +378,7 @@ fn written_files_follow_the_umask_and_keep_the_mode_they_replace() {
         &[
             "dudo",
             "sheets",
-            "--out",
+            "--out-dir",
             &dir.path().join("sheets").display().to_string(),
         ],
     );

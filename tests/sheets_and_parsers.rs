@@ -13,7 +13,7 @@ fn cheat_sheets_in_data_are_current() {
         let on_disk = std::fs::read_to_string(root.join(&rel)).unwrap_or_default();
         assert!(
             on_disk == content,
-            "data/dudo/{rel} is stale: run `cargo run --release -- dudo sheets --out data/dudo`"
+            "data/dudo/{rel} is stale: run `cargo run --release -- dudo sheets --out-dir data/dudo`"
         );
     }
 }

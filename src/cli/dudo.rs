@@ -54,11 +54,12 @@ pub enum DudoCommand {
     /// writes data/dudo/tuned-<rules>.csv (read by the `tuned` strategy) and a Markdown sheet.
     #[command(after_help = "Examples:
   tahur dudo tune --rules chimbo9
-  tahur dudo tune --rules caleuchano --players 3,4,5 --field honest --games 50000 --out /tmp/tuned")]
+  tahur dudo tune --rules caleuchano --players 3,4,5 --field honest --games 50000 \
+    --out-dir /tmp/tuned")]
     Tune(TuneCmd),
     /// Regenerate the cheat sheets in data/dudo (2 to 8 players, both rule sets).
     #[command(after_help = "Example:
-  cargo run --release -- dudo sheets --out data/dudo")]
+  cargo run --release -- dudo sheets --out-dir data/dudo")]
     Sheets(SheetsArgs),
 }
 
@@ -203,9 +204,15 @@ pub struct HoldingArgs {
 /// `tahur dudo sheets`.
 #[derive(Args, Debug)]
 pub struct SheetsArgs {
-    /// Folder to write the sheets into.
-    #[arg(long, default_value = "data/dudo", value_name = "DIR")]
-    pub out: PathBuf,
+    /// Folder to write the sheets into (created if missing; `--out` is an old name of it).
+    #[arg(
+        long = "out-dir",
+        id = "out-dir",
+        alias = "out",
+        default_value = "data/dudo",
+        value_name = "DIR"
+    )]
+    pub out_dir: PathBuf,
 }
 
 fn parse_table_players(s: &str) -> std::result::Result<u8, String> {
@@ -240,9 +247,16 @@ pub struct TuneCmd {
     /// Worker threads.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
-    /// Folder for tuned-<rules>.csv and tuned-<rules>.md.
-    #[arg(long, default_value = "data/dudo", value_name = "DIR")]
-    pub out: PathBuf,
+    /// Folder for tuned-<rules>.csv and tuned-<rules>.md (created if missing; `--out` is an
+    /// old name of it).
+    #[arg(
+        long = "out-dir",
+        id = "out-dir",
+        alias = "out",
+        default_value = "data/dudo",
+        value_name = "DIR"
+    )]
+    pub out_dir: PathBuf,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -336,9 +350,10 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 ));
             }
             let rep = tune::report(&spec, &results);
-            std::fs::create_dir_all(&a.out)
-                .map_err(|e| Error::usage(format!("cannot create '{}': {e}", a.out.display())))?;
-            let stem = a.out.join(format!("tuned-{}", a.rules.key()));
+            std::fs::create_dir_all(&a.out_dir).map_err(|e| {
+                Error::usage(format!("cannot create '{}': {e}", a.out_dir.display()))
+            })?;
+            let stem = a.out_dir.join(format!("tuned-{}", a.rules.key()));
             crate::report::write_atomic(
                 &stem.with_extension("csv"),
                 tune::csv(&results, a.games).as_bytes(),
@@ -351,7 +366,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
         DudoCommand::Sheets(a) => {
             let files = sheets::generate()?;
             for (rel, content) in &files {
-                let path = a.out.join(rel);
+                let path = a.out_dir.join(rel);
                 if let Some(dir) = path.parent() {
                     std::fs::create_dir_all(dir).map_err(|e| {
                         Error::usage(format!("cannot create '{}': {e}", dir.display()))
@@ -359,7 +374,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 }
                 crate::report::write_atomic(&path, content.as_bytes())?;
             }
-            eprintln!("wrote {} files under {}", files.len(), a.out.display());
+            eprintln!("wrote {} files under {}", files.len(), a.out_dir.display());
             Ok(0)
         }
     }
