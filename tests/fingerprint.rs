@@ -51,9 +51,9 @@ const RUNS: &[(&str, &str)] = &[
     ("veintiuno-sim-2", "veintiuno sim --players 5 --policies basic,mimic:16 --house puje=off,decks=2 --hands 30000 --seed 2"),
     ("veintiuno-sim-3", "veintiuno sim --players 2 --policies sheet --hands 30000 --seed 3 --check"),
     ("veintiuno-sim-4", "veintiuno sim --players 3 --policies pie,basic --bank-stand 16 --bank-puje off --hands 30000 --seed 4"),
-    ("veintiuno-compare-1", "veintiuno compare --a puje=on --b puje=off --hands 100000 --seed 1"),
+    ("veintiuno-compare-1", "veintiuno compare --players 4 --a puje=on --b puje=off --hands 100000 --seed 1"),
     ("veintiuno-compare-2", "veintiuno compare --players 5 --a decks=1 --b decks=2 --hands 60000 --seed 2"),
-    ("veintiuno-compare-3", "veintiuno compare --a monona=3 --b monona=2 --bank-stand 16 --policies basic,mimic:15 --hands 60000 --seed 3"),
+    ("veintiuno-compare-3", "veintiuno compare --players 4 --a monona=3 --b monona=2 --bank-stand 16 --policies basic,mimic:15 --hands 60000 --seed 3"),
 ];
 
 fn fixture() -> PathBuf {

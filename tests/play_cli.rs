@@ -575,3 +575,25 @@ fn shard_files_of_another_format_are_refused_by_name() {
         "{e}"
     );
 }
+
+/// Every game takes its strategies in Spanish and English, says so in its help, and a line-up
+/// named in Spanish plays exactly the English one.
+#[test]
+fn strategy_names_in_spanish_and_english_in_every_game() {
+    for (game, unit, english, spanish) in [
+        ("dudo", "--games", "random,honest,tuned,threshold:t=0.3", "azar,honesto,afinado,umbral:t=0.3"),
+        ("durak", "--games", "random,greedy,expert", "azar,codicioso,experto"),
+        ("veintiuno", "--hands", "basic,mimic:16,sheet", "básica,banca:16,hoja"),
+    ] {
+        let help = common::stdout(&[game, "tournament", "--help"]);
+        assert!(help.contains("Spanish"), "{game} help names no Spanish strategies");
+        let line = |list: &str| format!("{game} tournament --players 2 --strategies {list} {unit} 400");
+        assert_eq!(common::run_json(&line(spanish)), common::run_json(&line(english)), "{game}");
+    }
+    // 21's own sim too.
+    let line = |list: &str| format!("veintiuno sim --players 3 --strategies {list} --hands 3000");
+    assert_eq!(
+        common::run_json(&line("básica,banca:16,hoja")),
+        common::run_json(&line("basic,mimic:16,sheet"))
+    );
+}

@@ -23,11 +23,13 @@ use crate::report::Format;
   tahur veintiuno sim --players 4 --policies sheet,basic --hands 1e6
   tahur veintiuno flags --players 4 --hands 1e7
   tahur durak sim --players 2 --strategies greedy,random --games 1e5
-  tahur durak compare --players 4 --b variant=perevodnoy --until-decided --games 1e7
+  tahur durak compare --players 4 --b variant=perevodnoy --until-decided \\
+      --games 1e7
   tahur merge part1.json part2.json
 
-Every game with whole games has sim, compare, tournament and flags (21 ecuatoriano has its own
-sim, hand by hand, and the shared compare, tournament and flags)."
+Every game with whole games has sim, compare, tournament and flags (21
+ecuatoriano has its own sim, hand by hand, and the shared compare, tournament
+and flags)."
 )]
 pub struct Cli {
     /// What to do.

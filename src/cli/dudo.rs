@@ -26,19 +26,22 @@ pub enum DudoCommand {
   tahur dudo prob 15 cuadras --dice 30
   tahur dudo prob 15 cuadras --dice 30 --hand 1,4,4,2,6
   tahur dudo prob 15x4 --players 6 --hand 14426 --samples 1e7 --seed 7
-  tahur dudo prob quince quinas --dice 30 --shown 5,5 --rules caleuchano --format json
+  tahur dudo prob quince quinas --dice 30 --shown 5,5 --rules caleuchano \\
+      --format json
   tahur dudo prob 9 millas --dice 25 --rules caleuchano --obligado")]
     Prob(ProbArgs),
     /// Cheat sheet: P(true) for every quantity and face, and the highest safe bids.
     #[command(after_help = "Examples:
   tahur dudo table --players 6
   tahur dudo table --dice 30 --hand 1,4,4,2,6 --levels 0.75,0.5,0.25
-  tahur dudo table --players 4 --rules caleuchano --format csv --output sheet.csv --chart sheet.svg")]
+  tahur dudo table --players 4 --rules caleuchano --format csv \\
+      --output sheet.csv --chart sheet.svg")]
     Table(TableCmd),
     /// Doubt or raise? The incoming bid's odds and every legal raise, ranked.
     #[command(after_help = "Examples:
   tahur dudo advise 15 cuadras --dice 30 --hand 1,4,4,2,6
-  tahur dudo advise 8 ases --players 4 --hand 1,1,3,5,6 --rules caleuchano --top 5")]
+  tahur dudo advise 8 ases --players 4 --hand 1,1,3,5,6 --rules caleuchano \\
+      --top 5")]
     Advise(AdviseArgs),
     /// Cheat sheet by what you hold: P(true) when k of your five dice already count.
     #[command(after_help = "Examples:
@@ -54,8 +57,8 @@ pub enum DudoCommand {
     /// writes data/dudo/tuned-<rules>.csv (read by the `tuned` strategy) and a Markdown sheet.
     #[command(after_help = "Examples:
   tahur dudo tune --rules chimbo9
-  tahur dudo tune --rules caleuchano --players 3,4,5 --field honest --games 50000 \
-    --out-dir /tmp/tuned")]
+  tahur dudo tune --rules caleuchano --players 3,4,5 --field honest \\
+      --games 50000 --out-dir /tmp/tuned")]
     Tune(TuneCmd),
     /// Regenerate the cheat sheets in data/dudo (2 to 8 players, both rule sets).
     #[command(after_help = "Example:

@@ -287,9 +287,11 @@ pub(crate) fn run_job(
 /// `tahur merge`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
-  tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 1/2 --output part1.json
-  tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 2/2 --output part2.json
-  tahur merge part1.json part2.json          # exactly the unsharded run's output
+  tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 1/2 \\
+      --output part1.json
+  tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 2/2 \\
+      --output part2.json
+  tahur merge part1.json part2.json     # exactly the unsharded run's output
   tahur merge part*.json --partial --format json
   tahur merge part-*.json --chart flags.svg --output report.md --format markdown")]
 pub struct MergeArgs {
@@ -357,6 +359,34 @@ fn merge(m: MergeArgs) -> Result<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The examples and notes after every command's flags fit an 80-column terminal (a long
+    /// command continues on the next line after a `\`).
+    #[test]
+    fn help_examples_fit_80_columns() {
+        fn walk(cmd: &clap::Command, trail: &str, long: &mut Vec<String>) {
+            let mut texts: Vec<String> = Vec::new();
+            if let Some(h) = cmd.get_after_help() {
+                texts.push(h.to_string());
+            }
+            if let Some(h) = cmd.get_after_long_help() {
+                texts.push(h.to_string());
+            }
+            for text in texts {
+                for line in text.lines() {
+                    if line.chars().count() > 80 {
+                        long.push(format!("{trail}: {line}"));
+                    }
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                walk(sub, &format!("{trail} {}", sub.get_name()), long);
+            }
+        }
+        let mut long = Vec::new();
+        walk(&command(), "tahur", &mut long);
+        assert!(long.is_empty(), "{} lines over 80 columns:\n{}", long.len(), long.join("\n"));
+    }
 
     /// Every flag taking a path is an input listed here or an output checked before the run.
     #[test]

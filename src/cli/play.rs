@@ -84,12 +84,22 @@ fn command<G: Game>(name: &'static str) -> Command {
     let mut after = String::new();
     if name == "compare" {
         after.push_str(&format!(
-            "Variants are the table given by the rule flags, changed by --a / --b (rule changes as\nKEY=VALUE pairs) and --a-strategies / --b-strategies. Keys: {}.\n\n",
-            info.change_keys
+            "{}\n\n",
+            wrap_words(
+                &format!(
+                    "Variants are the table given by the rule flags, changed by --a / --b (rule \
+                     changes as KEY=VALUE pairs) and --a-strategies / --b-strategies. Keys: {}.",
+                    info.change_keys
+                ),
+                80
+            )
         ));
     }
     if name == "flags" {
-        after.push_str("The changes are every rule that means something for the table, one at a time, each\nplayed on the same deals as the table (paired).\n\n");
+        after.push_str(
+            "The changes are every rule that means something for the table, one at a time,\n\
+             each played on the same deals as the table (paired).\n\n",
+        );
     }
     after.push_str("Examples:\n");
     after.push_str(example);
@@ -368,6 +378,25 @@ fn run_args<G: Game>(cmd: Command, tournament: bool) -> Command {
         "Run only shard K of N and write a partial result for `tahur merge`; `auto` (or \
                  `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job",
     ))
+}
+
+/// `text` broken into lines of at most `width` characters at spaces.
+fn wrap_words(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split_whitespace() {
+        let n = word.chars().count();
+        if line > 0 && line + 1 + n > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += n;
+    }
+    out
 }
 
 fn parse_detect(s: &str) -> std::result::Result<f64, String> {

@@ -30,20 +30,22 @@ pub enum VeintiunoCommand {
   tahur veintiuno bank
   tahur veintiuno bank --infinite --bank-stand 16
   tahur veintiuno bank --removed AH,AS,AD,KD,QS --format csv
-  tahur veintiuno bank --removed 5H --up 7S          # the bank shows 7♠: its row alone
+  tahur veintiuno bank --removed 5H --up 7S   # the bank shows 7♠: its row alone
   tahur veintiuno bank --removed 5H --up \"siete de picas\" --format json")]
     Bank(BankCmd),
     /// Whole hands with a rotating bank: EV per seat, the bank's edge, specials, shoe depth.
     #[command(after_help = "Examples:
   tahur veintiuno sim --players 4 --hands 1e6
-  tahur veintiuno sim --players 5 --policies basic,mimic:16 --house puje=off,decks=2 --format json
+  tahur veintiuno sim --players 5 --policies basic,mimic:16 \\
+      --house puje=off,decks=2 --format json
   tahur veintiuno sim --players 4 --hands 1e8 --shard 1/10 --output part1.json")]
     Sim(SimCmd),
     /// The best move at every decision point (hit/stand, split, tapo, withdraw) by the bank's up
     /// card, for a fresh shoe or a depleted one, from expected values on common random numbers.
     #[command(after_help = "Examples:
   tahur veintiuno strategy
-  tahur veintiuno strategy --removed AH,AS,KD,KS,QH,5C,7C --samples 50000 --chart ev.svg
+  tahur veintiuno strategy --removed AH,AS,KD,KS,QH,5C,7C --samples 50000 \\
+      --chart ev.svg
   tahur veintiuno strategy --write data/veintiuno/strategy.csv --format markdown")]
     Strategy(StrategyCmd),
 }
@@ -130,11 +132,11 @@ pub struct BankCmd {
 /// `tahur veintiuno sim`.
 #[derive(Args, Debug)]
 pub struct SimCmd {
-    /// People at the table, bank included (2–8).
-    #[arg(long, value_name = "P", default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8))]
+    /// Players at the table, bank included (2–8).
+    #[arg(long, value_name = "P", required = true, value_parser = clap::value_parser!(u8).range(2..=8))]
     pub players: u8,
     /// Player strategy (policy) by seat, repeated if fewer than players: basic, pie, mimic[:S]
-    /// (hit below S), sheet, sheet:FILE.json.
+    /// (hit below S), sheet, sheet:FILE.json; Spanish básica, banca[:S], hoja, hoja:FILE.json.
     #[arg(
         long = "strategies",
         visible_alias = "policies",

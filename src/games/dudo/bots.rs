@@ -200,10 +200,11 @@ pub const DEFAULT_T: f64 = 0.4;
 
 /// The strategies, for help and messages.
 pub const STRATEGIES: &str =
-    "strategies are random, honest, tuned, threshold or threshold:t=0.4,bluff=0.1";
+    "strategies are random, honest, tuned, threshold or threshold:t=0.4,bluff=0.1, or in Spanish azar, honesto, afinado, umbral";
 
 impl Strategy {
-    /// Parses `random`, `honest`, `tuned`, `threshold` or `threshold:t=0.4,bluff=0.1`.
+    /// Parses `random`, `honest`, `tuned`, `threshold` or `threshold:t=0.4,bluff=0.1`
+    /// (Spanish: azar, honesto, afinado, umbral).
     pub fn parse(s: &str) -> Result<Strategy> {
         let spec = Spec::parse(s, "strategy")?;
         let plain = |st: Strategy| spec.params(&[]).map(|_| st);

@@ -76,7 +76,7 @@ impl crate::play::Game for Dudo {
         players: (2, engine::MAX_PLAYERS, None),
         flags: FLAGS,
         change_keys: engine::CHANGE_KEYS,
-        strategies_help: "random, honest, tuned, threshold, threshold:t=0.4,bluff=0.1",
+        strategies_help: "random, honest, tuned, threshold, threshold:t=0.4,bluff=0.1; Spanish azar, honesto, afinado, umbral",
         default_strategies: "threshold",
         default_tournament: "random,honest,threshold,tuned",
         counters: engine::COUNTERS,
@@ -86,17 +86,28 @@ impl crate::play::Game for Dudo {
         tournament_chunk: (32, 32),
         examples: [
             "  tahur dudo sim --players 3 --strategies threshold,random,random --games 10000
-  tahur dudo sim --rules caleuchano --players 6 --strategies tuned --games 1e5 --chart seats.svg
-  tahur dudo sim --players 4 --strategies 'threshold:t=0.3,bluff=0.1,honest' --house lives=5 --format json
-  tahur dudo sim --players 6 --strategies threshold --games 1e6 --shard 1/4 --output part1.json",
-            "  tahur dudo compare --players 4 --strategies threshold,honest --a rules=chimbo9 --b rules=caleuchano
-  tahur dudo compare --rules caleuchano --players 5 --strategies threshold --b paso=off --games 1e5
-  tahur dudo compare --players 3 --strategies threshold,honest --a lives=3 --b lives=5 --until-decided --games 1e6
-  tahur dudo compare --players 4 --a-strategies threshold --b-strategies tuned --games 1e5",
-            "  tahur dudo tournament --players 4 --strategies random,honest,threshold,tuned --games 20000
-  tahur dudo tournament --rules caleuchano --players 5 --strategies threshold:t=0.3,tuned --chart ranking.svg",
+  tahur dudo sim --rules caleuchano --players 6 --strategies tuned \\
+      --games 1e5 --chart seats.svg
+  tahur dudo sim --players 4 \\
+      --strategies 'threshold:t=0.3,bluff=0.1,honest' --house lives=5 \\
+      --format json
+  tahur dudo sim --players 6 --strategies threshold --games 1e6 \\
+      --shard 1/4 --output part1.json",
+            "  tahur dudo compare --players 4 --strategies threshold,honest \\
+      --a rules=chimbo9 --b rules=caleuchano
+  tahur dudo compare --rules caleuchano --players 5 --strategies threshold \\
+      --b paso=off --games 1e5
+  tahur dudo compare --players 3 --strategies threshold,honest --a lives=3 \\
+      --b lives=5 --until-decided --games 1e6
+  tahur dudo compare --players 4 --a-strategies threshold \\
+      --b-strategies tuned --games 1e5",
+            "  tahur dudo tournament --players 4 \\
+      --strategies random,honest,threshold,tuned --games 20000
+  tahur dudo tournament --rules caleuchano --players 5 \\
+      --strategies threshold:t=0.3,tuned --chart ranking.svg",
             "  tahur dudo flags --players 4 --strategies tuned --games 1e5
-  tahur dudo flags --rules caleuchano --players 6 --strategies threshold --chart fair.svg",
+  tahur dudo flags --rules caleuchano --players 6 --strategies threshold \\
+      --chart fair.svg",
         ],
     };
 

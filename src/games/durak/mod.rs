@@ -139,23 +139,33 @@ impl Game for Durak {
         tournament_chunk: (128, 1),
         examples: [
             "  tahur durak sim --players 2 --strategies greedy,random --games 100000
-  tahur durak sim --players 4 --strategies expert,greedy --variant perevodnoy --chart seats.svg
-  tahur durak sim --players 4 --teams 2x2 --strategies greedy --games 1e5 --format json
-  tahur durak sim --players 3 --strategies random --deck 52 --hand 7 --length-chart length.svg
+  tahur durak sim --players 4 --strategies expert,greedy \\
+      --variant perevodnoy --chart seats.svg
+  tahur durak sim --players 4 --teams 2x2 --strategies greedy --games 1e5 \\
+      --format json
+  tahur durak sim --players 3 --strategies random --deck 52 --hand 7 \\
+      --length-chart length.svg
   tahur durak sim --players 2 --strategies ismcts:100,greedy --games 200 --check
   tahur durak sim --players 4 --strategies greedy --series 10 --games 1e6
   tahur durak sim --players 6 --games 1e7 --shard 1/4 --output part1.json",
-            "  tahur durak compare --players 2 --strategies greedy,random --b variant=perevodnoy
+            "  tahur durak compare --players 2 --strategies greedy,random \\
+      --b variant=perevodnoy
   tahur durak compare --players 4 --strategies greedy --b teams=2x2 --games 1e5
-  tahur durak compare --players 3 --a-strategies expert,greedy --b-strategies greedy --detect 1
-  tahur durak compare --players 4 --b variant=perevodnoy --until-decided --games 1e7",
-            "  tahur durak tournament --players 2 --strategies random,greedy,expert --games 20000
-  tahur durak tournament --players 4 --strategies greedy,expert --chart ranking.svg
+  tahur durak compare --players 3 --a-strategies expert,greedy \\
+      --b-strategies greedy --detect 1
+  tahur durak compare --players 4 --b variant=perevodnoy --until-decided \\
+      --games 1e7",
+            "  tahur durak tournament --players 2 --strategies random,greedy,expert \\
+      --games 20000
+  tahur durak tournament --players 4 --strategies greedy,expert \\
+      --chart ranking.svg
   tahur durak tournament --players 2 --strategies greedy,ismcts:100 --games 100
   tahur durak tournament --players 3 --games 1e6 --shard 2/3 --output part2.json",
             "  tahur durak flags --players 4 --strategies greedy --games 1e5
-  tahur durak flags --players 2 --strategies expert --variant perevodnoy --chart fair.svg
-  tahur durak flags --players 6 --strategies greedy --games 1e6 --format markdown",
+  tahur durak flags --players 2 --strategies expert --variant perevodnoy \\
+      --chart fair.svg
+  tahur durak flags --players 6 --strategies greedy --games 1e6 \\
+      --format markdown",
         ],
     };
 

@@ -54,10 +54,10 @@ impl crate::play::Game for Veintiuno {
         sitting: true,
         sample_unit: "hands",
         own_sim: true,
-        players: (2, engine::MAX_SEATS, Some(4)),
+        players: (2, engine::MAX_SEATS, None),
         flags: FLAGS,
         change_keys: sitting::CHANGE_KEYS,
-        strategies_help: "basic, pie, mimic[:S] (hit below S), sheet, sheet:FILE.json",
+        strategies_help: "basic, pie, mimic[:S] (hit below S), sheet, sheet:FILE.json; Spanish básica, banca[:S], hoja, hoja:FILE.json",
         default_strategies: "basic",
         default_tournament: "basic,sheet,mimic:17",
         counters: &["bank_net", "steals"],
@@ -76,14 +76,19 @@ impl crate::play::Game for Veintiuno {
         tournament_chunk: (sim::HANDS_CHUNK, sim::HANDS_CHUNK),
         examples: [
             "  tahur veintiuno sim --players 4 --hands 1e6",
-            "  tahur veintiuno compare --a puje=on --b puje=off
+            "  tahur veintiuno compare --players 4 --a puje=on --b puje=off
   tahur veintiuno compare --players 5 --a decks=1 --b decks=2 --hands 1e7
-  tahur veintiuno compare --a monona=3 --b monona=2 --bank-stand 16 --format json
-  tahur veintiuno compare --a-strategies basic --b-strategies sheet --hands 1e7",
-            "  tahur veintiuno tournament --players 4 --strategies basic,sheet,mimic:17 --hands 1e6
-  tahur veintiuno tournament --players 2 --strategies sheet,basic --hands 1e7 --chart ranking.svg",
+  tahur veintiuno compare --players 4 --a monona=3 --b monona=2 \\
+      --bank-stand 16 --format json
+  tahur veintiuno compare --players 5 --a-strategies basic \\
+      --b-strategies sheet --hands 1e7",
+            "  tahur veintiuno tournament --players 4 --strategies basic,sheet,mimic:17 \\
+      --hands 1e6
+  tahur veintiuno tournament --players 2 --strategies sheet,basic \\
+      --hands 1e7 --chart ranking.svg",
             "  tahur veintiuno flags --players 4 --hands 1e7
-  tahur veintiuno flags --players 6 --strategies sheet --hands 1e7 --chart bank.svg",
+  tahur veintiuno flags --players 6 --strategies sheet --hands 1e7 \\
+      --chart bank.svg",
         ],
     };
 }

@@ -68,12 +68,12 @@ impl TableSetup {
 }
 
 /// The policies, for help and messages.
-pub const POLICIES: &str = "policies are basic, pie (basic, ending the hand on 13 as pie de banco), mimic[:S] (hit below S), sheet and sheet:FILE.json";
+pub const POLICIES: &str = "policies are basic, pie (basic, ending the hand on 13 as pie de banco), mimic[:S] (hit below S), sheet and sheet:FILE.json, or in Spanish básica, banca[:S], hoja, hoja:FILE.json";
 
 /// Parses a policy: `basic`, `pie` (basic, and as pie de banco ends the hand on 13), `mimic`,
 /// `mimic:16` (or `mimic:stand=16`), `sheet` (the fresh-deck sheet shipped in
 /// `data/veintiuno/strategy.json`) or `sheet:FILE.json` (a sheet from `veintiuno strategy
-/// --write`).
+/// --write`); in Spanish `básica`, `banca[:S]`, `hoja[:FILE.json]`.
 pub fn parse_policy(name: &str) -> Result<PlayerPolicy> {
     let spec = Spec::parse(name, "policy")?;
     match spec.name.as_str() {
