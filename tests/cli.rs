@@ -963,12 +963,42 @@ fn veintiuno_commands() {
         (&["veintiuno", "odds", "--removed", "AH,AH"], "AH"),
         (&["veintiuno", "odds", "--house", "decks=9"], "decks=9"),
         (&["veintiuno", "sim", "--players", "9"], "'9'"),
-        (&["veintiuno", "sim", "--policies", "cautious"], "cautious"),
-        (&["veintiuno", "sim", "--policies", "mimic:30"], "mimic:30"),
-        (&["veintiuno", "sim", "--hands", "0"], "'0'"),
+        (
+            &[
+                "veintiuno",
+                "sim",
+                "--players",
+                "4",
+                "--policies",
+                "cautious",
+            ],
+            "cautious",
+        ),
+        (
+            &[
+                "veintiuno",
+                "sim",
+                "--players",
+                "4",
+                "--policies",
+                "mimic:30",
+            ],
+            "mimic:30",
+        ),
+        (
+            &["veintiuno", "sim", "--players", "4", "--hands", "0"],
+            "'0'",
+        ),
         (&["veintiuno", "bank", "--bank-stand", "25"], "25"),
         (
-            &["veintiuno", "sim", "--house", "puje=sometimes"],
+            &[
+                "veintiuno",
+                "sim",
+                "--players",
+                "4",
+                "--house",
+                "puje=sometimes",
+            ],
             "puje=sometimes",
         ),
     ] {
@@ -1021,6 +1051,8 @@ fn veintiuno_strategy_and_compare() {
     let c = json(&[
         "veintiuno",
         "compare",
+        "--players",
+        "4",
         "--a",
         "puje=on",
         "--b",
@@ -1036,8 +1068,8 @@ fn veintiuno_strategy_and_compare() {
     let d = rows[0]["difference"].as_f64().unwrap();
     assert!(ci[0].as_f64().unwrap() <= d && d <= ci[1].as_f64().unwrap());
     for (args, needle) in [
-        (&["veintiuno", "compare", "--a", "puje=off", "--b", "puje=off"][..], "same table"),
-        (&["veintiuno", "compare", "--a", "decks=0"], "decks=0"),
+        (&["veintiuno", "compare", "--players", "4", "--a", "puje=off", "--b", "puje=off"][..], "same table"),
+        (&["veintiuno", "compare", "--players", "4", "--a", "decks=0"], "decks=0"),
         (&["veintiuno", "strategy", "--samples", "5"], "'5'"),
         (&["veintiuno", "strategy", "--removed", "AH,AS,AD,AC,2H,2S,2D,2C,3H,3S,3D,3C,4H,4S,4D,4C,5H,5S,5D,5C,6H,6S,6D,6C,7H,7S,7D,7C,JH,JS"], "fewer than 12"),
     ] {

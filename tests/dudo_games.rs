@@ -163,7 +163,7 @@ proptest::proptest! {
     fn rules_hold_for_random_seeds(seed in proptest::prelude::any::<u64>(), c in 0usize..16, picks in proptest::collection::vec(0usize..4, 1..4)) {
         let all = [Strategy::Random, Strategy::Honest, Strategy::Threshold { t: 0.35, bluff: 0.15 }, Strategy::Tuned];
         let cfg = configs()[c];
-        let mix: Vec<Strategy> = picks.iter().map(|&i| all[i]).collect();
+        let mix: Vec<Strategy> = picks.iter().map(|&i| all[i].clone()).collect();
         checked_game(cfg, &mix, seed);
     }
 }

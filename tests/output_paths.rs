@@ -157,7 +157,16 @@ fn bad_output_paths_fail_before_any_work_in_every_command_family() {
             "does not exist",
         ),
         (
-            vec!["veintiuno", "sim", "--hands", n, "--output", &folder],
+            vec![
+                "veintiuno",
+                "sim",
+                "--players",
+                "4",
+                "--hands",
+                n,
+                "--output",
+                &folder,
+            ],
             &folder,
             "is a folder",
         ),
@@ -301,7 +310,10 @@ fn unwritable_folders_are_refused_before_any_work() {
         assert!(err.contains("cannot create it"), "{err}");
         // `--out`, the folder flag's old name, is the same flag and checked the same way.
         let err = fails_before_work(&["dudo", "sheets", "--out", &sub], &sub);
-        assert!(err.contains("--out-dir") && err.contains("cannot create it"), "{err}");
+        assert!(
+            err.contains("--out-dir") && err.contains("cannot create it"),
+            "{err}"
+        );
     }
 }
 

@@ -113,6 +113,8 @@ fn every_game_reports_under_the_same_names() {
         &[
             "veintiuno",
             "compare",
+            "--players",
+            "4",
             "--b",
             "puje=off",
             "--hands",
@@ -294,6 +296,8 @@ fn the_new_commands_are_reproducible_and_shard() {
     reproducible(&[
         "veintiuno",
         "compare",
+        "--players",
+        "4",
         "--b",
         "decks=2",
         "--hands",
@@ -442,26 +446,54 @@ fn mistakes_in_the_new_commands_get_one_line_and_exit_2() {
             "--shard",
         ),
         (
-            &["veintiuno", "tournament", "--strategies", "basic"],
+            &[
+                "veintiuno",
+                "tournament",
+                "--players",
+                "4",
+                "--strategies",
+                "basic",
+            ],
             "two or more",
         ),
         (
-            &["veintiuno", "tournament", "--strategies", "basic,basic"],
+            &[
+                "veintiuno",
+                "tournament",
+                "--players",
+                "4",
+                "--strategies",
+                "basic,basic",
+            ],
             "twice",
         ),
-        (&["veintiuno", "flags", "--house", "decks=9"], "decks=9"),
         (
-            &["veintiuno", "flags", "--bank-stand", "30"],
+            &["veintiuno", "flags", "--players", "4", "--house", "decks=9"],
+            "decks=9",
+        ),
+        (
+            &["veintiuno", "flags", "--players", "4", "--bank-stand", "30"],
             "--bank-stand 30",
         ),
         (
-            &["veintiuno", "compare", "--b", "puje=off", "--hands", "0"],
+            &[
+                "veintiuno",
+                "compare",
+                "--players",
+                "4",
+                "--b",
+                "puje=off",
+                "--hands",
+                "0",
+            ],
             "at least 1 hand",
         ),
         (
             &[
                 "veintiuno",
                 "compare",
+                "--players",
+                "4",
                 "--b",
                 "puje=off",
                 "--strategies",
@@ -473,6 +505,8 @@ fn mistakes_in_the_new_commands_get_one_line_and_exit_2() {
             &[
                 "veintiuno",
                 "flags",
+                "--players",
+                "4",
                 "--strategies",
                 "sheet:/nonexistent/x.json",
             ],
@@ -581,14 +615,37 @@ fn shard_files_of_another_format_are_refused_by_name() {
 #[test]
 fn strategy_names_in_spanish_and_english_in_every_game() {
     for (game, unit, english, spanish) in [
-        ("dudo", "--games", "random,honest,tuned,threshold:t=0.3", "azar,honesto,afinado,umbral:t=0.3"),
-        ("durak", "--games", "random,greedy,expert", "azar,codicioso,experto"),
-        ("veintiuno", "--hands", "basic,mimic:16,sheet", "básica,banca:16,hoja"),
+        (
+            "dudo",
+            "--games",
+            "random,honest,tuned,threshold:t=0.3",
+            "azar,honesto,afinado,umbral:t=0.3",
+        ),
+        (
+            "durak",
+            "--games",
+            "random,greedy,expert",
+            "azar,codicioso,experto",
+        ),
+        (
+            "veintiuno",
+            "--hands",
+            "basic,mimic:16,sheet",
+            "básica,banca:16,hoja",
+        ),
     ] {
         let help = common::stdout(&[game, "tournament", "--help"]);
-        assert!(help.contains("Spanish"), "{game} help names no Spanish strategies");
-        let line = |list: &str| format!("{game} tournament --players 2 --strategies {list} {unit} 400");
-        assert_eq!(common::run_json(&line(spanish)), common::run_json(&line(english)), "{game}");
+        assert!(
+            help.contains("Spanish"),
+            "{game} help names no Spanish strategies"
+        );
+        let line =
+            |list: &str| format!("{game} tournament --players 2 --strategies {list} {unit} 400");
+        assert_eq!(
+            common::run_json(&line(spanish)),
+            common::run_json(&line(english)),
+            "{game}"
+        );
     }
     // 21's own sim too.
     let line = |list: &str| format!("veintiuno sim --players 3 --strategies {list} --hands 3000");

@@ -54,11 +54,15 @@ pub enum DudoCommand {
   tahur dudo paso --shown 4,4 --format json")]
     Paso(PasoCmd),
     /// Search the threshold/bluff parameters that win most against a field, per table size;
-    /// writes data/dudo/tuned-<rules>.csv (read by the `tuned` strategy) and a Markdown sheet.
+    /// writes tuned-<rules>.csv and a Markdown sheet into data/dudo. The `tuned` strategy plays
+    /// the table shipped there, built into tahur when it is compiled; `tuned:FILE.csv` plays a
+    /// table written here, read at run time.
     #[command(after_help = "Examples:
   tahur dudo tune --rules chimbo9
   tahur dudo tune --rules caleuchano --players 3,4,5 --field honest \\
-      --games 50000 --out-dir /tmp/tuned")]
+      --games 50000 --out-dir /tmp/tuned
+  tahur dudo sim --rules caleuchano --players 4 \\
+      --strategies tuned:/tmp/tuned/tuned-caleuchano.csv,tuned")]
     Tune(TuneCmd),
     /// Regenerate the cheat sheets in data/dudo (2 to 8 players, both rule sets).
     #[command(after_help = "Example:

@@ -385,7 +385,12 @@ mod tests {
         }
         let mut long = Vec::new();
         walk(&command(), "tahur", &mut long);
-        assert!(long.is_empty(), "{} lines over 80 columns:\n{}", long.len(), long.join("\n"));
+        assert!(
+            long.is_empty(),
+            "{} lines over 80 columns:\n{}",
+            long.len(),
+            long.join("\n")
+        );
     }
 
     /// Every flag taking a path is an input listed here or an output checked before the run.

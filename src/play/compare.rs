@@ -642,6 +642,18 @@ pub fn report<G: Game, S: Strategy<G>>(
         ));
     }
     let dropped = t.a.violations + t.a.illegal_actions + t.b.violations + t.b.illegal_actions;
+    let mut notes = setup.a.strategy_notes();
+    notes.extend(
+        setup
+            .b
+            .strategy_notes()
+            .into_iter()
+            .filter(|n| !notes.contains(n))
+            .collect::<Vec<_>>(),
+    );
+    for n in notes {
+        r.note(n);
+    }
     super::sim::closing_notes(&mut r, dropped, true, run);
     r
 }

@@ -221,6 +221,9 @@ pub fn report<G: Game, S: Strategy<G>>(
         .sum::<u64>()
         + first.a.violations
         + first.a.illegal_actions;
+    for n in setup.base.strategy_notes() {
+        r.note(n);
+    }
     super::sim::closing_notes(&mut r, dropped, true, run);
     r
 }

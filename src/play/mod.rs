@@ -215,6 +215,11 @@ pub trait Strategy<G: Game>: Clone + PartialEq + Debug + Display + Send + Sync +
     fn is_slow(&self) -> bool {
         false
     }
+    /// Something a report should say about it at a table with these rules (e.g. a tuned
+    /// strategy playing another table size's parameters).
+    fn note(&self, _rules: &G::Rules) -> Option<String> {
+        None
+    }
     /// Parses a comma list (`threshold:t=0.3,bluff=0.1,honest`), at least one.
     fn parse_list(text: &str) -> Result<Vec<Self>> {
         let items = crate::text::split_specs(text);
@@ -535,6 +540,12 @@ impl<G: Game, A: Strategy<G>, B: Strategy<G>> Strategy<G> for Mixed<A, B> {
         match self {
             Mixed::First(a) => a.is_slow(),
             Mixed::Second(b) => b.is_slow(),
+        }
+    }
+    fn note(&self, rules: &G::Rules) -> Option<String> {
+        match self {
+            Mixed::First(a) => a.note(rules),
+            Mixed::Second(b) => b.note(rules),
         }
     }
 }

@@ -561,6 +561,9 @@ pub fn report<G: Game, S: Strategy<G>>(
         });
     }
     notes::<G>(&mut r, rules, t);
+    for n in setup.strategy_notes() {
+        r.note(n);
+    }
     closing_notes(&mut r, t.violations + t.illegal_actions, false, run);
     r
 }

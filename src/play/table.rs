@@ -36,6 +36,17 @@ pub fn whole_series(games: u64, series: u32) -> u64 {
 }
 
 impl<G: Game, S: Strategy<G>> TableSetup<G, S> {
+    /// What the report should say about the line-up at this table (each note once).
+    pub fn strategy_notes(&self) -> Vec<String> {
+        let mut notes: Vec<String> = Vec::new();
+        for n in self.strategies.iter().filter_map(|s| s.note(&self.rules)) {
+            if !notes.contains(&n) {
+                notes.push(n);
+            }
+        }
+        notes
+    }
+
     /// Checks the rules; seats get the listed strategies in order, repeating the list when it is
     /// shorter than the table.
     pub fn new(rules: G::Rules, list: &[S], check: bool) -> Result<Self> {

@@ -778,7 +778,13 @@ pub fn report<G: Game, S: Strategy<G>>(
             crate::text::count_of(t.dropped_deals, "deals")
         ));
     }
-    for n in run.notes() {
+    let mut notes: Vec<String> = Vec::new();
+    for n in setup.strategies.iter().filter_map(|s| s.note(&setup.rules)) {
+        if !notes.contains(&n) {
+            notes.push(n);
+        }
+    }
+    for n in notes.into_iter().chain(run.notes()) {
         rep.note(n);
     }
     if !run.is_complete() {

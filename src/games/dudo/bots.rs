@@ -25,7 +25,7 @@ use super::bid::Bid;
 use super::engine::{Action, Direction, PassHand, View, CUP};
 use super::face::Face;
 use super::rules::RuleSet;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::math::{binomial_pmf, upper_tails};
 use crate::rng::{Rng, Stream};
 use crate::text::Spec;
@@ -177,7 +177,7 @@ pub fn pass_holds_given_shown(shown: [u8; 6]) -> f64 {
 }
 
 /// A strategy with its parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "name", rename_all = "lowercase")]
 pub enum Strategy {
     /// Uniformly random legal actions.
@@ -191,8 +191,29 @@ pub enum Strategy {
         /// Bluff rate.
         bluff: f64,
     },
-    /// `threshold` with parameters tuned per table size.
+    /// `threshold` with parameters tuned per table size: the table shipped in
+    /// `data/dudo/tuned-<rules>.csv`, built into tahur.
     Tuned,
+    /// `tuned:FILE.csv`: `threshold` with the parameters per table size of a `dudo tune`
+    /// output, read when the command line is (the rows travel with shard files).
+    #[serde(rename = "tuned-file")]
+    TunedFile {
+        /// The file as given.
+        file: String,
+        /// Its rows: table size, doubt threshold, bluff rate.
+        rows: Vec<TunedRow>,
+    },
+}
+
+/// One row of a tuned table: the parameters for one table size.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TunedRow {
+    /// Players at the table.
+    pub players: u8,
+    /// Doubt threshold.
+    pub t: f64,
+    /// Bluff rate.
+    pub bluff: f64,
 }
 
 /// Default doubt threshold of `threshold`.
@@ -200,18 +221,31 @@ pub const DEFAULT_T: f64 = 0.4;
 
 /// The strategies, for help and messages.
 pub const STRATEGIES: &str =
-    "strategies are random, honest, tuned, threshold or threshold:t=0.4,bluff=0.1, or in Spanish azar, honesto, afinado, umbral";
+    "strategies are random, honest, tuned, tuned:FILE.csv, threshold or threshold:t=0.4,bluff=0.1, or in Spanish azar, honesto, afinado, umbral";
 
 impl Strategy {
-    /// Parses `random`, `honest`, `tuned`, `threshold` or `threshold:t=0.4,bluff=0.1`
-    /// (Spanish: azar, honesto, afinado, umbral).
+    /// Parses `random`, `honest`, `tuned`, `tuned:FILE.csv` (a `dudo tune` output, read now),
+    /// `threshold` or `threshold:t=0.4,bluff=0.1` (Spanish: azar, honesto, afinado, umbral).
     pub fn parse(s: &str) -> Result<Strategy> {
         let spec = Spec::parse(s, "strategy")?;
         let plain = |st: Strategy| spec.params(&[]).map(|_| st);
         match spec.name.as_str() {
             "random" | "azar" => plain(Strategy::Random),
             "honest" | "honesto" => plain(Strategy::Honest),
-            "tuned" | "afinado" => plain(Strategy::Tuned),
+            "tuned" | "afinado" => match spec.params(&["file"])?.text("file") {
+                None => Ok(Strategy::Tuned),
+                Some(file) => {
+                    let text = std::fs::read_to_string(file).map_err(|e| {
+                        Error::usage(format!(
+                            "cannot read tuned table '{file}': {e}; give a CSV written by `tahur dudo tune`"
+                        ))
+                    })?;
+                    Ok(Strategy::TunedFile {
+                        file: file.to_string(),
+                        rows: parse_tuned(&text, file)?,
+                    })
+                }
+            },
             "threshold" | "umbral" => {
                 let p = spec.params(&["t", "bluff"])?;
                 Ok(Strategy::Threshold {
@@ -224,25 +258,54 @@ impl Strategy {
     }
 
     /// Resolves `tuned` to its parameters for a table of `players` under `set`.
-    pub fn resolve(self, set: RuleSet, players: u8) -> Strategy {
-        match self {
-            Strategy::Tuned => {
-                let (t, bluff) = tuned_parameters(set, players);
-                Strategy::Threshold { t, bluff }
-            }
-            s => s,
+    pub fn resolve(&self, set: RuleSet, players: u8) -> Strategy {
+        match self.tuned_row(set, players) {
+            Some(row) => Strategy::Threshold {
+                t: row.t,
+                bluff: row.bluff,
+            },
+            None => self.clone(),
         }
+    }
+
+    /// For `tuned`: the row it plays at a table of `players` (the nearest size the table has).
+    fn tuned_row(&self, set: RuleSet, players: u8) -> Option<TunedRow> {
+        match self {
+            Strategy::Tuned => Some(nearest_row(shipped_tuned(set), players)),
+            Strategy::TunedFile { rows, .. } => Some(nearest_row(rows, players)),
+            _ => None,
+        }
+    }
+
+    /// A note when `tuned` has no row for this table size and plays the nearest one's.
+    pub fn note(&self, set: RuleSet, players: u8) -> Option<String> {
+        let row = self.tuned_row(set, players)?;
+        if row.players == players {
+            return None;
+        }
+        let table = match self {
+            Strategy::TunedFile { file, .. } => format!("'{file}'"),
+            _ => format!("data/dudo/tuned-{}.csv (built into tahur)", set.key()),
+        };
+        Some(format!(
+            "`{self}` has no row for {players} players in {table}: it plays the nearest size's, {} players (t = {}, bluff = {}).",
+            row.players, row.t, row.bluff
+        ))
     }
 
     /// Chooses an action for the viewing player (whose turn it is).
     pub fn act(&self, view: &View, odds: &OddsTables, rng: &mut Stream) -> Action {
-        match *self {
+        match self {
             Strategy::Random => random_action(view, rng),
             Strategy::Honest => honest_action(view),
-            Strategy::Threshold { t, bluff } => threshold_action(view, odds, rng, t, bluff),
-            Strategy::Tuned => {
-                let (t, bluff) = tuned_parameters(view.config().rules.set, view.config().players);
-                threshold_action(view, odds, rng, t, bluff)
+            Strategy::Threshold { t, bluff } => threshold_action(view, odds, rng, *t, *bluff),
+            // A bot resolves `tuned` once ([`Bot::new`]); this is for a strategy used bare.
+            tuned => {
+                let config = view.config();
+                let row = tuned
+                    .tuned_row(config.rules.set, config.players)
+                    .expect("only tuned strategies are left");
+                threshold_action(view, odds, rng, row.t, row.bluff)
             }
         }
     }
@@ -258,7 +321,7 @@ pub struct Bot {
 
 impl Bot {
     /// A bot playing `strategy` at a table with these rules.
-    pub fn new(strategy: Strategy, config: &super::engine::GameConfig) -> Bot {
+    pub fn new(strategy: &Strategy, config: &super::engine::GameConfig) -> Bot {
         Bot {
             strategy: strategy.resolve(config.rules.set, config.players),
             odds: OddsTables::shared(config.players as u32 * CUP as u32),
@@ -272,7 +335,10 @@ impl crate::play::Strategy<super::Dudo> for Strategy {
         Strategy::parse(text)
     }
     fn bot(&self, rules: &super::engine::GameConfig) -> Bot {
-        Bot::new(*self, rules)
+        Bot::new(self, rules)
+    }
+    fn note(&self, rules: &super::engine::GameConfig) -> Option<String> {
+        Strategy::note(self, rules.rules.set, rules.players)
     }
 }
 
@@ -289,32 +355,116 @@ impl fmt::Display for Strategy {
             Strategy::Random => write!(f, "random"),
             Strategy::Honest => write!(f, "honest"),
             Strategy::Tuned => write!(f, "tuned"),
+            Strategy::TunedFile { file, .. } => write!(f, "tuned:{file}"),
             Strategy::Threshold { t, bluff } if *bluff == 0.0 => write!(f, "threshold:t={t}"),
             Strategy::Threshold { t, bluff } => write!(f, "threshold:t={t},bluff={bluff}"),
         }
     }
 }
 
-/// The tuned parameters shipped in `data/dudo/tuned-<rules>.csv` (rows `players,t,bluff,…`).
+/// The tuned parameters for a table of `players` under `set`: the shipped table's row for
+/// that size, or the nearest size's.
 pub fn tuned_parameters(set: RuleSet, players: u8) -> (f64, f64) {
-    static CHIMBO: &str = include_str!("../../../data/dudo/tuned-chimbo9.csv");
-    static CALEUCHANO: &str = include_str!("../../../data/dudo/tuned-caleuchano.csv");
-    let text = match set {
-        RuleSet::Chimbo9 => CHIMBO,
-        RuleSet::Caleuchano => CALEUCHANO,
+    let row = nearest_row(shipped_tuned(set), players);
+    (row.t, row.bluff)
+}
+
+/// The tuned table shipped in `data/dudo/tuned-<rules>.csv`, compiled in (a test checks it
+/// parses and covers 2–8 players).
+pub fn shipped_tuned(set: RuleSet) -> &'static [TunedRow] {
+    static CHIMBO: std::sync::OnceLock<Vec<TunedRow>> = std::sync::OnceLock::new();
+    static CALEUCHANO: std::sync::OnceLock<Vec<TunedRow>> = std::sync::OnceLock::new();
+    let (cell, text, name) = match set {
+        RuleSet::Chimbo9 => (
+            &CHIMBO,
+            include_str!("../../../data/dudo/tuned-chimbo9.csv"),
+            "tuned-chimbo9.csv",
+        ),
+        RuleSet::Caleuchano => (
+            &CALEUCHANO,
+            include_str!("../../../data/dudo/tuned-caleuchano.csv"),
+            "tuned-caleuchano.csv",
+        ),
     };
-    let nearest = text
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let mut it = l.split(',');
-            let p: u8 = it.next()?.parse().ok()?;
-            let t: f64 = it.next()?.parse().ok()?;
-            let b: f64 = it.next()?.parse().ok()?;
-            Some((p, t, b))
+    cell.get_or_init(|| parse_tuned(text, name).unwrap_or_default())
+}
+
+/// The row for `players`, or the nearest size's (the smaller on a tie); the untuned
+/// `threshold` defaults for an empty table.
+fn nearest_row(rows: &[TunedRow], players: u8) -> TunedRow {
+    rows.iter()
+        .copied()
+        .min_by_key(|r| ((r.players as i32 - players as i32).abs(), r.players))
+        .unwrap_or(TunedRow {
+            players,
+            t: DEFAULT_T,
+            bluff: 0.0,
         })
-        .min_by_key(|&(p, _, _)| (p as i32 - players as i32).abs());
-    nearest.map_or((DEFAULT_T, 0.0), |(_, t, b)| (t, b))
+}
+
+/// Reads a tuned table as `dudo tune` writes it: a header naming `players`, `t` and `bluff`
+/// (other columns are ignored), then one row per table size.
+pub fn parse_tuned(text: &str, name: &str) -> Result<Vec<TunedRow>> {
+    let accepted = "a CSV as `tahur dudo tune` writes it (players,t,bluff,…)";
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let (_, header) = lines
+        .next()
+        .ok_or_else(|| Error::usage(format!("tuned table '{name}' is empty; give {accepted}")))?;
+    let columns: Vec<&str> = header.split(',').map(str::trim).collect();
+    let col = |c: &str| {
+        columns.iter().position(|h| *h == c).ok_or_else(|| {
+            Error::usage(format!(
+                "tuned table '{name}' has no '{c}' column in its header '{header}'; give {accepted}"
+            ))
+        })
+    };
+    let (cp, ct, cb) = (col("players")?, col("t")?, col("bluff")?);
+    let mut rows: Vec<TunedRow> = Vec::new();
+    for (i, line) in lines {
+        let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+        let bad = |what: &str| {
+            Error::usage(format!(
+                "tuned table '{name}' line {}: {what} in '{line}'; give {accepted}",
+                i + 1
+            ))
+        };
+        let cell = |c: usize| cells.get(c).copied().ok_or_else(|| bad("a missing column"));
+        let players: u8 = cell(cp)?
+            .parse()
+            .ok()
+            .filter(|p| (2..=super::engine::MAX_PLAYERS as u8).contains(p))
+            .ok_or_else(|| {
+                bad(&format!(
+                    "players is not 2 to {}",
+                    super::engine::MAX_PLAYERS
+                ))
+            })?;
+        let unit = |c: usize, what: &str| -> Result<f64> {
+            cell(c)?
+                .parse::<f64>()
+                .ok()
+                .filter(|x| (0.0..=1.0).contains(x))
+                .ok_or_else(|| bad(&format!("{what} is not a number from 0 to 1")))
+        };
+        let row = TunedRow {
+            players,
+            t: unit(ct, "t")?,
+            bluff: unit(cb, "bluff")?,
+        };
+        if rows.iter().any(|r| r.players == players) {
+            return Err(bad(&format!("a second row for {players} players")));
+        }
+        rows.push(row);
+    }
+    if rows.is_empty() {
+        return Err(Error::usage(format!(
+            "tuned table '{name}' has a header but no rows; give {accepted}"
+        )));
+    }
+    Ok(rows)
 }
 
 fn chance(rng: &mut Stream, p: f64) -> bool {

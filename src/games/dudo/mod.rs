@@ -76,7 +76,7 @@ impl crate::play::Game for Dudo {
         players: (2, engine::MAX_PLAYERS, None),
         flags: FLAGS,
         change_keys: engine::CHANGE_KEYS,
-        strategies_help: "random, honest, tuned, threshold, threshold:t=0.4,bluff=0.1; Spanish azar, honesto, afinado, umbral",
+        strategies_help: "random, honest, tuned (the table in data/dudo, built in), tuned:FILE.csv (a `dudo tune` output, read at run time), threshold, threshold:t=0.4,bluff=0.1; Spanish azar, honesto, afinado, umbral",
         default_strategies: "threshold",
         default_tournament: "random,honest,threshold,tuned",
         counters: engine::COUNTERS,

@@ -70,7 +70,7 @@ pub fn tune(spec: &TuneSpec, control: &RunControl) -> Result<Vec<TuneResult>> {
     for &players in &spec.players {
         let game = GameConfig::standard(spec.set, players);
         let play = |candidate: Strategy| -> Result<Proportion> {
-            let mut strategies = vec![spec.field; players as usize];
+            let mut strategies = vec![spec.field.clone(); players as usize];
             strategies[0] = candidate;
             let setup = TableSetup::<Dudo>::new(game, &strategies, false)?;
             let run_spec = RunSpec {
