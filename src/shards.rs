@@ -35,7 +35,7 @@ pub struct Partial {
     pub chunks: ChunkSet,
     /// Samples that ran.
     pub samples_done: u64,
-    /// Whether Ctrl-C stopped the shard.
+    /// Whether a signal (Ctrl-C, SIGTERM) stopped the shard (its `chunks` say which ran).
     pub interrupted: bool,
     /// The tally.
     pub tally: serde_json::Value,
