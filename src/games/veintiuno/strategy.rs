@@ -851,3 +851,92 @@ pub fn chart(sheet: &Sheet, title: &str) -> LineChart {
         marks: vec![RefLine::new(0.0, "break-even")],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{render, Format};
+
+    /// A sheet as a stopped derivation leaves it: hard 20 against A computed, the rest not.
+    fn partial() -> (StrategyQuery, Sheet) {
+        let options = Options::default();
+        let q = StrategyQuery {
+            composition: Composition::full(options.decks),
+            options,
+            bank: BankPolicy {
+                stand: 17,
+                puje: true,
+            },
+            samples: 100,
+            seed: 1,
+        };
+        let mut missing = NotComputed::new();
+        for up in 0..8 {
+            for t in 4..=20 {
+                missing.hard[t][up] = !(t == 20 && up == 0);
+                missing.tapo[t][up] = q.options.tapo;
+            }
+            for t in 12..=20 {
+                missing.soft[t][up] = true;
+            }
+            for rank in 1..10 {
+                missing.pairs[rank][up] = true;
+            }
+            missing.withdraw[up] = q.options.withdraw_13;
+        }
+        let mut sheet = Sheet {
+            hard: vec![[('—', 0.0); 8]; 22],
+            soft: vec![[('—', 0.0); 8]; 22],
+            pairs: vec![[(false, 0.0); 8]; 10],
+            tapo: vec![[(false, 0.0); 8]; 22],
+            withdraw: [(false, 0.0); 8],
+            not_computed: Some(missing),
+        };
+        sheet.hard[20][0] = ('S', 0.61);
+        (q, sheet)
+    }
+
+    #[test]
+    fn a_partial_sheet_marks_what_was_not_computed() {
+        let (q, sheet) = partial();
+        assert!(!sheet.is_complete());
+        assert_eq!(
+            sheet.not_computed.as_ref().unwrap().count(),
+            decision_points(&q) - 1
+        );
+        let rep = report(&q, &sheet, "");
+        assert_eq!(rep.get("decision_points"), Some(&Value::Int(1)));
+        assert_eq!(
+            rep.get("decision_points_requested"),
+            Some(&Value::Int(decision_points(&q) as i64))
+        );
+        let text = render(&rep, Format::Text).unwrap();
+        let hard20 = text.lines().find(|l| l.contains("hard 20")).unwrap();
+        assert_eq!(
+            hard20.split_whitespace().collect::<Vec<_>>(),
+            ["hard", "20", "S", "?", "?", "?", "?", "?", "?", "?"]
+        );
+        assert!(text.contains("Interrupted"), "{text}");
+        let json: serde_json::Value =
+            serde_json::from_str(&render(&rep, Format::Json).unwrap()).unwrap();
+        let row = &json["moves"][0];
+        assert_eq!(row["hand"], "hard 20");
+        assert_eq!(row["A"], "S");
+        assert_eq!(row["2"], "not_computed");
+        let csv = render(&rep, Format::Csv).unwrap();
+        assert!(csv.contains("hard 20,S,not_computed"), "{csv}");
+        // The chart leaves out what was not computed.
+        let c = chart(&sheet, "t");
+        assert_eq!(c.series[0].points, vec![(20.0, 0.61)]);
+        assert!(c.series[1].points.is_empty());
+    }
+
+    #[test]
+    fn a_whole_sheet_has_no_marks() {
+        let (q, mut sheet) = partial();
+        sheet.not_computed = None;
+        let rep = report(&q, &sheet, "");
+        assert_eq!(rep.get("decision_points"), None);
+        assert!(!render(&rep, Format::Json).unwrap().contains("not_computed"));
+    }
+}
