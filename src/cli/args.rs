@@ -35,7 +35,7 @@ pub struct Cli {
     pub command: Command,
     /// Progress of long commands when stderr is not a terminal (logs, batch jobs): a line every
     /// SECONDS (5 if not given) such as "tahur: 1.2 M of 10 M games (12 %), 3 M games/s, about
-    /// 3 s left". A terminal always gets a progress bar.
+    /// 2.9 s left". A terminal always gets a progress bar.
     #[arg(
         long,
         global = true,
