@@ -459,7 +459,7 @@ mod tests {
 
     #[test]
     fn rates_are_rounded_with_their_unit() {
-        assert_eq!(rate(152_410_377.7046, "games"), "152 M games/s");
+        assert_eq!(rate(152_410_377.704_6, "games"), "152 M games/s");
         assert_eq!(rate(3_412.9, "hands"), "3.41 k hands/s");
         assert_eq!(rate(999.6, "deals"), "1 k deals/s");
         assert_eq!(rate(42.0, "samples"), "42 samples/s");

@@ -479,6 +479,14 @@ fn evaluate(
     Outcome::Done(Evaluation { ev: mean, diff_se })
 }
 
+/// One up class's evaluation in [`derive_with`]: `Ok(None)` where no hand reaches the point,
+/// `Err(Stopped)` where a signal stopped it.
+type Evaluated<T> = Result<Option<T>, Stopped>;
+
+/// A signal stopped an evaluation.
+#[derive(Clone, Copy, Debug)]
+struct Stopped;
+
 /// Evaluations [`derive`] makes: every decision point the rules allow, by up-card class.
 pub fn decision_points(q: &StrategyQuery) -> u64 {
     let points =
@@ -517,25 +525,23 @@ pub fn derive_with(q: &StrategyQuery, progress: &Progress) -> Sheet {
             vec![class]
         }
     };
-    // Each up class's evaluation; `Err(())` where a signal stopped it.
-    let all = |policy: &PlayerPolicy,
-               point: Point,
-               actions: &[Move]|
-     -> Vec<Result<Option<Evaluation>, ()>> {
-        (0..8)
-            .into_par_iter()
-            .map(|up| match evaluate(q, policy, point, up, actions) {
-                Outcome::Stopped => Err(()),
-                done => {
-                    progress.inc(1);
-                    Ok(match done {
-                        Outcome::Done(e) => Some(e),
-                        _ => None,
-                    })
-                }
-            })
-            .collect()
-    };
+    // Each up class's evaluation.
+    let all =
+        |policy: &PlayerPolicy, point: Point, actions: &[Move]| -> Vec<Evaluated<Evaluation>> {
+            (0..8)
+                .into_par_iter()
+                .map(|up| match evaluate(q, policy, point, up, actions) {
+                    Outcome::Stopped => Err(Stopped),
+                    done => {
+                        progress.inc(1);
+                        Ok(match done {
+                            Outcome::Done(e) => Some(e),
+                            _ => None,
+                        })
+                    }
+                })
+                .collect()
+        };
     let hit_or_stand = |e: &Evaluation| {
         if e.ev[1] > e.ev[0] {
             Move::Hit
@@ -582,23 +588,20 @@ pub fn derive_with(q: &StrategyQuery, progress: &Progress) -> Sheet {
     // Tapo, withdrawal and splits are marked only when clearly better (two standard errors)
     // than the better of standing and hitting. Each gives, per up class: (take it, its EV minus
     // the better plain move's, the better plain move's EV).
-    #[allow(clippy::type_complexity)]
-    let extra = |policy: &PlayerPolicy,
-                 point: Point,
-                 m: Move|
-     -> Vec<Result<Option<(bool, f64, f64)>, ()>> {
-        all(policy, point, &[Move::Stand, Move::Hit, m])
-            .into_iter()
-            .map(|e| {
-                e.map(|e| {
+    let extra =
+        |policy: &PlayerPolicy, point: Point, m: Move| -> Vec<Evaluated<(bool, f64, f64)>> {
+            all(policy, point, &[Move::Stand, Move::Hit, m])
+                .into_iter()
+                .map(|e| {
                     e.map(|e| {
-                        let best = usize::from(e.ev[1] > e.ev[0]);
-                        (e.clearly_better(2, best), e.ev[2] - e.ev[best], e.ev[best])
+                        e.map(|e| {
+                            let best = usize::from(e.ev[1] > e.ev[0]);
+                            (e.clearly_better(2, best), e.ev[2] - e.ev[best], e.ev[best])
+                        })
                     })
                 })
-            })
-            .collect()
-    };
+                .collect()
+        };
     if q.options.tapo {
         for t in 4..=20u8 {
             for (up, r) in extra(&policy, Point::TwoCardHard(t), Move::Tapo)
