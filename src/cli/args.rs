@@ -75,7 +75,7 @@ pub enum Command {
   tahur man --out-dir man/ && man -l man/tahur-dudo-prob.1")]
     Man {
         /// Write tahur.1 and a page per command (tahur-dudo-prob.1, …) into DIR.
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, id = "out-dir", value_name = "DIR")]
         out_dir: Option<PathBuf>,
     },
 }
