@@ -487,7 +487,7 @@ type Evaluated<T> = Result<Option<T>, Stopped>;
 #[derive(Clone, Copy, Debug)]
 struct Stopped;
 
-/// Evaluations [`derive`] makes: every decision point the rules allow, by up-card class.
+/// Evaluations [`derive()`] makes: every decision point the rules allow, by up-card class.
 pub fn decision_points(q: &StrategyQuery) -> u64 {
     let points =
         17 + 9 + 9 + if q.options.tapo { 17 } else { 0 } + u64::from(q.options.withdraw_13);
@@ -500,7 +500,7 @@ pub fn derive(q: &StrategyQuery) -> Sheet {
     derive_with(q, &Progress::hidden())
 }
 
-/// [`derive`], counting each evaluation (a decision point against an up-card class, of
+/// [`derive()`], counting each evaluation (a decision point against an up-card class, of
 /// [`decision_points`]) in `progress`. A signal ([`crate::runner::INTERRUPTED`]) stops it
 /// between evaluations (or inside a long one, which then does not count): the cells not
 /// computed are marked in [`Sheet::not_computed`]. Every cell computed is exactly what the
