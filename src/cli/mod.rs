@@ -281,8 +281,8 @@ pub(crate) fn run_job(
             crate::humanize::thousands(result.samples_done),
             crate::humanize::thousands(planned),
             match (shard, &out.output) {
-                (Some(_), Some(p)) => format!("'{}' holds", p.display()),
-                (Some(_), None) => "the shard file holds".to_string(),
+                (Some(_), Some(p)) if p.as_os_str() != "-" => format!("'{}' holds", p.display()),
+                (Some(_), _) => "the shard file holds".to_string(),
                 (None, _) => "the report shows".to_string(),
             }
         );
