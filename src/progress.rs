@@ -71,11 +71,11 @@ struct Inner {
     at_most: Arc<AtomicBool>,
     start: Instant,
     bar: Option<ProgressBar>,
-    /// Lines mode: the interval and when (ms after `start`) the last line was printed.
+    /// Lines mode: the interval between lines.
     every: Option<Duration>,
-    last_line_ms: AtomicU64,
     message: Mutex<String>,
-    finished: AtomicBool,
+    /// Set (under the lock, which every line is printed under) once the last line is out.
+    finished: Mutex<bool>,
 }
 
 /// The bar on screen, if any, so that messages (the signal handler's) print above it.
@@ -125,23 +125,38 @@ impl Progress {
             Display::Lines(d) => Some(d.max(Duration::from_millis(100))),
             _ => None,
         };
-        let p = Self {
-            inner: Some(Arc::new(Inner {
-                unit: unit.to_string(),
-                total: AtomicU64::new(total),
-                done: AtomicU64::new(0),
-                at_most,
-                start: Instant::now(),
-                bar,
-                every,
-                last_line_ms: AtomicU64::new(0),
-                message: Mutex::new(String::new()),
-                finished: AtomicBool::new(false),
-            })),
-        };
-        // The first line says the work has started (and how much there is).
-        p.print_line(None);
-        p
+        let inner = Arc::new(Inner {
+            unit: unit.to_string(),
+            total: AtomicU64::new(total),
+            done: AtomicU64::new(0),
+            at_most,
+            start: Instant::now(),
+            bar,
+            every,
+            message: Mutex::new(String::new()),
+            finished: Mutex::new(false),
+        });
+        if let Some(every) = every {
+            // The first line says the work has started (and how much there is); then a line
+            // every `every`, also while a long unit of work adds nothing.
+            inner.line(None);
+            let weak = Arc::downgrade(&inner);
+            std::thread::spawn(move || {
+                let step = every.min(Duration::from_millis(100));
+                let mut due = every;
+                loop {
+                    std::thread::sleep(step);
+                    let Some(i) = weak.upgrade() else { return };
+                    if i.start.elapsed() >= due {
+                        if !i.line(None) {
+                            return;
+                        }
+                        due = i.start.elapsed() + every;
+                    }
+                }
+            });
+        }
+        Self { inner: Some(inner) }
     }
 
     /// Whether nothing is shown.
@@ -163,17 +178,6 @@ impl Progress {
         if let Some(bar) = &i.bar {
             bar.inc(n);
         }
-        if let Some(every) = i.every {
-            let now = i.start.elapsed().as_millis() as u64;
-            let last = i.last_line_ms.load(Ordering::Relaxed);
-            if now >= last + every.as_millis() as u64
-                && i.last_line_ms
-                    .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
-                    .is_ok()
-            {
-                self.print_line(None);
-            }
-        }
     }
 
     /// A short note shown after the count (`look 3`, `5 players`); empty for none.
@@ -193,12 +197,9 @@ impl Progress {
     }
 
     /// Ends the display: the bar is cleared; lines end with one that says how it ended
-    /// (`stopped` after a signal). Later calls do nothing.
+    /// (`stopped` after a signal). Later calls print nothing more.
     pub fn finish(&self) {
         let Some(i) = &self.inner else { return };
-        if i.finished.swap(true, Ordering::Relaxed) {
-            return;
-        }
         if let Some(bar) = &i.bar {
             bar.finish_and_clear();
             if let Ok(mut shown) = SHOWN_BAR.lock() {
@@ -210,27 +211,38 @@ impl Progress {
         } else {
             "done"
         };
-        self.print_line(Some(how));
+        i.line(Some(how));
     }
+}
 
-    fn print_line(&self, end: Option<&str>) {
-        let Some(i) = &self.inner else { return };
-        if i.every.is_none() {
-            return;
+impl Inner {
+    /// Prints a progress line (lines mode), the last one if `end` says how the work ended.
+    /// Returns false, printing nothing, once the last line is out.
+    fn line(&self, end: Option<&str>) -> bool {
+        if self.every.is_none() {
+            return false;
         }
-        let message = i.message.lock().map(|m| m.clone()).unwrap_or_default();
+        let Ok(mut finished) = self.finished.lock() else {
+            return false;
+        };
+        if *finished {
+            return false;
+        }
+        *finished = end.is_some();
+        let message = self.message.lock().map(|m| m.clone()).unwrap_or_default();
         eprintln!(
             "tahur: {}",
             status_line(&Status {
-                done: i.done.load(Ordering::Relaxed),
-                total: i.total.load(Ordering::Relaxed),
-                unit: &i.unit,
-                at_most: i.at_most.load(Ordering::Relaxed),
-                elapsed: i.start.elapsed(),
+                done: self.done.load(Ordering::Relaxed),
+                total: self.total.load(Ordering::Relaxed),
+                unit: &self.unit,
+                at_most: self.at_most.load(Ordering::Relaxed),
+                elapsed: self.start.elapsed(),
                 message: &message,
                 end,
             })
         );
+        true
     }
 }
 
@@ -299,6 +311,9 @@ pub fn status_line(s: &Status) -> String {
         }
     } else if let Some(end) = s.end {
         let _ = write!(line, ", {end} after {}", duration(s.elapsed));
+    } else if s.elapsed >= Duration::from_millis(500) {
+        // Nothing done yet (a long first unit of work): say for how long.
+        let _ = write!(line, ", {} so far", duration(s.elapsed));
     }
     line
 }
@@ -505,6 +520,11 @@ mod tests {
             ..s.clone()
         };
         assert_eq!(status_line(&start), "0 of 10 M games (0 %)");
+        let slow = Status {
+            elapsed: Duration::from_secs(12),
+            ..start.clone()
+        };
+        assert_eq!(status_line(&slow), "0 of 10 M games (0 %), 12 s so far");
         let look = Status {
             at_most: true,
             message: "look 3",
