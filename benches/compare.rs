@@ -33,7 +33,7 @@ fn bench<G: Game>(c: &mut Criterion, name: &str, a: TableSetup<G>, b: G::Rules, 
         g.bench_with_input(BenchmarkId::new(name, threads), &threads, |bench, &t| {
             let control = RunControl {
                 threads: Some(t),
-                progress: false,
+                progress: tahur::progress::Progress::hidden(),
             };
             bench.iter(|| black_box(run(&sim, &spec, None, &control).unwrap().tally.pairs))
         });

@@ -73,7 +73,7 @@ fn monte_carlo(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("threads", threads), &threads, |b, &t| {
             let control = RunControl {
                 threads: Some(t),
-                progress: false,
+                progress: tahur::progress::Progress::hidden(),
             };
             let pool_warm = RunSpec {
                 samples,

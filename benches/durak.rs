@@ -40,7 +40,7 @@ fn games(c: &mut Criterion) {
             g.bench_with_input(BenchmarkId::new(label, threads), &threads, |b, &t| {
                 let control = RunControl {
                     threads: Some(t),
-                    progress: false,
+                    progress: tahur::progress::Progress::hidden(),
                 };
                 b.iter(|| black_box(run(&sim, &spec, None, &control).unwrap().tally.games))
             });

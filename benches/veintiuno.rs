@@ -35,7 +35,7 @@ fn hands(c: &mut Criterion) {
                 |b, &t| {
                     let control = RunControl {
                         threads: Some(t),
-                        progress: false,
+                        progress: tahur::progress::Progress::hidden(),
                     };
                     b.iter(|| black_box(run(&sim, &spec, None, &control).unwrap().tally.bank_net))
                 },

@@ -81,7 +81,7 @@ fn tournament(games: u64, threads: Option<usize>) -> tahur::Result<Vec<String>> 
     };
     let control = RunControl {
         threads,
-        progress: false,
+        progress: tahur::progress::Progress::hidden(),
     };
     let result = run(&sim, &spec, None, &control)?;
     let report = tournament::report(&setup, &result.tally, &RunSummary::of(spec, &result));

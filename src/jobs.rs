@@ -64,6 +64,15 @@ impl Job {
         }
     }
 
+    /// What one sample is, for progress: "samples" (dice), "hands", "games", "deals".
+    pub fn sample_unit(&self) -> &'static str {
+        match self {
+            Job::DudoProb(_) => "samples",
+            Job::VeintiunoSim(_) => "hands",
+            Job::Play(p) => p.erased().sample_unit(),
+        }
+    }
+
     /// The run definition for `samples` samples from `seed`.
     pub fn spec(&self, samples: u64, seed: u64) -> RunSpec {
         RunSpec {

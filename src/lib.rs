@@ -8,6 +8,7 @@
 //! - [`play`]: the whole-game layer: the engine and bot traits every game implements, and
 //!   sim, compare, tournament and flags written once against them.
 //! - [`runner`]: the one simulation runner (chunked, seeded, parallel, shardable, interruptible).
+//! - [`progress`]: progress bars and `--progress` lines, one per command, in its own unit.
 //! - [`rng`]: xoshiro256++ streams and exactly unbiased dice.
 //! - [`stats`]: estimates, intervals and comparisons (paired ones included).
 //! - [`text`]: names, counts, `key=value` lists and bot specs as users type them.
@@ -22,6 +23,7 @@ pub mod humanize;
 pub mod jobs;
 pub mod math;
 pub mod play;
+pub mod progress;
 pub mod report;
 pub mod rng;
 pub mod runner;

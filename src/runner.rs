@@ -8,31 +8,43 @@
 //! split into shards (`--shard K/N`, each a contiguous block of chunks) adds up to exactly the
 //! unsharded result.
 //!
-//! Ctrl-C (see [`install_interrupt_handler`]) stops the run between chunks; the result then
-//! covers only the chunks that finished, and says how many samples that is.
+//! Ctrl-C, SIGTERM or SIGHUP (see [`install_interrupt_handler`]) stops the run between chunks;
+//! the result then covers only the chunks that finished, and says how many samples that is.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::progress::Progress;
 use crate::rng::{ChunkStreams, Stream};
 
-/// Set when the user presses Ctrl-C; runs stop starting new chunks once it is set.
+/// Set by the first Ctrl-C (SIGINT), SIGTERM or SIGHUP; runs stop starting new chunks (and
+/// every long command new units of work) once it is set.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// Installs the Ctrl-C handler: the first press asks running simulations to stop and report
-/// what they have; a second press exits at once with code 130.
+/// Whether a signal asked the process to stop ([`INTERRUPTED`]).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
+/// Installs the handler of Ctrl-C (SIGINT), SIGTERM (what Slurm and Kubernetes send at a time
+/// limit) and SIGHUP: the first signal asks running work to stop between chunks and report what
+/// it has; a second one exits at once with code 130. Only commands that check
+/// [`INTERRUPTED`] install it, so a quick command still stops at the first Ctrl-C.
 pub fn install_interrupt_handler() {
     // Installing twice fails harmlessly (e.g. in tests calling the CLI in-process).
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            eprintln!("tahur: second signal: quitting at once, nothing more is printed or written");
             std::process::exit(130);
         }
+        crate::progress::say(
+            "tahur: stopping: finishing the work under way, then printing what was computed (a second Ctrl-C or SIGTERM quits at once)",
+        );
     });
 }
 
@@ -329,8 +341,10 @@ impl ChunkSet {
 pub struct RunControl {
     /// Worker threads; `None` uses every core.
     pub threads: Option<usize>,
-    /// Show a progress bar on stderr.
-    pub progress: bool,
+    /// Where the samples done are counted (hidden by default). The runner only adds to it: the
+    /// caller sets its total and unit and finishes it, so that several runs of one command
+    /// share one bar.
+    pub progress: Progress,
 }
 
 /// The outcome of a run (or of one shard of it).
@@ -340,9 +354,9 @@ pub struct RunResult<T> {
     pub tally: T,
     /// The chunks that ran.
     pub chunks: ChunkSet,
-    /// Samples that ran (the true sample count, also after Ctrl-C).
+    /// Samples that ran (the true sample count, also after a signal).
     pub samples_done: u64,
-    /// Whether Ctrl-C stopped the run early.
+    /// Whether a signal (Ctrl-C, SIGTERM) stopped the run early.
     pub interrupted: bool,
 }
 
@@ -353,7 +367,7 @@ pub struct RunSummary {
     pub spec: RunSpec,
     /// Samples that ran.
     pub samples_done: u64,
-    /// Whether Ctrl-C stopped it.
+    /// Whether a signal (Ctrl-C, SIGTERM) stopped it.
     pub interrupted: bool,
     /// For a merge of some shards only (`--partial`): what is missing.
     pub missing: Option<String>,
@@ -380,7 +394,7 @@ impl RunSummary {
         let mut notes = Vec::new();
         if self.interrupted {
             notes.push(format!(
-                "Interrupted (Ctrl-C): only {} of the {} requested samples ran; the figures above use exactly those.",
+                "Interrupted (Ctrl-C or SIGTERM): only {} of the {} requested samples ran; the figures above use exactly those.",
                 crate::humanize::thousands(self.samples_done),
                 crate::humanize::thousands(self.spec.samples)
             ));
@@ -428,22 +442,8 @@ pub fn run_range<S: Simulation>(
 ) -> Result<RunResult<S::Tally>> {
     debug_assert_eq!(spec.chunk_size, sim.chunk_size());
     let range = range.start.min(spec.total_chunks())..range.end.min(spec.total_chunks());
-    let shard_samples = spec.samples_in(&ChunkSet::from_range(range.clone()));
-
-    let progress = if control.progress {
-        let bar = ProgressBar::with_draw_target(Some(shard_samples), ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} {elapsed_precise} [{wide_bar}] {percent}% {human_pos}/{human_len} samples, {per_sec}, ETA {eta}",
-            )
-            .map_err(|e| Error::Internal(e.to_string()))?,
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-
-    let work = || run_chunks(sim, spec, range.clone(), &progress);
+    let progress = &control.progress;
+    let work = || run_chunks(sim, spec, range.clone(), progress);
     let result = match control.threads {
         None => work(),
         Some(threads) => rayon::ThreadPoolBuilder::new()
@@ -452,7 +452,6 @@ pub fn run_range<S: Simulation>(
             .map_err(|e| Error::Internal(format!("cannot start {threads} threads: {e}")))?
             .install(work),
     };
-    progress.finish_and_clear();
     Ok(result)
 }
 
@@ -460,7 +459,7 @@ fn run_chunks<S: Simulation>(
     sim: &S,
     spec: &RunSpec,
     range: Range<u64>,
-    progress: &ProgressBar,
+    progress: &Progress,
 ) -> RunResult<S::Tally> {
     let mut streams = ChunkStreams::new(spec.seed);
     // Walk the streams of the chunks before this shard's first one.
@@ -528,7 +527,7 @@ pub struct JobRun {
     pub chunks: ChunkSet,
     /// Samples that ran.
     pub samples_done: u64,
-    /// Whether Ctrl-C stopped the run.
+    /// Whether a signal (Ctrl-C, SIGTERM) stopped the run.
     pub interrupted: bool,
 }
 
@@ -731,7 +730,7 @@ mod tests {
             None,
             &RunControl {
                 threads: Some(1),
-                progress: false,
+                progress: Progress::hidden(),
             },
         )
         .unwrap();
@@ -741,7 +740,7 @@ mod tests {
             None,
             &RunControl {
                 threads: Some(2),
-                progress: false,
+                progress: Progress::hidden(),
             },
         )
         .unwrap();

@@ -35,7 +35,7 @@ pub struct Partial {
     pub chunks: ChunkSet,
     /// Samples that ran.
     pub samples_done: u64,
-    /// Whether Ctrl-C stopped the shard.
+    /// Whether a signal (Ctrl-C, SIGTERM) stopped the shard (its `chunks` say which ran).
     pub interrupted: bool,
     /// The tally.
     pub tally: serde_json::Value,
@@ -153,26 +153,50 @@ pub fn merge(files: &[(String, Partial)], allow_partial: bool) -> Result<Merged>
     let missing = if missing_chunks.is_empty() {
         None
     } else {
-        let absent: Vec<String> = seen
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.is_none())
-            .map(|(k, _)| format!("{}/{}", k + 1, first.shard.count))
-            .collect();
-        let lacking = first.run.samples_in(&missing_chunks);
-        let what = if absent.is_empty() {
-            format!(
-                "{} samples of interrupted shards are missing",
-                thousands(lacking)
-            )
-        } else {
-            format!(
+        // Shards not given at all, and shards given but stopped by a signal part-way: each
+        // with the samples it lacks.
+        let plural = |n: usize| if n > 1 { "s" } else { "" };
+        let mut absent = Vec::new();
+        let mut absent_samples = 0;
+        for (k, s) in seen.iter().enumerate() {
+            if s.is_none() {
+                let shard = Shard {
+                    index: k as u32 + 1,
+                    count: first.shard.count,
+                };
+                absent.push(shard.to_string());
+                absent_samples += first
+                    .run
+                    .samples_in(&ChunkSet::from_range(shard.chunks(total)));
+            }
+        }
+        let mut cut = Vec::new();
+        let mut cut_samples = 0;
+        for (_, p) in files {
+            let lacking = p.chunks.missing_from(p.shard.chunks(total));
+            if !lacking.is_empty() {
+                cut.push(p.shard.to_string());
+                cut_samples += first.run.samples_in(&lacking);
+            }
+        }
+        let mut parts = Vec::new();
+        if !absent.is_empty() {
+            parts.push(format!(
                 "shard{} {} missing ({} samples)",
-                if absent.len() > 1 { "s" } else { "" },
+                plural(absent.len()),
                 absent.join(", "),
-                thousands(lacking)
-            )
-        };
+                thousands(absent_samples)
+            ));
+        }
+        if !cut.is_empty() {
+            parts.push(format!(
+                "{} samples of interrupted shard{} {} missing",
+                thousands(cut_samples),
+                plural(cut.len()),
+                cut.join(", ")
+            ));
+        }
+        let what = parts.join(" and ");
         if !allow_partial {
             return Err(Error::usage(format!(
                 "{what}: give every shard, or --partial to merge what is here"

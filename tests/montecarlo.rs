@@ -237,7 +237,7 @@ fn interval_coverage_is_honest() {
             None,
             &RunControl {
                 threads: Some(1),
-                progress: false,
+                progress: tahur::progress::Progress::hidden(),
             },
         )
         .unwrap();

@@ -28,7 +28,7 @@ use tahur::runner::{run, RunControl, RunSpec, Shard, Simulation, Tally};
 fn control(threads: usize) -> RunControl {
     RunControl {
         threads: Some(threads),
-        progress: false,
+        progress: tahur::progress::Progress::hidden(),
     }
 }
 

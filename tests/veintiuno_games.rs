@@ -242,7 +242,7 @@ proptest::proptest! {
         let list = [busy_policy(), PlayerPolicy::basic(), PlayerPolicy::mimic(15)];
         let setup = TableSetup::new(opts, players, &list[..list.len().min(players)], BankPolicy::default(), true).unwrap();
         let spec = RunSpec { samples: 3000, seed, chunk_size: 4096 };
-        let t = run(&HandSimulation::new(&setup), &spec, None, &RunControl { threads: Some(1), progress: false }).unwrap().tally;
+        let t = run(&HandSimulation::new(&setup), &spec, None, &RunControl { threads: Some(1), progress: tahur::progress::Progress::hidden() }).unwrap().tally;
         proptest::prop_assert_eq!(t.violations, 0);
         proptest::prop_assert_eq!(t.bank_net + t.player_net.iter().sum::<i64>(), 0);
     }

@@ -35,6 +35,19 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Progress of long commands when stderr is not a terminal (logs, batch jobs): a line every
+    /// SECONDS (5 if not given) such as "tahur: 1.2 M of 10 M games (12 %), 3 M games/s, about
+    /// 2.9 s left". A terminal always gets a progress bar.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "5",
+        value_parser = parse_progress
+    )]
+    pub progress: Option<std::time::Duration>,
 }
 
 /// The commands.
@@ -97,6 +110,16 @@ pub struct SimArgs {
     /// `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job.
     #[arg(long, value_name = "K/N|auto")]
     pub shard: Option<String>,
+}
+
+fn parse_progress(s: &str) -> Result<std::time::Duration, String> {
+    match s.trim().trim_end_matches('s').trim().parse::<f64>() {
+        Ok(x) if (0.1..=86_400.0).contains(&x) => Ok(std::time::Duration::from_secs_f64(x)),
+        _ => Err(
+            "expected seconds between progress lines, from 0.1 to 86400 (e.g. --progress=10)"
+                .into(),
+        ),
+    }
 }
 
 fn parse_samples(s: &str) -> Result<u64, String> {

@@ -347,14 +347,41 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             let spec = TuneSpec::grid(a.rules, a.players.clone(), field, a.games, a.seed);
             let control = crate::runner::RunControl {
                 threads: a.threads.map(usize::from),
-                progress: super::show_progress(),
+                progress: super::progress(spec.total_games(), "games"),
             };
-            crate::runner::install_interrupt_handler();
-            let results = tune::tune(&spec, &control)?;
-            if crate::runner::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
-                return Err(Error::usage(
-                    "interrupted: tuning needs every game; nothing was written",
+            let results = tune::tune(&spec, &control);
+            control.progress.finish();
+            let results = results?;
+            if results.len() < spec.players.len() {
+                // Stopped by a signal: the table sizes tuned in full are shown, marked, but the
+                // sheet files the `tuned` strategy reads are left as they were.
+                let mut rep = tune::report(&spec, &results);
+                let missing: Vec<String> = spec.players[results.len()..]
+                    .iter()
+                    .map(u8::to_string)
+                    .collect();
+                rep.field(
+                    "table_sizes_requested",
+                    "table sizes requested",
+                    crate::report::Value::Int(spec.players.len() as i64),
+                );
+                rep.note(format!(
+                    "Interrupted (Ctrl-C or SIGTERM): only {} of the {} table sizes were tuned in full; not tuned: {} players. Nothing was written to {}.",
+                    results.len(),
+                    spec.players.len(),
+                    missing.join(", "),
+                    a.out_dir.display()
                 ));
+                eprintln!(
+                    "tahur: interrupted: {} of {} table sizes tuned; {} and .md left as they were",
+                    results.len(),
+                    spec.players.len(),
+                    a.out_dir
+                        .join(format!("tuned-{}.csv", a.rules.key()))
+                        .display()
+                );
+                emit(&rep, &a.output)?;
+                return Ok(super::EXIT_INTERRUPTED);
             }
             let rep = tune::report(&spec, &results);
             std::fs::create_dir_all(&a.out_dir).map_err(|e| {

@@ -5,11 +5,13 @@ mod dudo;
 mod play;
 mod veintiuno;
 
-use std::io::IsTerminal;
+use std::cell::Cell;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::error::Result;
 use crate::jobs::Job;
+use crate::progress::{Display, Progress};
 use crate::report::{self, Report};
 use crate::runner::{RunControl, RunSummary};
 use crate::shards::{self, Partial};
@@ -42,8 +44,32 @@ macro_rules! play_commands {
 }
 crate::with_games!(play_commands);
 
-/// Exit code of a run stopped by Ctrl-C (after printing what it has).
+/// Exit code of a run stopped by a signal (Ctrl-C, SIGTERM, SIGHUP), after printing what it has.
 pub const EXIT_INTERRUPTED: i32 = 130;
+
+thread_local! {
+    /// `--progress[=SECONDS]` of the command line being run (per thread: tests run command
+    /// lines in-process side by side).
+    static PROGRESS_EVERY: Cell<Option<Duration>> = const { Cell::new(None) };
+}
+
+/// The progress display of a long command: `total` units of work in `unit` (plural). Installs
+/// the signal handler first, so that from the first progress line on, Ctrl-C and SIGTERM stop
+/// the command cleanly.
+pub(crate) fn progress(total: u64, unit: &str) -> Progress {
+    crate::runner::install_interrupt_handler();
+    Progress::new(progress_display(), total, unit)
+}
+
+/// [`progress`] of work that may stop well before `total` (`--until-decided`).
+pub(crate) fn progress_up_to(total: u64, unit: &str) -> Progress {
+    crate::runner::install_interrupt_handler();
+    Progress::up_to(progress_display(), total, unit)
+}
+
+fn progress_display() -> Display {
+    Display::for_stderr(PROGRESS_EVERY.with(Cell::get))
+}
 
 /// Runs the command line of this process and returns the exit code.
 pub fn main() -> i32 {
@@ -100,6 +126,7 @@ where
             };
         }
     };
+    PROGRESS_EVERY.with(|p| p.set(matches.get_one::<Duration>("progress").copied()));
     if let Err(e) = check_output_paths(&matches) {
         eprintln!("tahur: error: {e}");
         return e.exit_code();
@@ -199,11 +226,6 @@ pub(crate) fn emit(report: &Report, out: &OutputArgs) -> Result<()> {
     report::write_output(out.output.as_deref(), &text)
 }
 
-/// Whether to draw a progress bar: only when stderr is a terminal.
-fn show_progress() -> bool {
-    std::io::stderr().is_terminal()
-}
-
 /// How to run a simulation job: its size and the runner options.
 pub(crate) struct RunRequest<'a> {
     pub samples: u64,
@@ -233,35 +255,42 @@ pub(crate) fn run_job(
     charts: impl FnOnce(&serde_json::Value) -> Result<()>,
 ) -> Result<i32> {
     let spec = job.spec(req.samples, req.seed);
+    let shard = req.shard.map(crate::runner::Shard::parse).transpose()?;
+    let planned = match shard {
+        Some(s) => spec.samples_in(&crate::runner::ChunkSet::from_range(
+            s.chunks(spec.total_chunks()),
+        )),
+        None => spec.samples,
+    };
+    let unit = job.sample_unit();
     let control = RunControl {
         threads: req.threads,
-        progress: show_progress(),
+        progress: progress(planned, unit),
     };
-    let shard = req.shard.map(crate::runner::Shard::parse).transpose()?;
     if let (Some(s), Some(asked)) = (shard, req.shard) {
         if asked.trim().starts_with("auto") {
             // The scheduler's log should say which block of the run this task holds.
             eprintln!("tahur: --shard {asked} is shard {s} here");
         }
     }
-    crate::runner::install_interrupt_handler();
-    let result = job.run(&spec, shard, &control)?;
+    let result = job.run(&spec, shard, &control);
+    control.progress.finish();
+    let result = result?;
     let code = if result.interrupted {
         EXIT_INTERRUPTED
     } else {
         0
     };
     if result.interrupted {
-        let planned = match shard {
-            Some(s) => spec.samples_in(&crate::runner::ChunkSet::from_range(
-                s.chunks(spec.total_chunks()),
-            )),
-            None => spec.samples,
-        };
         eprintln!(
-            "tahur: interrupted: {} of {} samples ran",
+            "tahur: interrupted: {} of {} {unit} ran; {} what they give",
             crate::humanize::thousands(result.samples_done),
-            crate::humanize::thousands(planned)
+            crate::humanize::thousands(planned),
+            match (shard, &out.output) {
+                (Some(_), Some(p)) if p.as_os_str() != "-" => format!("'{}' holds", p.display()),
+                (Some(_), _) => "the shard file holds".to_string(),
+                (None, _) => "the report shows".to_string(),
+            }
         );
     }
     match shard {

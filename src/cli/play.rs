@@ -557,14 +557,26 @@ fn sequential<G: Game>(
         seed: req.seed,
         chunk_size: setup.chunk_size(),
     };
+    // One bar for every look, up to the ceiling of --games: the run may stop well before it.
     let control = crate::runner::RunControl {
         threads: req.threads,
-        progress: super::show_progress(),
+        progress: super::progress_up_to(spec.samples, G::INFO.sample_unit),
     };
-    crate::runner::install_interrupt_handler();
     let batch = *m.get_one::<u64>("batch").expect("has a default");
     let alpha = *m.get_one::<f64>("alpha").expect("has a default");
-    let (tally, summary, seq) = run_sequential(&setup, &spec, batch, alpha, &control)?;
+    let result = run_sequential(&setup, &spec, batch, alpha, &control);
+    control.progress.finish();
+    let (tally, summary, seq) = result?;
+    if summary.interrupted {
+        eprintln!(
+            "tahur: interrupted after {} look{}: {} of at most {} {} ran; the report shows what they give",
+            seq.looks,
+            if seq.looks == 1 { "" } else { "s" },
+            crate::humanize::thousands(summary.samples_done),
+            crate::humanize::thousands(spec.samples),
+            G::INFO.sample_unit
+        );
+    }
     emit(
         &crate::play::compare::report(&setup, &tally, &summary, Some(&seq)),
         out,

@@ -283,17 +283,39 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
         samples: a.samples,
         seed: a.seed,
     };
-    let sheet = st::derive(&q);
+    let progress = super::progress(st::decision_points(&q), "decision points");
+    let sheet = st::derive_with(&q, &progress);
+    progress.finish();
     if let Some(p) = &a.chart {
         st::chart(&sheet, "21 ecuatoriano · EV of the best move").write(p)?;
     }
     let rep = st::report(&q, &sheet, &a.removed);
     if let Some(p) = &a.write {
-        let json = serde_json::to_string_pretty(&sheet)
-            .map_err(|e| Error::Internal(e.to_string()))?
-            + "\n";
-        crate::report::write_atomic(p, json.as_bytes())?;
+        if sheet.is_complete() {
+            let json = serde_json::to_string_pretty(&sheet)
+                .map_err(|e| Error::Internal(e.to_string()))?
+                + "\n";
+            crate::report::write_atomic(p, json.as_bytes())?;
+        } else {
+            // A sheet played as a strategy must be whole: the file is left as it was.
+            eprintln!(
+                "tahur: interrupted: --write '{}' skipped: the sheet is partial, the file is left as it was",
+                p.display()
+            );
+        }
+    }
+    if !sheet.is_complete() {
+        let missing = sheet.not_computed.as_ref().map_or(0, |m| m.count());
+        let planned = st::decision_points(&q);
+        eprintln!(
+            "tahur: interrupted: {} of {planned} decision points computed; the report marks the others ?",
+            planned - missing.min(planned)
+        );
     }
     emit(&rep, &a.out)?;
-    Ok(0)
+    Ok(if sheet.is_complete() {
+        0
+    } else {
+        super::EXIT_INTERRUPTED
+    })
 }

@@ -679,6 +679,11 @@ pub fn run_sequential<G: Game, S: Strategy<G>>(
     let mut interrupted = false;
     while done < total && !decided && !interrupted {
         let end = (chunks_per_look << looks.min(40)).min(total);
+        control.progress.set_message(format!(
+            "look {} at {}",
+            looks + 1,
+            crate::progress::count(spec.samples_in(&crate::runner::ChunkSet::from_range(0..end)))
+        ));
         let part = crate::runner::run_range(&sim, spec, done..end, control)?;
         tally.absorb(&part.tally);
         samples_done += part.samples_done;

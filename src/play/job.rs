@@ -64,6 +64,15 @@ impl<G: Game> Job<G> {
         }
     }
 
+    /// What one sample is, for progress: the game's unit ("games", "hands"), or "deals" for
+    /// a tournament of a game of separate games (a deal is played by every pair and seating).
+    pub fn sample_unit(&self) -> &'static str {
+        match self {
+            Job::Tournament(_) if !G::INFO.sitting => "deals",
+            _ => G::INFO.sample_unit,
+        }
+    }
+
     /// Runs the job's simulation (only `shard`'s chunks if given).
     pub fn run(
         &self,
@@ -151,6 +160,10 @@ impl<G: Game> Job<G> {
 pub trait AnyJob {
     /// Samples per chunk.
     fn chunk_size(&self) -> u64;
+    /// What one sample is ("games", "hands", "deals"), for progress.
+    fn sample_unit(&self) -> &'static str {
+        "samples"
+    }
     /// Runs (one shard of) the job.
     fn run(&self, spec: &RunSpec, shard: Option<Shard>, control: &RunControl) -> Result<JobRun>;
     /// Adds up serialised tallies of this job.
@@ -166,6 +179,9 @@ pub trait AnyJob {
 impl<G: Game> AnyJob for Job<G> {
     fn chunk_size(&self) -> u64 {
         Job::chunk_size(self)
+    }
+    fn sample_unit(&self) -> &'static str {
+        Job::sample_unit(self)
     }
     fn run(&self, spec: &RunSpec, shard: Option<Shard>, control: &RunControl) -> Result<JobRun> {
         Job::run(self, spec, shard, control)

@@ -49,6 +49,14 @@ impl TuneSpec {
     }
 }
 
+impl TuneSpec {
+    /// Games the whole search plays: every candidate and the reference, at every table size.
+    pub fn total_games(&self) -> u64 {
+        let runs = self.players.len() * (self.thresholds.len() * self.bluffs.len() + 1);
+        (runs as u64).saturating_mul(self.games)
+    }
+}
+
 /// The best candidate for one table size.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TuneResult {
@@ -64,12 +72,20 @@ pub struct TuneResult {
     pub baseline: Proportion,
 }
 
-/// Runs the search.
+/// Runs the search, counting the games played in `control.progress`.
+///
+/// Stopped by a signal ([`crate::runner::INTERRUPTED`]), it returns the table sizes tuned in
+/// full only (fewer than asked): a candidate stopped part-way has not played the same games as
+/// the others, so it cannot be compared with them.
 pub fn tune(spec: &TuneSpec, control: &RunControl) -> Result<Vec<TuneResult>> {
     let mut out = Vec::new();
     for &players in &spec.players {
+        control
+            .progress
+            .set_message(format!("tuning {players} players"));
         let game = GameConfig::standard(spec.set, players);
-        let play = |candidate: Strategy| -> Result<Proportion> {
+        // `None`: stopped by a signal.
+        let play = |candidate: Strategy| -> Result<Option<Proportion>> {
             let mut strategies = vec![spec.field.clone(); players as usize];
             strategies[0] = candidate;
             let setup = TableSetup::<Dudo>::new(game, &strategies, false)?;
@@ -79,22 +95,27 @@ pub fn tune(spec: &TuneSpec, control: &RunControl) -> Result<Vec<TuneResult>> {
                 chunk_size: setup.chunk_size(),
             };
             let r = run(&GameSimulation::new(&setup), &run_spec, None, control)?;
-            Ok(Proportion::new(r.tally.seat_count(0), r.tally.games))
+            Ok((!r.interrupted).then(|| Proportion::new(r.tally.seat_count(0), r.tally.games)))
         };
         let mut best: Option<(f64, f64, Proportion)> = None;
         for &t in &spec.thresholds {
             for &bluff in &spec.bluffs {
-                let p = play(Strategy::Threshold { t, bluff })?;
+                let Some(p) = play(Strategy::Threshold { t, bluff })? else {
+                    return Ok(out);
+                };
                 if best.is_none_or(|(_, _, b)| p.successes > b.successes) {
                     best = Some((t, bluff, p));
                 }
             }
         }
         let (t, bluff, wins) = best.expect("a non-empty grid");
-        let baseline = play(Strategy::Threshold {
+        let Some(baseline) = play(Strategy::Threshold {
             t: super::bots::DEFAULT_T,
             bluff: 0.0,
-        })?;
+        })?
+        else {
+            return Ok(out);
+        };
         out.push(TuneResult {
             players,
             t,

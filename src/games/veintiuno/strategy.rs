@@ -10,12 +10,16 @@
 //! turn hard), then pairs. Samples where the bank's two cards would send the players al puje
 //! are skipped: then no player decides anything. The value of taking the bank by a split 21 is
 //! not counted, only the payment.
+//!
+//! A signal (Ctrl-C, SIGTERM) stops the derivation between evaluations: the sheet then holds
+//! the cells computed and marks the others not computed ([`Sheet::not_computed`]).
 
 use serde::Serialize;
 
 use super::cards::{Card, Composition, DECK, RANKS};
 use super::engine::{BankPolicy, Move, PlayerPolicy};
 use super::rules::{two_card, two_card_total, Options, Points, TwoCard};
+use crate::progress::Progress;
 use crate::report::chart::{LineChart, RefLine, Series, Unit};
 use crate::report::{Report, Table, Value};
 use crate::rng::{SeedableRng, Stream};
@@ -55,6 +59,65 @@ pub struct Sheet {
     pub tapo: Vec<[(bool, f64); 8]>,
     /// `withdraw[up]`: withdraw on 13, with the EV of playing on.
     pub withdraw: [(bool, f64); 8],
+    /// The cells a derivation stopped by a signal did not compute; `None` for a whole sheet.
+    #[serde(skip)]
+    pub not_computed: Option<NotComputed>,
+}
+
+/// The cells of a stopped derivation that were not computed (`true`), laid out as the sheet.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NotComputed {
+    /// `hard[t][up]`.
+    pub hard: Vec<[bool; 8]>,
+    /// `soft[t][up]`.
+    pub soft: Vec<[bool; 8]>,
+    /// `pairs[rank][up]`.
+    pub pairs: Vec<[bool; 8]>,
+    /// `tapo[t][up]`.
+    pub tapo: Vec<[bool; 8]>,
+    /// `withdraw[up]`.
+    pub withdraw: [bool; 8],
+}
+
+impl NotComputed {
+    fn new() -> Self {
+        Self {
+            hard: vec![[false; 8]; 22],
+            soft: vec![[false; 8]; 22],
+            pairs: vec![[false; 8]; 10],
+            tapo: vec![[false; 8]; 22],
+            withdraw: [false; 8],
+        }
+    }
+
+    /// How many cells (decision point and up card) were not computed.
+    pub fn count(&self) -> u64 {
+        let rows = self
+            .hard
+            .iter()
+            .chain(&self.soft)
+            .chain(&self.pairs)
+            .chain(&self.tapo)
+            .chain(std::iter::once(&self.withdraw));
+        rows.flatten().filter(|&&b| b).count() as u64
+    }
+}
+
+impl Sheet {
+    /// Whether every cell was computed (always, unless a signal stopped the derivation).
+    pub fn is_complete(&self) -> bool {
+        self.not_computed.is_none()
+    }
+
+    fn missing(&self, pick: impl Fn(&NotComputed) -> bool) -> bool {
+        self.not_computed.as_ref().is_some_and(pick)
+    }
+}
+
+/// The mark of a cell a stopped derivation did not compute: `?` in text, `not_computed` in CSV
+/// and JSON.
+fn not_computed_value() -> Value {
+    Value::Label("?".into(), "not_computed".into())
 }
 
 /// A deck to draw from: a buffer of card indices with a cursor.
@@ -324,15 +387,29 @@ impl Evaluation {
     }
 }
 
+/// What an evaluation gave.
+enum Outcome {
+    /// The actions' EVs.
+    Done(Evaluation),
+    /// No hand reaches the point (or too few): nothing to decide.
+    Unreached,
+    /// A signal stopped it: not computed.
+    Stopped,
+}
+
 /// EVs of the given actions at a point against an up class, on common random numbers. Each
-/// point and up card has its own stream (from the seed), so points can run in parallel.
+/// point and up card has its own stream (from the seed), so points can run in parallel. Stops
+/// (without a result) as soon as a signal asks to.
 fn evaluate(
     q: &StrategyQuery,
     policy: &PlayerPolicy,
     point: Point,
     up: usize,
     actions: &[Move],
-) -> Option<Evaluation> {
+) -> Outcome {
+    if crate::runner::interrupted() {
+        return Outcome::Stopped;
+    }
     let key = match point {
         Point::Hard(t) => t as u64,
         Point::Soft(t) => 100 + t as u64,
@@ -357,7 +434,12 @@ fn evaluate(
     let mut tries = 0u32;
     while n < q.samples && tries < q.samples * 20 {
         tries += 1;
-        let (cards, upc) = sample(point, up, &mut shoe, rng, &q.options)?;
+        if tries % 256 == 0 && crate::runner::interrupted() {
+            return Outcome::Stopped;
+        }
+        let Some((cards, upc)) = sample(point, up, &mut shoe, rng, &q.options) else {
+            return Outcome::Unreached;
+        };
         // The rest of the shoe, shuffled: hole card first, then the cards to draw. The sampled
         // up card and hand sit at the front of `shoe` (positions 0..=len).
         let mut rest = Shoe {
@@ -380,7 +462,7 @@ fn evaluate(
         n += 1;
     }
     if n < 2 {
-        return None;
+        return Outcome::Unreached;
     }
     let nf = n as f64;
     let mean: Vec<f64> = sums.iter().map(|s| s / nf).collect();
@@ -394,12 +476,36 @@ fn evaluate(
                 .collect()
         })
         .collect();
-    Some(Evaluation { ev: mean, diff_se })
+    Outcome::Done(Evaluation { ev: mean, diff_se })
+}
+
+/// One up class's evaluation in [`derive_with`]: `Ok(None)` where no hand reaches the point,
+/// `Err(Stopped)` where a signal stopped it.
+type Evaluated<T> = Result<Option<T>, Stopped>;
+
+/// A signal stopped an evaluation.
+#[derive(Clone, Copy, Debug)]
+struct Stopped;
+
+/// Evaluations [`derive()`] makes: every decision point the rules allow, by up-card class.
+pub fn decision_points(q: &StrategyQuery) -> u64 {
+    let points =
+        17 + 9 + 9 + if q.options.tapo { 17 } else { 0 } + u64::from(q.options.withdraw_13);
+    points * UP_CLASSES.len() as u64
 }
 
 /// Derives the sheet. The eight up-card classes of one decision point are evaluated in
 /// parallel; points are solved in order because later points continue with earlier decisions.
 pub fn derive(q: &StrategyQuery) -> Sheet {
+    derive_with(q, &Progress::hidden())
+}
+
+/// [`derive()`], counting each evaluation (a decision point against an up-card class, of
+/// [`decision_points`]) in `progress`. A signal ([`crate::runner::INTERRUPTED`]) stops it
+/// between evaluations (or inside a long one, which then does not count): the cells not
+/// computed are marked in [`Sheet::not_computed`]. Every cell computed is exactly what the
+/// whole derivation gives, since the points it builds on were all computed before it.
+pub fn derive_with(q: &StrategyQuery, progress: &Progress) -> Sheet {
     use rayon::prelude::*;
     let mut policy = PlayerPolicy::mimic(17);
     policy.name = "derived".into();
@@ -409,7 +515,9 @@ pub fn derive(q: &StrategyQuery) -> Sheet {
         pairs: vec![[(false, 0.0); 8]; 10],
         tapo: vec![[(false, 0.0); 8]; 22],
         withdraw: [(false, 0.0); 8],
+        not_computed: None,
     };
+    let mut missing = NotComputed::new();
     let ranks_of = |class: usize| -> Vec<usize> {
         if class == 7 {
             vec![7, 8, 9]
@@ -417,12 +525,23 @@ pub fn derive(q: &StrategyQuery) -> Sheet {
             vec![class]
         }
     };
-    let all = |policy: &PlayerPolicy, point: Point, actions: &[Move]| -> Vec<Option<Evaluation>> {
-        (0..8)
-            .into_par_iter()
-            .map(|up| evaluate(q, policy, point, up, actions))
-            .collect()
-    };
+    // Each up class's evaluation.
+    let all =
+        |policy: &PlayerPolicy, point: Point, actions: &[Move]| -> Vec<Evaluated<Evaluation>> {
+            (0..8)
+                .into_par_iter()
+                .map(|up| match evaluate(q, policy, point, up, actions) {
+                    Outcome::Stopped => Err(Stopped),
+                    done => {
+                        progress.inc(1);
+                        Ok(match done {
+                            Outcome::Done(e) => Some(e),
+                            _ => None,
+                        })
+                    }
+                })
+                .collect()
+        };
     let hit_or_stand = |e: &Evaluation| {
         if e.ev[1] > e.ev[0] {
             Move::Hit
@@ -435,6 +554,10 @@ pub fn derive(q: &StrategyQuery) -> Sheet {
             .into_iter()
             .enumerate()
         {
+            let Ok(e) = e else {
+                missing.hard[t as usize][up] = true;
+                continue;
+            };
             if let Some(e) = e {
                 let best = hit_or_stand(&e);
                 for r in ranks_of(up) {
@@ -449,6 +572,10 @@ pub fn derive(q: &StrategyQuery) -> Sheet {
             .into_iter()
             .enumerate()
         {
+            let Ok(e) = e else {
+                missing.soft[t as usize][up] = true;
+                continue;
+            };
             if let Some(e) = e {
                 let best = hit_or_stand(&e);
                 for r in ranks_of(up) {
@@ -461,23 +588,30 @@ pub fn derive(q: &StrategyQuery) -> Sheet {
     // Tapo, withdrawal and splits are marked only when clearly better (two standard errors)
     // than the better of standing and hitting. Each gives, per up class: (take it, its EV minus
     // the better plain move's, the better plain move's EV).
-    let extra = |policy: &PlayerPolicy, point: Point, m: Move| -> Vec<Option<(bool, f64, f64)>> {
-        all(policy, point, &[Move::Stand, Move::Hit, m])
-            .into_iter()
-            .map(|e| {
-                e.map(|e| {
-                    let best = usize::from(e.ev[1] > e.ev[0]);
-                    (e.clearly_better(2, best), e.ev[2] - e.ev[best], e.ev[best])
+    let extra =
+        |policy: &PlayerPolicy, point: Point, m: Move| -> Vec<Evaluated<(bool, f64, f64)>> {
+            all(policy, point, &[Move::Stand, Move::Hit, m])
+                .into_iter()
+                .map(|e| {
+                    e.map(|e| {
+                        e.map(|e| {
+                            let best = usize::from(e.ev[1] > e.ev[0]);
+                            (e.clearly_better(2, best), e.ev[2] - e.ev[best], e.ev[best])
+                        })
+                    })
                 })
-            })
-            .collect()
-    };
+                .collect()
+        };
     if q.options.tapo {
         for t in 4..=20u8 {
             for (up, r) in extra(&policy, Point::TwoCardHard(t), Move::Tapo)
                 .into_iter()
                 .enumerate()
             {
+                let Ok(r) = r else {
+                    missing.tapo[t as usize][up] = true;
+                    continue;
+                };
                 if let Some((take, gain, _)) = r {
                     for rank in ranks_of(up) {
                         policy.tapo[t as usize][rank] = take;
@@ -492,6 +626,10 @@ pub fn derive(q: &StrategyQuery) -> Sheet {
             .into_iter()
             .enumerate()
         {
+            let Ok(r) = r else {
+                missing.withdraw[up] = true;
+                continue;
+            };
             if let Some((take, _, play)) = r {
                 for rank in ranks_of(up) {
                     policy.withdraw[rank] = take;
@@ -505,6 +643,10 @@ pub fn derive(q: &StrategyQuery) -> Sheet {
             .into_iter()
             .enumerate()
         {
+            let Ok(r) = r else {
+                missing.pairs[pair][up] = true;
+                continue;
+            };
             if let Some((take, gain, _)) = r {
                 for rank in ranks_of(up) {
                     policy.split[pair][rank] = take;
@@ -512,6 +654,9 @@ pub fn derive(q: &StrategyQuery) -> Sheet {
                 sheet.pairs[pair][up] = (take, gain);
             }
         }
+    }
+    if missing.count() > 0 {
+        sheet.not_computed = Some(missing);
     }
     sheet
 }
@@ -562,6 +707,20 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
         Value::Int(q.samples as i64),
     );
     r.field("seed", "seed", Value::Int(q.seed as i64));
+    let planned = decision_points(q);
+    let not_computed = sheet.not_computed.as_ref().map_or(0, NotComputed::count);
+    if not_computed > 0 {
+        r.field(
+            "decision_points",
+            "decision points computed (by up card)",
+            Value::Int((planned - not_computed.min(planned)) as i64),
+        );
+        r.field(
+            "decision_points_requested",
+            "decision points requested",
+            Value::Int(planned as i64),
+        );
+    }
     let mut cols: Vec<(&str, &str)> = vec![("hand", "hand")];
     cols.extend(UP_CLASSES.iter().map(|u| (*u, *u)));
     let mut moves = Table::new(
@@ -572,12 +731,24 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
     moves.top_level = true;
     for t in (4..=20).rev() {
         let mut row = vec![Value::Text(format!("hard {t}"))];
-        row.extend(sheet.hard[t].iter().map(|&(c, _)| move_value(c)));
+        row.extend(sheet.hard[t].iter().enumerate().map(|(up, &(c, _))| {
+            if sheet.missing(|m| m.hard[t][up]) {
+                not_computed_value()
+            } else {
+                move_value(c)
+            }
+        }));
         moves.push(row);
     }
     for t in (12..=20).rev() {
         let mut row = vec![Value::Text(format!("soft {t}"))];
-        row.extend(sheet.soft[t].iter().map(|&(c, _)| move_value(c)));
+        row.extend(sheet.soft[t].iter().enumerate().map(|(up, &(c, _))| {
+            if sheet.missing(|m| m.soft[t][up]) {
+                not_computed_value()
+            } else {
+                move_value(c)
+            }
+        }));
         moves.push(row);
     }
     r.tables.push(moves);
@@ -592,17 +763,20 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
         row.extend(
             sheet.pairs[rank]
                 .iter()
-                .map(|(b, _)| Value::Text(if *b { "P".into() } else { "·".into() })),
+                .enumerate()
+                .map(|(up, (b, _))| mark(*b, "P", sheet.missing(|m| m.pairs[rank][up]))),
         );
         special.push(row);
     }
     for t in 4..=20 {
-        if sheet.tapo[t].iter().any(|(b, _)| *b) {
+        let missing = |up: usize| sheet.missing(|m| m.tapo[t][up]);
+        if sheet.tapo[t].iter().any(|(b, _)| *b) || (0..8).any(missing) {
             let mut row = vec![Value::Text(format!("two cards, {t}"))];
             row.extend(
                 sheet.tapo[t]
                     .iter()
-                    .map(|(b, _)| Value::Text(if *b { "T".into() } else { "·".into() })),
+                    .enumerate()
+                    .map(|(up, (b, _))| mark(*b, "T", missing(up))),
             );
             special.push(row);
         }
@@ -612,19 +786,41 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
         sheet
             .withdraw
             .iter()
-            .map(|(b, _)| Value::Text(if *b { "W".into() } else { "·".into() })),
+            .enumerate()
+            .map(|(up, (b, _))| mark(*b, "W", sheet.missing(|m| m.withdraw[up]))),
     );
     special.push(row);
     r.tables.push(special);
     let mut evs = Table::new("ev", "Expected value of the best move, hard totals", &cols);
     for t in (4..=20).rev() {
         let mut row = vec![Value::Text(format!("hard {t}"))];
-        row.extend(sheet.hard[t].iter().map(|(_, e)| Value::Num(*e, 3)));
+        row.extend(sheet.hard[t].iter().enumerate().map(|(up, (_, e))| {
+            if sheet.missing(|m| m.hard[t][up]) {
+                not_computed_value()
+            } else {
+                Value::Num(*e, 3)
+            }
+        }));
         evs.push(row);
     }
     r.tables.push(evs);
     r.note("Moves compare expected values on common random numbers; a point's sampling error is about 1/sqrt(samples) per hand, much less for the difference between moves.");
+    if not_computed > 0 {
+        r.note(format!(
+            "Interrupted (Ctrl-C or SIGTERM): {} of the {planned} decision points (by up card) were computed; cells marked ? (not_computed in CSV and JSON) were not. Every cell shown is what the whole derivation gives.",
+            planned - not_computed.min(planned)
+        ));
+    }
     r
+}
+
+/// A special move's cell: its letter, `·`, or the not-computed mark.
+fn mark(take: bool, letter: &str, missing: bool) -> Value {
+    if missing {
+        not_computed_value()
+    } else {
+        Value::Text(if take { letter.into() } else { "·".into() })
+    }
 }
 
 /// A sheet cell: the move's letter, or empty (null in JSON) where no hand reaches the point.
@@ -649,9 +845,101 @@ pub fn chart(sheet: &Sheet, title: &str) -> LineChart {
             .enumerate()
             .map(|(u, name)| Series {
                 label: format!("bank shows {name}"),
-                points: (4..=20).map(|t| (t as f64, sheet.hard[t][u].1)).collect(),
+                points: (4..=20)
+                    .filter(|&t| !sheet.missing(|m| m.hard[t][u]))
+                    .map(|t| (t as f64, sheet.hard[t][u].1))
+                    .collect(),
             })
             .collect(),
         marks: vec![RefLine::new(0.0, "break-even")],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{render, Format};
+
+    /// A sheet as a stopped derivation leaves it: hard 20 against A computed, the rest not.
+    fn partial() -> (StrategyQuery, Sheet) {
+        let options = Options::default();
+        let q = StrategyQuery {
+            composition: Composition::full(options.decks),
+            options,
+            bank: BankPolicy {
+                stand: 17,
+                puje: true,
+            },
+            samples: 100,
+            seed: 1,
+        };
+        let mut missing = NotComputed::new();
+        for up in 0..8 {
+            for t in 4..=20 {
+                missing.hard[t][up] = !(t == 20 && up == 0);
+                missing.tapo[t][up] = q.options.tapo;
+            }
+            for t in 12..=20 {
+                missing.soft[t][up] = true;
+            }
+            for rank in 1..10 {
+                missing.pairs[rank][up] = true;
+            }
+            missing.withdraw[up] = q.options.withdraw_13;
+        }
+        let mut sheet = Sheet {
+            hard: vec![[('—', 0.0); 8]; 22],
+            soft: vec![[('—', 0.0); 8]; 22],
+            pairs: vec![[(false, 0.0); 8]; 10],
+            tapo: vec![[(false, 0.0); 8]; 22],
+            withdraw: [(false, 0.0); 8],
+            not_computed: Some(missing),
+        };
+        sheet.hard[20][0] = ('S', 0.61);
+        (q, sheet)
+    }
+
+    #[test]
+    fn a_partial_sheet_marks_what_was_not_computed() {
+        let (q, sheet) = partial();
+        assert!(!sheet.is_complete());
+        assert_eq!(
+            sheet.not_computed.as_ref().unwrap().count(),
+            decision_points(&q) - 1
+        );
+        let rep = report(&q, &sheet, "");
+        assert_eq!(rep.get("decision_points"), Some(&Value::Int(1)));
+        assert_eq!(
+            rep.get("decision_points_requested"),
+            Some(&Value::Int(decision_points(&q) as i64))
+        );
+        let text = render(&rep, Format::Text).unwrap();
+        let hard20 = text.lines().find(|l| l.contains("hard 20")).unwrap();
+        assert_eq!(
+            hard20.split_whitespace().collect::<Vec<_>>(),
+            ["hard", "20", "S", "?", "?", "?", "?", "?", "?", "?"]
+        );
+        assert!(text.contains("Interrupted"), "{text}");
+        let json: serde_json::Value =
+            serde_json::from_str(&render(&rep, Format::Json).unwrap()).unwrap();
+        let row = &json["moves"][0];
+        assert_eq!(row["hand"], "hard 20");
+        assert_eq!(row["A"], "S");
+        assert_eq!(row["2"], "not_computed");
+        let csv = render(&rep, Format::Csv).unwrap();
+        assert!(csv.contains("hard 20,S,not_computed"), "{csv}");
+        // The chart leaves out what was not computed.
+        let c = chart(&sheet, "t");
+        assert_eq!(c.series[0].points, vec![(20.0, 0.61)]);
+        assert!(c.series[1].points.is_empty());
+    }
+
+    #[test]
+    fn a_whole_sheet_has_no_marks() {
+        let (q, mut sheet) = partial();
+        sheet.not_computed = None;
+        let rep = report(&q, &sheet, "");
+        assert_eq!(rep.get("decision_points"), None);
+        assert!(!render(&rep, Format::Json).unwrap().contains("not_computed"));
     }
 }
