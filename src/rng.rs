@@ -151,7 +151,7 @@ const DIGITS_PER_REFILL: usize = 1024;
 /// Exactly unbiased dice from a random stream.
 ///
 /// Internally the dice come as six-dice digits (uniform in `0..6^6`), buffered
-/// [`DIGITS_PER_REFILL`] at a time by a branch-free rejection loop.
+/// `DIGITS_PER_REFILL` at a time by a branch-free rejection loop.
 #[derive(Clone)]
 pub struct DiceRoller<R: Rng = Stream> {
     rng: R,

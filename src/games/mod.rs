@@ -1,6 +1,6 @@
 //! The games. Each game is one folder: its rules and options, its engine, its bots and its exact
 //! analysis. Games with whole games implement the [`crate::play`] traits and are listed once in
-//! [`with_games`]: that list gives each of them `sim`, `compare`, `tournament` and `flags` on the
+//! [`with_games`](crate::with_games): that list gives each of them `sim`, `compare`, `tournament` and `flags` on the
 //! command line, in jobs and in shard files.
 
 pub mod dudo;
