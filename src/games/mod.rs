@@ -5,6 +5,7 @@
 
 pub mod dudo;
 pub mod durak;
+pub mod poker;
 pub mod veintiuno;
 
 /// Calls the macro `$m` with every game of the whole-game layer, as `Name => path::Marker`.
