@@ -88,6 +88,65 @@ impl Partial {
     }
 }
 
+/// The first place where two JSON values differ: its path (`table.rules.variant`) and the two
+/// values there, shortened.
+fn first_difference(
+    a: &serde_json::Value,
+    b: &serde_json::Value,
+    path: &str,
+) -> Option<(String, String, String)> {
+    use serde_json::Value;
+    let join = |k: &str| {
+        if path.is_empty() {
+            k.to_string()
+        } else {
+            format!("{path}.{k}")
+        }
+    };
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, v) in x {
+                match y.get(k) {
+                    Some(w) => {
+                        if let Some(d) = first_difference(v, w, &join(k)) {
+                            return Some(d);
+                        }
+                    }
+                    None => return Some((join(k), short(v), "nothing".into())),
+                }
+            }
+            y.iter()
+                .find(|(k, _)| !x.contains_key(*k))
+                .map(|(k, w)| (join(k), "nothing".into(), short(w)))
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (v, w))| first_difference(v, w, &join(&i.to_string()))),
+        _ if a == b => None,
+        _ => Some((
+            if path.is_empty() {
+                "the job".into()
+            } else {
+                path.into()
+            },
+            short(a),
+            short(b),
+        )),
+    }
+}
+
+/// A JSON value in at most 60 characters.
+fn short(v: &serde_json::Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() <= 60 {
+        s
+    } else {
+        format!("{}…", s.chars().take(59).collect::<String>())
+    }
+}
+
 /// The merge of shard files: the job, the added tally and the run summary.
 #[derive(Clone, Debug)]
 pub struct Merged {
@@ -115,14 +174,36 @@ pub fn merge(files: &[(String, Partial)], allow_partial: bool) -> Result<Merged>
             )));
         }
         if p.job != first.job {
+            let what = match (
+                serde_json::to_value(&p.job),
+                serde_json::to_value(&first.job),
+            ) {
+                (Ok(a), Ok(b)) => first_difference(&a, &b, "")
+                    .map(|(at, x, y)| format!(" ({at}: {x} in '{name}', {y} in '{first_name}')")),
+                _ => None,
+            };
             return Err(Error::usage(format!(
-                "'{name}' and '{first_name}' answer different questions: merge only shards of the same command"
+                "'{name}' and '{first_name}' answer different questions{}: merge only shards of the same command",
+                what.unwrap_or_default()
             )));
         }
         if p.run != first.run {
+            let (a, b) = (&p.run, &first.run);
+            let field = if a.seed != b.seed {
+                format!("seed {} in '{name}', {} in '{first_name}'", a.seed, b.seed)
+            } else if a.samples != b.samples {
+                format!(
+                    "{} samples in '{name}', {} in '{first_name}'",
+                    a.samples, b.samples
+                )
+            } else {
+                format!(
+                    "chunks of {} samples in '{name}', of {} in '{first_name}' (another version or strategy speed)",
+                    a.chunk_size, b.chunk_size
+                )
+            };
             return Err(Error::usage(format!(
-                "'{name}' (seed {}, {} samples) and '{first_name}' (seed {}, {} samples) are different runs: shards must share --seed and --samples",
-                p.run.seed, p.run.samples, first.run.seed, first.run.samples
+                "'{name}' and '{first_name}' are different runs ({field}): shards must share --seed and the sample count"
             )));
         }
         if p.shard.count != first.shard.count {

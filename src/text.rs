@@ -53,6 +53,26 @@ pub fn parse_count(s: &str) -> Option<u64> {
     base.checked_mul(10u64.checked_pow(shift)?)
 }
 
+/// A whole number from `lo` to `hi` in any form [`parse_count`] takes (`30`, `1_000`, `3e1`),
+/// for clap's "invalid value 'X' for '--flag'": the error says what is accepted in `accepted`
+/// ("the table holds 1 to 10000 dice") and why the value is not (negative, a fraction, out of
+/// range).
+pub fn parse_whole(s: &str, lo: u64, hi: u64, accepted: &str) -> std::result::Result<u64, String> {
+    let t = s.trim();
+    match parse_count(t) {
+        Some(n) if (lo..=hi).contains(&n) => Ok(n),
+        Some(n) => Err(format!("{n} is out of range: {accepted}")),
+        None if t.is_empty() => Err(format!("empty: {accepted}")),
+        None => match t.replace('_', "").parse::<f64>() {
+            Ok(x) if x < 0.0 => Err(format!("negative: {accepted}")),
+            Ok(x) if x.is_finite() && x.fract() == 0.0 => Err(format!("out of range: {accepted}")),
+            _ => Err(format!(
+                "not a whole number: {accepted} (written like 30, 1_000 or 1e3)"
+            )),
+        },
+    }
+}
+
 /// The largest sample count accepted (10^15: weeks of computing on this kind of machine).
 pub const MAX_SAMPLES: u64 = 1_000_000_000_000_000;
 
@@ -63,6 +83,10 @@ pub fn parse_samples(s: &str, unit: &str) -> std::result::Result<u64, String> {
         Some(0) => Err(format!("give at least 1 {}", singular(unit))),
         Some(n) if n <= MAX_SAMPLES => Ok(n),
         Some(_) => Err(format!("at most {MAX_SAMPLES} (1e15) {unit}")),
+        None if s.trim().starts_with('-') => Err(format!(
+            "negative: give at least 1 {} (e.g. 10000, 1_000_000 or 1e6)",
+            singular(unit)
+        )),
         None => Err(format!(
             "expected a whole number of {unit} such as 10000, 1_000_000 or 1e6"
         )),
@@ -98,31 +122,75 @@ pub fn on_off(key: &str, value: &str) -> Result<bool> {
     }
 }
 
-/// Splits `key=value,key=value` into trimmed pairs (empty items are skipped). `what` names the
-/// list in messages ("house rule", "rule change") and `hint` shows an example.
+/// Splits a comma list into its trimmed items, refusing an empty one (`1,,4`, `1,4,`, `,`):
+/// a doubled or stray comma is a typing slip, never "nothing". `what` names the list in the
+/// message (`--hand`, `house rule list`), which quotes the whole list. An empty or blank list
+/// gives no items.
+pub fn list_items<'a>(list: &'a str, what: &str) -> Result<Vec<&'a str>> {
+    if list.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let items: Vec<&str> = list.split(',').map(str::trim).collect();
+    if let Some(i) = items.iter().position(|item| item.is_empty()) {
+        let place = if i == 0 {
+            "before the first comma"
+        } else if i + 1 == items.len() {
+            "after the last comma"
+        } else {
+            "between two commas"
+        };
+        return Err(Error::usage(format!(
+            "{what} '{}' has an empty item {place}: give items separated by single commas",
+            list.trim()
+        )));
+    }
+    Ok(items)
+}
+
+/// Splits `key=value,key=value` into trimmed pairs. Refused, with the whole list named: an empty
+/// item, an item without `=`, an empty key or value, and a key given twice (compared
+/// normalised: `Lives=3,lives=5`). `what` names the list in messages ("house rule", "rule
+/// change") and `hint` shows an example.
 pub fn key_values<'a>(spec: &'a str, what: &str, hint: &str) -> Result<Vec<(&'a str, &'a str)>> {
-    spec.split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            p.split_once('=')
-                .map(|(k, v)| (k.trim(), v.trim()))
-                .ok_or_else(|| {
-                    Error::usage(format!(
-                        "invalid {what} '{p}': expected KEY=VALUE pairs such as {hint}"
-                    ))
-                })
-        })
-        .collect()
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for item in list_items(spec, &format!("{what} list"))? {
+        let bad = |why: &str| {
+            Error::usage(format!(
+                "invalid {what} '{item}' in '{}': {why}; give KEY=VALUE pairs such as {hint}",
+                spec.trim()
+            ))
+        };
+        let (k, v) = item
+            .split_once('=')
+            .map(|(k, v)| (k.trim(), v.trim()))
+            .ok_or_else(|| bad("no '='"))?;
+        if k.is_empty() {
+            return Err(bad("no key before '='"));
+        }
+        if v.is_empty() {
+            return Err(bad("no value after '='"));
+        }
+        if pairs
+            .iter()
+            .any(|(seen, _)| normalize(seen) == normalize(k))
+        {
+            return Err(Error::usage(format!(
+                "{what} '{k}' is given twice in '{}': give each key once",
+                spec.trim()
+            )));
+        }
+        pairs.push((k, v));
+    }
+    Ok(pairs)
 }
 
 /// Splits a comma list of specs, keeping a spec's own parameters with it: `threshold:t=0.3,
 /// bluff=0.1,honest` → `threshold:t=0.3,bluff=0.1` and `honest` (an item with `=` and no `:`
-/// belongs to the spec before it). Empty items are dropped.
-pub fn split_specs(list: &str) -> Vec<String> {
+/// belongs to the spec before it). An empty item is refused (see [`list_items`]); `what` names
+/// the list (`--strategies`).
+pub fn split_specs(list: &str, what: &str) -> Result<Vec<String>> {
     let mut items: Vec<String> = Vec::new();
-    for token in list.split(',') {
-        let token = token.trim();
+    for token in list_items(list, what)? {
         match items.last_mut() {
             Some(last) if token.contains('=') && !token.contains(':') => {
                 last.push(',');
@@ -131,8 +199,7 @@ pub fn split_specs(list: &str) -> Vec<String> {
             _ => items.push(token.to_string()),
         }
     }
-    items.retain(|s| !s.is_empty());
-    items
+    Ok(items)
 }
 
 /// A bot or policy as written: `name` or `name:key=value,…`, or `name:value` for the first
@@ -172,13 +239,31 @@ impl Spec {
                 }
                 params.push((String::new(), items[0].to_string()));
             } else {
-                for item in items.into_iter().filter(|i| !i.is_empty()) {
-                    let (k, v) = item.split_once('=').ok_or_else(|| {
+                for item in items {
+                    let bad = |why: &str| {
                         Error::usage(format!(
-                            "invalid parameter '{item}' in {what} '{text}': expected key=value"
+                            "invalid parameter '{item}' in {what} '{text}': {why}; expected key=value"
                         ))
-                    })?;
-                    params.push((normalize(k), v.trim().to_string()));
+                    };
+                    if item.is_empty() {
+                        return Err(Error::usage(format!(
+                            "{what} '{text}' has an empty parameter (a stray comma): give key=value pairs separated by single commas"
+                        )));
+                    }
+                    let (k, v) = item.split_once('=').ok_or_else(|| bad("no '='"))?;
+                    let (k, v) = (normalize(k), v.trim());
+                    if k.is_empty() {
+                        return Err(bad("no key before '='"));
+                    }
+                    if v.is_empty() {
+                        return Err(bad("no value after '='"));
+                    }
+                    if params.iter().any(|(seen, _)| *seen == k) {
+                        return Err(Error::usage(format!(
+                            "parameter '{k}' is given twice in {what} '{text}': give it once"
+                        )));
+                    }
+                    params.push((k, v.to_string()));
                 }
             }
         }
@@ -325,22 +410,87 @@ mod tests {
 
     #[test]
     fn key_value_lists() {
-        let v = key_values(" a=1, b = on ,", "house rule", "a=1").unwrap();
+        let v = key_values(" a=1, b = on ", "house rule", "a=1").unwrap();
         assert_eq!(v, [("a", "1"), ("b", "on")]);
-        let e = key_values("a=1,b", "house rule", "a=1")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("'b'") && e.contains("house rule"), "{e}");
+        assert!(key_values("  ", "house rule", "a=1").unwrap().is_empty());
+        let e = |spec: &str| {
+            key_values(spec, "house rule", "a=1")
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            e("a=1,b"),
+            "invalid house rule 'b' in 'a=1,b': no '='; give KEY=VALUE pairs such as a=1"
+        );
+        assert_eq!(
+            e("a=1,,b=2"),
+            "house rule list 'a=1,,b=2' has an empty item between two commas: give items separated by single commas"
+        );
+        assert!(e("a=1,").contains("after the last comma"));
+        assert!(e(",a=1").contains("before the first comma"));
+        assert!(e("a=").contains("no value after '='"));
+        assert!(e("=1").contains("no key before '='"));
+        assert_eq!(
+            e("lives=3,Lives=5"),
+            "house rule 'Lives' is given twice in 'lives=3,Lives=5': give each key once"
+        );
+    }
+
+    #[test]
+    fn whole_numbers_in_every_form_with_the_reason_when_refused() {
+        let p = |s: &str| parse_whole(s, 1, 100, "give 1 to 100 dice");
+        assert_eq!(p("30"), Ok(30));
+        assert_eq!(p("3e1"), Ok(30));
+        assert_eq!(p("1_0"), Ok(10));
+        assert_eq!(p(" 7 "), Ok(7));
+        assert_eq!(p("0"), Err("0 is out of range: give 1 to 100 dice".into()));
+        assert_eq!(
+            p("101"),
+            Err("101 is out of range: give 1 to 100 dice".into())
+        );
+        assert_eq!(p("1e30"), Err("out of range: give 1 to 100 dice".into()));
+        assert_eq!(p("-1"), Err("negative: give 1 to 100 dice".into()));
+        assert_eq!(p("-0.5"), Err("negative: give 1 to 100 dice".into()));
+        assert_eq!(p(""), Err("empty: give 1 to 100 dice".into()));
+        for bad in ["2.5", "abc", "3e", "e3", "1,5.5"] {
+            assert!(
+                p(bad).unwrap_err().starts_with("not a whole number"),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            parse_samples("-5", "games").unwrap_err(),
+            "negative: give at least 1 game (e.g. 10000, 1_000_000 or 1e6)"
+        );
+    }
+
+    #[test]
+    fn lists_refuse_empty_items() {
+        assert_eq!(list_items(" a , b ", "--hand").unwrap(), ["a", "b"]);
+        assert!(list_items("", "--hand").unwrap().is_empty());
+        for (bad, place) in [
+            ("a,,b", "between two commas"),
+            (",a", "before the first comma"),
+            ("a,", "after the last comma"),
+            (",", "before the first comma"),
+        ] {
+            let e = list_items(bad, "--hand").unwrap_err().to_string();
+            assert!(e.contains(&format!("'{bad}'")) && e.contains(place), "{e}");
+        }
     }
 
     #[test]
     fn spec_lists_keep_their_parameters() {
+        let s = |l: &str| split_specs(l, "--strategies");
         assert_eq!(
-            split_specs("threshold:t=0.3,bluff=0.1,honest, random"),
+            s("threshold:t=0.3,bluff=0.1,honest, random").unwrap(),
             ["threshold:t=0.3,bluff=0.1", "honest", "random"]
         );
-        assert_eq!(split_specs("ismcts:100,greedy"), ["ismcts:100", "greedy"]);
-        assert!(split_specs(" , ").is_empty());
+        assert_eq!(s("ismcts:100,greedy").unwrap(), ["ismcts:100", "greedy"]);
+        assert!(s("").unwrap().is_empty());
+        assert!(s(" , ").is_err());
+        let e = s("threshold,,random").unwrap_err().to_string();
+        assert!(e.contains("'threshold,,random'"), "{e}");
     }
 
     #[test]
@@ -380,6 +530,14 @@ mod tests {
         );
         assert!(Spec::parse("threshold:t", "strategy").is_ok());
         assert!(Spec::parse("threshold:t=1,x", "strategy").is_err());
+        let e = |s: &str| Spec::parse(s, "strategy").unwrap_err().to_string();
+        assert_eq!(
+            e("threshold:t=1,t=2"),
+            "parameter 't' is given twice in strategy 'threshold:t=1,t=2': give it once"
+        );
+        assert!(e("threshold:t=1,,bluff=0").contains("empty parameter"));
+        assert!(e("threshold:t=").contains("no value after '='"));
+        assert!(e("threshold:=3,t=1").contains("no key before '='"));
         assert!(Spec::parse("mimic:", "policy").is_err());
         assert!(Spec::parse(":5", "policy").is_err());
         let e = Spec::parse("rando", "strategy")

@@ -219,14 +219,17 @@ fn variants_are_paired_game_by_game() {
     .unwrap();
     let never = durak.rules.with_changes("max-moves=20000").unwrap();
     null_change_pairs_exactly(durak, never, 3000);
-    // Caleuchano ignores Chimbo 9's rounding of "la mitad más uno".
+    // Obligado is offered to a player who has just lost down to one life: with one life from
+    // the start, nobody ever is.
     let dudo = TableSetup::<Dudo>::new(
-        GameConfig::standard(RuleSet::Caleuchano, 4),
+        GameConfig::standard(RuleSet::Caleuchano, 4)
+            .with_changes("lives=1")
+            .unwrap(),
         &DudoStrategy::parse_list("tuned,honest").unwrap(),
         false,
     )
     .unwrap();
-    let ignored = dudo.rules.with_changes("ace-round=ceil").unwrap();
+    let ignored = dudo.rules.with_changes("obligado=off").unwrap();
     null_change_pairs_exactly(dudo, ignored, 1000);
     // The basic policy never plays tapo y quedo.
     let veintiuno = TableSetup::<Veintiuno>::new(

@@ -56,3 +56,245 @@ proptest! {
         prop_assert_eq!(parsed, dice);
     }
 }
+
+// Every parser of user text, over arbitrary strings and near misses: never a panic, never an
+// internal error, and a refusal is one line that names what was given (the whole value, or the
+// item of it that is wrong).
+
+use tahur::error::Error;
+use tahur::games::{dudo, durak, veintiuno};
+use tahur::play::Strategy as _;
+
+/// Whether `message` names `input`: the input itself (trimmed), or one of its items.
+fn names(message: &str, input: &str) -> bool {
+    let t = input.trim();
+    t.is_empty()
+        || message.contains(t)
+        || t.split(',')
+            .chain(t.split([',', '=']))
+            .chain(t.split([',', ':']))
+            .chain(t.split([',', ' ', ':', '=']))
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .any(|p| message.contains(p))
+}
+
+fn answered<T>(what: &str, input: &str, r: tahur::error::Result<T>) -> Result<(), TestCaseError> {
+    match r {
+        Ok(_) => Ok(()),
+        Err(Error::Usage(m)) => {
+            prop_assert!(!m.contains('\n'), "{what} {input:?}: two lines: {m}");
+            prop_assert!(
+                names(&m, input),
+                "{what} {input:?}: the message does not name it: {m}"
+            );
+            Ok(())
+        }
+        Err(e) => Err(TestCaseError::fail(format!("{what} {input:?}: {e}"))),
+    }
+}
+
+/// Lists of words a parser knows, broken in the ways people break them.
+fn near_miss(words: &'static [&'static str]) -> impl Strategy<Value = String> {
+    let item = prop_oneof![
+        4 => proptest::sample::select(words).prop_map(str::to_string),
+        1 => Just(String::new()),
+        1 => "[a-zA-Z0-9=:._ -]{0,8}",
+        1 => "\\PC{0,4}",
+    ];
+    (
+        proptest::collection::vec(item, 0..5),
+        prop_oneof![Just(","), Just(", "), Just(",,"), Just(" ")],
+    )
+        .prop_map(|(v, sep)| v.join(sep))
+}
+
+const STRATEGY_WORDS: &[&str] = &[
+    "random",
+    "honest",
+    "threshold",
+    "tuned",
+    "greedy",
+    "expert",
+    "ismcts:100",
+    "ismcts:",
+    "threshold:t=0.3",
+    "bluff=0.1",
+    "t=2",
+    "t=",
+    "=0.1",
+    "basic",
+    "mimic:17",
+    "mimic:",
+    "sheet",
+    "pie",
+    "aleatorio",
+    "codicioso",
+    "tuned:",
+    "x=1",
+];
+const HOUSE_WORDS: &[&str] = &[
+    "lives=3",
+    "lives=0",
+    "paso=on",
+    "obligado=on",
+    "rules=caleuchano",
+    "rules=chimbo9",
+    "ace-round=ceil",
+    "variant=perevodnoy",
+    "teams=2x2",
+    "deck=52",
+    "hand=7",
+    "max-moves=0",
+    "decks=2",
+    "twelve=off",
+    "puje=maybe",
+    "bank-stand=30",
+    "lives",
+    "=on",
+    "redeal=off",
+];
+const CARD_WORDS: &[&str] = &[
+    "AH",
+    "7D",
+    "K♠",
+    "10S",
+    "6S",
+    "as de corazones",
+    "rey de picas",
+    "QQ",
+    "AH",
+    "JC",
+    "1H",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+
+    #[test]
+    fn dudo_parsers_answer_any_text(s in "\\PC{0,30}", l in near_miss(HOUSE_WORDS), d in near_miss(&["1", "4", "as", "cuadra", "7", "x"])) {
+        answered("bid", &s, Bid::parse(&s))?;
+        answered("face", &s, Face::parse(&s))?;
+        answered("--hand", &s, parse_dice(&s, "--hand"))?;
+        answered("--hand", &d, parse_dice(&d, "--hand"))?;
+        let table = dudo::engine::GameConfig::standard(RuleSet::Chimbo9, 4);
+        answered("--house", &s, table.with_changes(&s))?;
+        answered("--house", &l, table.with_changes(&l).and_then(|r| r.validate().map(|_| r)))?;
+    }
+
+    #[test]
+    fn strategy_lists_answer_any_text(s in "\\PC{0,30}", l in near_miss(STRATEGY_WORDS)) {
+        for t in [&s, &l] {
+            answered("dudo --strategies", t, dudo::bots::Strategy::parse_list(t))?;
+            answered("durak --strategies", t, durak::bots::Strategy::parse_list(t))?;
+            answered("veintiuno --policies", t,
+                <veintiuno::engine::PlayerPolicy as tahur::play::Strategy<veintiuno::Veintiuno>>::parse_list(t))?;
+            answered("spec", t, tahur::text::Spec::parse(t, "strategy"))?;
+        }
+    }
+
+    #[test]
+    fn card_and_rule_parsers_answer_any_text(s in "\\PC{0,30}", c in near_miss(CARD_WORDS), h in near_miss(HOUSE_WORDS)) {
+        for t in [&s, &c] {
+            answered("21 card", t, veintiuno::cards::Card::parse(t))?;
+            answered("--removed", t, veintiuno::cards::Composition::from_removed(1, t))?;
+            answered("durak card", t, durak::cards::Card::parse(t))?;
+            answered("durak cards", t, durak::cards::parse_set(t))?;
+        }
+        for t in [&s, &h] {
+            answered("21 --house", t, veintiuno::rules::Options::default().with_house_rules(t))?;
+            let durak_table = <durak::rules::Rules as tahur::play::GameRules>::standard(4);
+            answered("durak --house", t, durak_table.with_changes(t))?;
+            answered("--shard", t, tahur::runner::Shard::parse_with_env(t, |_| None))?;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// A shard file damaged anywhere (cut short, a byte changed) is refused naming the file, or
+    /// still reads as a shard; arbitrary bytes likewise.
+    #[test]
+    fn shard_files_answer_any_damage(cut in 0usize..2000, at in 0usize..2000, byte in any::<u8>(), junk in proptest::collection::vec(any::<u8>(), 0..64)) {
+        let good = shard_file();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("part.json");
+        let mut damaged = good.clone();
+        let at = at % damaged.len();
+        damaged[at] = byte;
+        damaged.truncate(cut.max(1).min(damaged.len()));
+        for bytes in [damaged, junk] {
+            std::fs::write(&path, &bytes).unwrap();
+            let shown = path.display().to_string();
+            match tahur::shards::Partial::read(&path) {
+                Ok(p) => {
+                    let r = tahur::shards::merge(&[(shown.clone(), p)], true);
+                    if let Err(e) = r {
+                        prop_assert!(matches!(e, Error::Usage(_)), "{e}");
+                    }
+                }
+                Err(Error::Usage(m)) => prop_assert!(m.contains(&shown) && !m.contains('\n'), "{m}"),
+                Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
+            }
+        }
+    }
+}
+
+/// One real shard file (written once per test process).
+fn shard_file() -> Vec<u8> {
+    static FILE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    FILE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("p.json");
+        let args = [
+            "tahur",
+            "durak",
+            "sim",
+            "--players",
+            "2",
+            "--games",
+            "300",
+            "--shard",
+            "1/2",
+            "--output",
+        ];
+        let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        v.push(out.display().to_string());
+        assert_eq!(tahur::cli::run_args(&v), 0);
+        std::fs::read(&out).unwrap()
+    })
+    .clone()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// The command line itself, in-process: any value in any of these places ends with 0 or 2,
+    /// never a panic or an internal error (1).
+    #[test]
+    fn command_lines_answer_any_value(which in 0usize..12, v in prop_oneof!["\\PC{0,16}", near_miss(STRATEGY_WORDS), near_miss(HOUSE_WORDS), "-?[0-9]{0,3}(\\.[0-9])?(e[0-9])?"]) {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.json").display().to_string();
+        let v = v.as_str();
+        let line: Vec<&str> = match which {
+            0 => vec!["dudo", "prob", "3", "cuadras", "--dice", "10", "--hand", v],
+            1 => vec!["dudo", "prob", v, "--dice", "10"],
+            2 => vec!["dudo", "sim", "--players", "2", "--games", "3", "--strategies", v],
+            3 => vec!["dudo", "sim", "--players", "2", "--games", "3", "--house", v],
+            4 => vec!["durak", "sim", "--players", "2", "--games", "3", "--house", v],
+            5 => vec!["durak", "sim", "--players", v, "--games", "3"],
+            6 => vec!["veintiuno", "odds", "--removed", v],
+            7 => vec!["veintiuno", "bank", "--house", v],
+            8 => vec!["dudo", "advise", "3", "cuadras", "--dice", "10", "--top", v],
+            9 => vec!["dudo", "table", "--dice", "10", "--levels", v],
+            10 => vec!["durak", "compare", "--players", "2", "--games", "3", "--b", v],
+            _ => vec!["veintiuno", "flags", "--players", "2", "--hands", "3", "--strategies", v],
+        };
+        let mut args = vec!["tahur"];
+        args.extend(line);
+        args.extend(["--format", "json", "--output", &out]);
+        let code = tahur::cli::run_args(&args);
+        prop_assert!(code == 0 || code == 2, "{args:?} ended with {code}");
+    }
+}

@@ -126,15 +126,17 @@ fn parse_samples(s: &str) -> Result<u64, String> {
     crate::text::parse_samples(s, "samples")
 }
 
-fn parse_seed(s: &str) -> Result<u64, String> {
-    s.trim()
-        .parse::<u64>()
-        .map_err(|_| format!("expected a whole number from 0 to {}", u64::MAX))
+/// `--seed`: any whole number a u64 holds, in every count form (`7`, `1e9`).
+pub(crate) fn parse_seed(s: &str) -> Result<u64, String> {
+    crate::text::parse_whole(
+        s,
+        0,
+        u64::MAX,
+        &format!("a seed is a whole number from 0 to {}", u64::MAX),
+    )
 }
 
-fn parse_threads(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(n) if (1..=1024).contains(&n) => Ok(n),
-        _ => Err("expected a number of threads from 1 to 1024".into()),
-    }
+/// `--threads`: 1 to 1024.
+pub(crate) fn parse_threads(s: &str) -> Result<usize, String> {
+    crate::text::parse_whole(s, 1, 1024, "give 1 to 1024 threads").map(|n| n as usize)
 }

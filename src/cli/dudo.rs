@@ -124,19 +124,32 @@ impl TableArgs {
 }
 
 fn parse_dice_count(s: &str) -> std::result::Result<u32, String> {
-    match s.trim().parse::<u64>() {
-        Ok(n) if (1..=MAX_DICE as u64).contains(&n) => Ok(n as u32),
-        _ => Err(format!(
-            "the table holds 1 to {MAX_DICE} dice (5 per player)"
-        )),
-    }
+    crate::text::parse_whole(
+        s,
+        1,
+        MAX_DICE as u64,
+        &format!("the table holds 1 to {MAX_DICE} dice (5 per player)"),
+    )
+    .map(|n| n as u32)
 }
 
 fn parse_players(s: &str) -> std::result::Result<u32, String> {
     let max = MAX_DICE / DICE_PER_PLAYER;
-    match s.trim().parse::<u64>() {
-        Ok(n) if (1..=max as u64).contains(&n) => Ok(n as u32),
-        _ => Err(format!("expected 1 to {max} players")),
+    crate::text::parse_whole(s, 1, max as u64, &format!("give 1 to {max} players"))
+        .map(|n| n as u32)
+}
+
+fn parse_top(s: &str) -> std::result::Result<usize, String> {
+    crate::text::parse_whole(s, 1, 1_000_000, "list 1 or more raises, e.g. --top 10")
+        .map(|n| n as usize)
+}
+
+fn parse_level(s: &str) -> std::result::Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(l) if l > 0.0 && l <= 1.0 => Ok(l),
+        _ => Err(
+            "give probabilities in (0, 1] separated by single commas, e.g. 0.75,0.5,0.25".into(),
+        ),
     }
 }
 
@@ -164,7 +177,8 @@ pub struct TableCmd {
         long,
         value_delimiter = ',',
         default_value = "0.5",
-        value_name = "P,..."
+        value_name = "P,...",
+        value_parser = parse_level
     )]
     pub levels: Vec<f64>,
     /// Show every quantity, also those where every face is below 0.005 %.
@@ -186,7 +200,7 @@ pub struct AdviseArgs {
     #[command(flatten)]
     pub table: TableArgs,
     /// How many raises to list.
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    #[arg(long, default_value_t = 10, value_name = "N", value_parser = parse_top)]
     pub top: usize,
     #[command(flatten)]
     pub out: OutputArgs,
@@ -223,10 +237,13 @@ pub struct SheetsArgs {
 }
 
 fn parse_table_players(s: &str) -> std::result::Result<u8, String> {
-    match s.trim().parse::<u8>() {
-        Ok(n) if (2..=MAX_PLAYERS as u8).contains(&n) => Ok(n),
-        _ => Err(format!("a game needs 2 to {MAX_PLAYERS} players")),
-    }
+    crate::text::parse_whole(
+        s,
+        2,
+        MAX_PLAYERS as u64,
+        &format!("a game needs 2 to {MAX_PLAYERS} players"),
+    )
+    .map(|n| n as u8)
 }
 
 fn parse_games(s: &str) -> std::result::Result<u64, String> {
@@ -249,11 +266,11 @@ pub struct TuneCmd {
     #[arg(long, value_name = "N", default_value = "20000", value_parser = parse_games)]
     pub games: u64,
     /// Seed shared by every candidate.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::parse_seed)]
     pub seed: u64,
     /// Worker threads.
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
+    #[arg(long, value_name = "T", value_parser = super::args::parse_threads)]
+    pub threads: Option<usize>,
     /// Folder for tuned-<rules>.csv and tuned-<rules>.md (created if missing; `--out` is an
     /// old name of it).
     #[arg(
@@ -346,7 +363,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             }
             let spec = TuneSpec::grid(a.rules, a.players.clone(), field, a.games, a.seed);
             let control = crate::runner::RunControl {
-                threads: a.threads.map(usize::from),
+                threads: a.threads,
                 progress: super::progress(spec.total_games(), "games"),
             };
             let results = tune::tune(&spec, &control);

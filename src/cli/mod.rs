@@ -26,9 +26,11 @@ macro_rules! play_commands {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             $( cmd = play::register::<$game>(cmd); )*
             // The games first, then merge.
-            cmd.mut_subcommand("merge", |m| m.display_order(100))
+            let cmd = cmd
+                .mut_subcommand("merge", |m| m.display_order(100))
                 .mut_subcommand("completions", |m| m.display_order(101))
-                .mut_subcommand("man", |m| m.display_order(102))
+                .mut_subcommand("man", |m| m.display_order(102));
+            allow_negative_values(cmd)
         }
 
         /// Runs a whole-game command, if `m` holds one.
@@ -43,6 +45,27 @@ macro_rules! play_commands {
     };
 }
 crate::with_games!(play_commands);
+
+/// Lets every value reach its flag's own check, so `--levels -0.5` is answered "invalid value
+/// '-0.5' for '--levels': give probabilities in (0, 1] …" instead of "unexpected argument '-0'".
+fn allow_negative_values(mut cmd: clap::Command) -> clap::Command {
+    let ids: Vec<clap::Id> = cmd
+        .get_arguments()
+        .filter(|a| a.get_action().takes_values())
+        .map(|a| a.get_id().clone())
+        .collect();
+    for id in ids {
+        cmd = cmd.mut_arg(id, |a| a.allow_negative_numbers(true));
+    }
+    let subs: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for s in subs {
+        cmd = cmd.mut_subcommand(s, allow_negative_values);
+    }
+    cmd
+}
 
 /// Exit code of a run stopped by a signal (Ctrl-C, SIGTERM, SIGHUP), after printing what it has.
 pub const EXIT_INTERRUPTED: i32 = 130;

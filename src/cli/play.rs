@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
 use super::{emit, run_job, OutputArgs, RunRequest};
@@ -15,7 +16,7 @@ use crate::play::job::{ChartFiles, Job};
 use crate::play::table::MAX_SERIES;
 use crate::play::tournament::TournamentSetup;
 use crate::play::{Game, GameInfo, GameRules, Strategy, TableSetup};
-use crate::text::{parse_count, parse_samples};
+use crate::text::parse_samples;
 
 /// The whole-game commands.
 pub const COMMANDS: [&str; 4] = ["sim", "compare", "tournament", "flags"];
@@ -255,9 +256,14 @@ fn rule_args<G: Game>(mut cmd: Command) -> Command {
     let mut players = Arg::new("players")
         .long("players")
         .value_name("P")
-        .value_parser(move |s: &str| match s.trim().parse::<usize>() {
-            Ok(n) if (min..=max).contains(&n) => Ok(n),
-            _ => Err(format!("{} is for {min} to {max} players", G::INFO.title)),
+        .value_parser(move |s: &str| {
+            crate::text::parse_whole(
+                s,
+                min as u64,
+                max as u64,
+                &format!("{} is for {min} to {max} players", G::INFO.title),
+            )
+            .map(|n| n as usize)
         })
         .help(format!("Players at the table ({min}–{max})"));
     players = match default {
@@ -300,11 +306,14 @@ fn series_arg<G: Game>(cmd: Command) -> Command {
                 .long("series")
                 .value_name("N")
                 .default_value("1")
-                .value_parser(|s: &str| match parse_count(s) {
-                    Some(n) if (1..=MAX_SERIES as u64).contains(&n) => Ok(n as u32),
-                    _ => Err(format!(
-                        "give 1 (independent games) to {MAX_SERIES} games per series"
-                    )),
+                .value_parser(|s: &str| {
+                    crate::text::parse_whole(
+                        s,
+                        1,
+                        MAX_SERIES as u64,
+                        &format!("give 1 (independent games) to {MAX_SERIES} games per series"),
+                    )
+                    .map(|n| n as u32)
                 })
                 .help(s.help),
         ),
@@ -357,21 +366,14 @@ fn run_args<G: Game>(cmd: Command, tournament: bool) -> Command {
             .long("seed")
             .value_name("S")
             .default_value("1")
-            .value_parser(|s: &str| {
-                s.trim()
-                    .parse::<u64>()
-                    .map_err(|_| format!("expected a whole number from 0 to {}", u64::MAX))
-            })
+            .value_parser(super::args::parse_seed)
             .help("Seed of the random streams: the same seed and count give the same numbers"),
     )
     .arg(
         Arg::new("threads")
             .long("threads")
             .value_name("T")
-            .value_parser(|s: &str| match s.trim().parse::<usize>() {
-                Ok(n) if (1..=1024).contains(&n) => Ok(n),
-                _ => Err("expected a number of threads from 1 to 1024".to_string()),
-            })
+            .value_parser(super::args::parse_threads)
             .help("Worker threads (default: every core); never changes the result"),
     )
     .arg(Arg::new("shard").long("shard").value_name("K/N|auto").help(
@@ -418,6 +420,23 @@ fn parse_alpha(s: &str) -> std::result::Result<f64, String> {
 fn rules<G: Game>(m: &ArgMatches) -> Result<G::Rules> {
     let players = *m.get_one::<usize>("players").expect("players has a value");
     let mut rules = G::Rules::standard(players);
+    let house = m.get_one::<String>("house").map_or("", String::as_str);
+    // A rule set twice, by its flag and in --house, is a slip: which one was meant?
+    let hint = format!(
+        "{}=…",
+        G::INFO.change_keys.split(',').next().unwrap_or("key")
+    );
+    for (k, v) in crate::text::key_values(house, "house rule", &hint)? {
+        if let Some(f) = G::INFO.flags.iter().find(|f| {
+            f.key == crate::text::normalize(k)
+                && m.value_source(f.long) == Some(ValueSource::CommandLine)
+        }) {
+            return Err(Error::usage(format!(
+                "--house {k}={v} sets what --{} already sets: give it once",
+                f.long
+            )));
+        }
+    }
     for f in G::INFO.flags {
         let change = match f.value_name {
             None if m.get_flag(f.long) => Some(f.switch_sets.to_string()),
@@ -433,7 +452,7 @@ fn rules<G: Game>(m: &ArgMatches) -> Result<G::Rules> {
             })?;
         }
     }
-    rules.with_changes(m.get_one::<String>("house").map_or("", String::as_str))
+    rules.with_changes(house)
 }
 
 fn text<'a>(m: &'a ArgMatches, id: &str) -> &'a str {

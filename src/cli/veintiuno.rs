@@ -57,11 +57,11 @@ pub struct HandRunArgs {
     #[arg(long, value_name = "N", default_value = "1000000", value_parser = parse_hands)]
     pub hands: u64,
     /// Seed of the random streams.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::parse_seed)]
     pub seed: u64,
     /// Worker threads; never changes the result.
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
+    #[arg(long, value_name = "T", value_parser = super::args::parse_threads)]
+    pub threads: Option<usize>,
     /// Run only shard K of N and write a partial result for `tahur merge`; `auto` (or
     /// `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job.
     #[arg(long, value_name = "K/N|auto")]
@@ -73,7 +73,7 @@ impl HandRunArgs {
         RunRequest {
             samples: self.hands,
             seed: self.seed,
-            threads: self.threads.map(usize::from),
+            threads: self.threads,
             shard: self.shard.as_deref(),
         }
     }
@@ -92,10 +92,25 @@ impl HouseArgs {
     fn options(&self) -> Result<Options> {
         Options::default().with_house_rules(&self.house)
     }
+
+    /// The house rules of a command whose figures only `keys` can change: any other key is
+    /// refused (it would print the figures unchanged), saying `why`.
+    fn options_for(&self, command: &str, keys: &[&str], why: &str) -> Result<Options> {
+        let opts = self.options()?;
+        let pairs = crate::text::key_values(&self.house, "house rule", "decks=2")?;
+        if let Some((k, v)) = pairs.iter().find(|(k, _)| !keys.contains(k)) {
+            return Err(Error::usage(format!(
+                "--house {k}={v} does not change {why}: veintiuno {command} takes {}",
+                crate::text::and_list(keys)
+            )));
+        }
+        Ok(opts)
+    }
 }
 
 /// `tahur veintiuno odds`.
 #[derive(Args, Debug)]
+#[command(mut_arg("house", |a| a.help("House rules: decks=N (the other rules change what a hand pays, not its odds)")))]
 pub struct OddsCmd {
     #[command(flatten)]
     pub house: HouseArgs,
@@ -108,6 +123,7 @@ pub struct OddsCmd {
 
 /// `tahur veintiuno bank`.
 #[derive(Args, Debug)]
+#[command(mut_arg("house", |a| a.help("House rules that change the bank's total: decks=N, twelve=on|off, suited12=on|off")))]
 pub struct BankCmd {
     #[command(flatten)]
     pub house: HouseArgs,
@@ -123,7 +139,7 @@ pub struct BankCmd {
     #[arg(long, value_name = "CARD", value_parser = parse_up)]
     pub up: Option<Card>,
     /// The bank stands at this total or more.
-    #[arg(long, default_value_t = 17, value_parser = clap::value_parser!(u8).range(12..=21))]
+    #[arg(long, default_value_t = 17, value_parser = parse_bank_stand)]
     pub bank_stand: u8,
     #[command(flatten)]
     pub out: OutputArgs,
@@ -133,7 +149,7 @@ pub struct BankCmd {
 #[derive(Args, Debug)]
 pub struct SimCmd {
     /// Players at the table, bank included (2–8).
-    #[arg(long, value_name = "P", required = true, value_parser = clap::value_parser!(u8).range(2..=8))]
+    #[arg(long, value_name = "P", required = true, value_parser = parse_table_players)]
     pub players: u8,
     /// Player strategy (policy) by seat, repeated if fewer than players: basic, pie, mimic[:S]
     /// (hit below S), sheet, sheet:FILE.json; Spanish básica, banca[:S], hoja, hoja:FILE.json.
@@ -147,7 +163,7 @@ pub struct SimCmd {
     #[command(flatten)]
     pub house: HouseArgs,
     /// The bank stands at this total or more.
-    #[arg(long, default_value_t = 17, value_parser = clap::value_parser!(u8).range(12..=21))]
+    #[arg(long, default_value_t = 17, value_parser = parse_bank_stand)]
     pub bank_stand: u8,
     /// The bank sends players al puje with 20 in two cards.
     #[arg(long, default_value = "on", value_parser = ["on", "off"])]
@@ -166,19 +182,26 @@ fn parse_up(s: &str) -> std::result::Result<Card, String> {
 }
 
 fn parse_hands(s: &str) -> std::result::Result<u64, String> {
-    match super::parse_count(s) {
-        Some(0) => Err("give at least 1 hand".into()),
-        Some(n) if n <= super::MAX_SAMPLES => Ok(n),
-        Some(_) => Err("at most 1e15 hands".into()),
-        None => Err("expected a whole number such as 1000000 or 1e6".into()),
-    }
+    crate::text::parse_samples(s, "hands")
+}
+
+fn parse_bank_stand(s: &str) -> std::result::Result<u8, String> {
+    crate::text::parse_whole(s, 12, 21, "the bank stands at 12 to 21").map(|n| n as u8)
+}
+
+fn parse_table_players(s: &str) -> std::result::Result<u8, String> {
+    crate::text::parse_whole(s, 2, 8, "21 ecuatoriano is for 2 to 8 players").map(|n| n as u8)
 }
 
 /// Runs a 21 ecuatoriano command.
 pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
     match cmd {
         VeintiunoCommand::Odds(a) => {
-            let opts = a.house.options()?;
+            let opts = a.house.options_for(
+                "odds",
+                &["decks"],
+                "the odds of two-card hands (each special is counted whatever the rules pay)",
+            )?;
             let comp = Composition::from_removed(opts.decks, &a.removed)?;
             if comp.total() < 2 {
                 return Err(Error::usage(
@@ -189,7 +212,11 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
             Ok(0)
         }
         VeintiunoCommand::Bank(a) => {
-            let opts = a.house.options()?;
+            let opts = a.house.options_for(
+                "bank",
+                &["decks", "twelve", "suited12"],
+                "the bank's final total",
+            )?;
             let comp = if a.infinite {
                 None
             } else {
@@ -208,7 +235,7 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
         }
         VeintiunoCommand::Sim(a) => {
             let opts = a.house.options()?;
-            let list = crate::text::split_specs(&a.policies)
+            let list = crate::text::split_specs(&a.policies, "--policies")?
                 .iter()
                 .map(|p| parse_policy(p))
                 .collect::<Result<Vec<_>>>()?;
@@ -237,13 +264,13 @@ pub struct StrategyCmd {
     #[arg(long, value_name = "CARDS", default_value = "", alias = "deck-state")]
     pub removed: String,
     /// The bank stands at this total or more.
-    #[arg(long, default_value_t = 17, value_parser = clap::value_parser!(u8).range(12..=21))]
+    #[arg(long, default_value_t = 17, value_parser = parse_bank_stand)]
     pub bank_stand: u8,
     /// Sampled hands per decision point, up card and action.
     #[arg(long, value_name = "N", default_value = "20000", value_parser = parse_strategy_samples)]
     pub samples: u32,
     /// Seed.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::parse_seed)]
     pub seed: u64,
     /// Draw the EV of the best move by hard total, one line per up card, as SVG.
     #[arg(long, value_name = "FILE.svg")]
@@ -257,10 +284,13 @@ pub struct StrategyCmd {
 }
 
 fn parse_strategy_samples(s: &str) -> std::result::Result<u32, String> {
-    match super::parse_count(s) {
-        Some(n) if (100..=10_000_000).contains(&n) => Ok(n as u32),
-        _ => Err("expected 100 to 10000000 samples, e.g. 20000".into()),
-    }
+    crate::text::parse_whole(
+        s,
+        100,
+        10_000_000,
+        "give 100 to 10000000 samples, e.g. 20000",
+    )
+    .map(|n| n as u32)
 }
 
 /// Runs `tahur veintiuno strategy`.

@@ -222,7 +222,7 @@ pub trait Strategy<G: Game>: Clone + PartialEq + Debug + Display + Send + Sync +
     }
     /// Parses a comma list (`threshold:t=0.3,bluff=0.1,honest`), at least one.
     fn parse_list(text: &str) -> Result<Vec<Self>> {
-        let items = crate::text::split_specs(text);
+        let items = crate::text::split_specs(text, "--strategies")?;
         if items.is_empty() {
             return Err(crate::error::Error::usage(format!(
                 "--strategies is empty: name at least one, e.g. {}",

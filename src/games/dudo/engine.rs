@@ -82,6 +82,19 @@ impl GameConfig {
                 self.lives
             )));
         }
+        // Rules of one rule set only: refused under the other, as `dudo prob` refuses them.
+        if self.obligado && self.rules.set == RuleSet::Chimbo9 {
+            return Err(Error::usage(
+                "obligado=on is a Caleuchano rule (Chimbo 9 has no obligado round): drop it or add rules=caleuchano",
+            ));
+        }
+        if self.rules.ace_round == super::rules::AceRound::Ceil
+            && self.rules.set == RuleSet::Caleuchano
+        {
+            return Err(Error::usage(
+                "ace-round=ceil is a Chimbo 9 rule (Caleuchano converts by half or more): drop it or use rules=chimbo9",
+            ));
+        }
         Ok(())
     }
 }

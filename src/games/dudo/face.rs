@@ -156,18 +156,20 @@ const FACE_NAMES: &[(u8, &[&str])] = &[
 ];
 
 /// Parses a list of dice such as `1,4,4,2,6` (commas, spaces or nothing between: `14426`).
-/// `what` names the option for messages.
+/// An empty item (`1,,4`, `,,`) is refused; a blank list is no dice. `what` names the option
+/// for messages.
 pub fn parse_dice(list: &str, what: &str) -> Result<Vec<Face>> {
     let mut out = Vec::new();
-    let cleaned: String = list.trim().to_string();
-    if cleaned.is_empty() {
-        return Ok(out);
-    }
-    let tokens: Vec<&str> = if cleaned.contains(',') || cleaned.contains(' ') {
-        cleaned
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|t| !t.is_empty())
+    let cleaned = list.trim();
+    let tokens: Vec<&str> = if cleaned.contains(',') {
+        crate::text::list_items(cleaned, what)?
+            .into_iter()
+            .flat_map(str::split_whitespace)
             .collect()
+    } else if cleaned.contains(char::is_whitespace) {
+        cleaned.split_whitespace().collect()
+    } else if cleaned.is_empty() {
+        Vec::new()
     } else if cleaned.chars().all(|c| c.is_ascii_digit()) {
         // "14426": one digit per die
         cleaned
@@ -175,7 +177,7 @@ pub fn parse_dice(list: &str, what: &str) -> Result<Vec<Face>> {
             .map(|(i, c)| &cleaned[i..i + c.len_utf8()])
             .collect()
     } else {
-        vec![cleaned.as_str()]
+        vec![cleaned]
     };
     for t in tokens {
         let face = Face::parse(t).map_err(|_| {

@@ -262,14 +262,10 @@ pub fn show(set: CardSet) -> String {
         .join(" ")
 }
 
-/// Parses a comma- or space-separated list of cards into a set (duplicates refused).
+/// Parses a comma-separated list of cards into a set (duplicates and empty items refused).
 pub fn parse_set(text: &str) -> Result<CardSet> {
     let mut set = 0;
-    for item in text
-        .split([',', ';'])
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
+    for item in crate::text::list_items(text, "card list")? {
         let c = Card::parse(item)?;
         if set & c.bit() != 0 {
             return Err(Error::usage(format!(

@@ -156,8 +156,16 @@ impl Composition {
     /// A full shoe of `decks` decks minus the listed cards (`AH,7D,…`).
     pub fn from_removed(decks: u8, removed: &str) -> Result<Self> {
         let mut c = Self::full(decks);
-        for word in removed.split(',').map(str::trim).filter(|w| !w.is_empty()) {
-            c.remove(Card::parse(word)?)?;
+        for word in crate::text::list_items(removed, "--removed")? {
+            let card = Card::parse(word)?;
+            c.remove(card).map_err(|_| {
+                Error::usage(format!(
+                    "--removed '{}': '{word}' ({card}) is removed more often than {decks} deck{} hold{} it",
+                    removed.trim(),
+                    if decks == 1 { "" } else { "s" },
+                    if decks == 1 { "s" } else { "" },
+                ))
+            })?;
         }
         Ok(c)
     }

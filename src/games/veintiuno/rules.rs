@@ -52,18 +52,8 @@ impl Options {
     /// Applies a house-rule spec such as `decks=2,puje=off,monona=2`.
     /// Keys: decks, twelve, suited12, monona, natural, trillona, puje, tapo, withdraw13, steal.
     pub fn with_house_rules(mut self, spec: &str) -> Result<Self> {
-        for pair in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (k, v) = pair.split_once('=').ok_or_else(|| {
-                Error::usage(format!(
-                    "invalid house rule '{pair}': expected key=value, e.g. puje=off,decks=2"
-                ))
-            })?;
-            let (k, v) = (k.trim(), v.trim());
-            let on_off = || match v.to_ascii_lowercase().as_str() {
-                "on" | "yes" | "true" | "1" => Ok(true),
-                "off" | "no" | "false" | "0" => Ok(false),
-                _ => Err(Error::usage(format!("invalid {k}={v}: use on or off"))),
-            };
+        for (k, v) in crate::text::key_values(spec, "house rule", "puje=off,decks=2")? {
+            let on_off = || crate::text::on_off(k, v);
             let small = |lo: u8, hi: u8| {
                 v.parse::<u8>()
                     .ok()
