@@ -487,6 +487,163 @@ fn every_user_mistake_gets_one_line_and_exit_2() {
     }
 }
 
+/// What issue 12 found silently accepted or answered with a misleading message: each is now
+/// refused in one line that names the value and says why.
+#[test]
+fn slips_are_refused_with_the_reason() {
+    let dudo_prob = ["dudo", "prob", "3", "cuadras", "--dice", "10"];
+    let sim = ["dudo", "sim", "--players", "3", "--games", "10"];
+    let cases: Vec<(Vec<&str>, &[&str])> = vec![
+        (
+            [&dudo_prob[..], &["--hand", "1,,4"]].concat(),
+            &["'1,,4'", "empty item between two commas"],
+        ),
+        (
+            [&dudo_prob[..], &["--hand", ",,,,,,,,"]].concat(),
+            &["',,,,,,,,'", "empty item"],
+        ),
+        (
+            [&dudo_prob[..], &["--hand", "1,4,"]].concat(),
+            &["after the last comma"],
+        ),
+        (
+            [&sim[..], &["--strategies", "threshold,,random"]].concat(),
+            &["--strategies 'threshold,,random'"],
+        ),
+        (
+            vec!["veintiuno", "odds", "--removed", "AH,,AS"],
+            &["--removed 'AH,,AS'"],
+        ),
+        (
+            [&sim[..], &["--house", "lives=3,lives=5"]].concat(),
+            &["'lives' is given twice"],
+        ),
+        (
+            [&sim[..], &["--strategies", "threshold:t=0.3,t=0.2"]].concat(),
+            &["'t' is given twice"],
+        ),
+        (
+            [&sim[..], &["--strategies", "threshold:t="]].concat(),
+            &["no value after '='"],
+        ),
+        (
+            [&sim[..], &["--strategies", "sheet:"]].concat(),
+            &["'sheet:'"],
+        ),
+        (
+            vec!["veintiuno", "sim", "--players", "3", "--policies", "mimic:"],
+            &["'mimic:'"],
+        ),
+        (
+            [&sim[..], &["--strategies", "threshold:"]].concat(),
+            &["'threshold:'"],
+        ),
+        (
+            [&sim[..], &["--house", "obligado=on"]].concat(),
+            &["obligado=on is a Caleuchano rule"],
+        ),
+        (
+            [&sim[..], &["--house", "rules=caleuchano,ace-round=ceil"]].concat(),
+            &["ace-round=ceil is a Chimbo 9 rule"],
+        ),
+        (
+            vec!["veintiuno", "odds", "--house", "twelve=off"],
+            &["--house twelve=off does not change"],
+        ),
+        (
+            vec!["veintiuno", "bank", "--house", "puje=off"],
+            &["--house puje=off", "decks, twelve and suited12"],
+        ),
+        (
+            vec!["dudo", "table", "--dice", "10", "--levels", "-0.5"],
+            &["'-0.5'", "(0, 1]"],
+        ),
+        (
+            vec!["dudo", "table", "--dice", "1e5"],
+            &["'1e5'", "out of range", "1 to 10000 dice"],
+        ),
+        (
+            vec![
+                "dudo", "advise", "3", "cuadras", "--dice", "10", "--top", "-1",
+            ],
+            &["'-1'", "negative"],
+        ),
+        (
+            vec![
+                "dudo", "advise", "3", "cuadras", "--dice", "10", "--top", "2.5",
+            ],
+            &["'2.5'", "not a whole number"],
+        ),
+        (
+            vec!["durak", "sim", "--players", "-2"],
+            &["'-2'", "negative", "2 to 6 players"],
+        ),
+        (
+            vec![
+                "durak",
+                "sim",
+                "--players",
+                "3",
+                "--variant",
+                "perevodnoy",
+                "--house",
+                "variant=podkidnoy",
+            ],
+            &["sets what --variant already sets"],
+        ),
+        (
+            vec!["durak", "sim", "--players", "3", "--house", "teams="],
+            &["'teams='", "no value"],
+        ),
+        (
+            vec!["veintiuno", "sim", "--players", "3", "--hands", "-5"],
+            &["'-5'", "negative"],
+        ),
+        (
+            vec!["veintiuno", "bank", "--bank-stand", "3e1"],
+            &["'3e1'", "out of range", "12 to 21"],
+        ),
+    ];
+    for (args, needles) in cases {
+        let e = fails(&args);
+        for needle in needles {
+            assert!(
+                e.contains(needle),
+                "{args:?}: message should say {needle}: {e}"
+            );
+        }
+    }
+    // And the forms every count takes.
+    let text = stdout(&[
+        "dudo", "table", "--dice", "3e1", "--levels", "0.5", "--format", "csv",
+    ]);
+    assert_eq!(
+        text,
+        stdout(&["dudo", "table", "--dice", "30", "--format", "csv"])
+    );
+}
+
+/// Shards that cannot be merged: the message names the field in which they differ.
+#[test]
+fn merge_names_the_field_that_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |n: &str| dir.path().join(n).display().to_string();
+    let base = ["durak", "sim", "--players", "3", "--games", "600"];
+    let write = |extra: &[&str], shard: &str, name: &str| {
+        stdout(&[&base[..], extra, &["--shard", shard, "--output", &d(name)]].concat());
+    };
+    write(&[], "1/2", "a.json");
+    write(&["--variant", "perevodnoy"], "2/2", "b.json");
+    write(&["--seed", "5"], "2/2", "c.json");
+    let e = fails(&["merge", &d("a.json"), &d("b.json")]);
+    assert!(
+        e.contains("rules.variant") && e.contains("\"perevodnoy\"") && e.contains("\"podkidnoy\""),
+        "{e}"
+    );
+    let e = fails(&["merge", &d("a.json"), &d("c.json")]);
+    assert!(e.contains("seed 5 in") && e.contains("1 in"), "{e}");
+}
+
 #[test]
 fn output_is_written_atomically_to_the_file() {
     let dir = tempfile::tempdir().unwrap();
