@@ -16,6 +16,15 @@
 //! - [`report`]: text, CSV, JSON and Markdown exporters, SVG charts, atomic output.
 //! - [`shards`]: partial results of sharded runs and their merge.
 
+/// `eprintln!` that never panics: a message to a closed stderr (`tahur … 2>&1 | head`, then
+/// Ctrl-C) is dropped instead of aborting the run that is printing what it computed.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod cli;
 pub mod error;
 pub mod games;

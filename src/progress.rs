@@ -85,8 +85,8 @@ static SHOWN_BAR: Mutex<Option<ProgressBar>> = Mutex::new(None);
 pub fn say(line: &str) {
     let bar = SHOWN_BAR.lock().ok().and_then(|b| b.clone());
     match bar {
-        Some(bar) => bar.suspend(|| eprintln!("{line}")),
-        None => eprintln!("{line}"),
+        Some(bar) => bar.suspend(|| say!("{line}")),
+        None => say!("{line}"),
     }
 }
 
@@ -230,7 +230,7 @@ impl Inner {
         }
         *finished = end.is_some();
         let message = self.message.lock().map(|m| m.clone()).unwrap_or_default();
-        eprintln!(
+        say!(
             "tahur: {}",
             status_line(&Status {
                 done: self.done.load(Ordering::Relaxed),

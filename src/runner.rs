@@ -39,7 +39,7 @@ pub fn install_interrupt_handler() {
     // Installing twice fails harmlessly (e.g. in tests calling the CLI in-process).
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            eprintln!("tahur: second signal: quitting at once, nothing more is printed or written");
+            say!("tahur: second signal: quitting at once, nothing more is printed or written");
             std::process::exit(130);
         }
         crate::progress::say(

@@ -359,3 +359,29 @@ fn a_second_signal_exits_at_once() {
         "nothing printed after the second signal: {stdout}"
     );
 }
+
+/// `tahur … 2>&1 | head` and then Ctrl-C: the reader is gone before tahur says it is stopping.
+/// Messages to a closed stderr are dropped; the run still ends with 130 (it aborted before).
+#[test]
+fn a_signal_with_stdout_and_stderr_closed_still_exits_130() {
+    let mut run = Running::start(&["durak", "sim", "--players", "4", "--games", "1e12"]);
+    run.wait_started();
+    // Close both reading ends: stdout's now, stderr's when its reader thread ends.
+    drop(run.child.stdout.take());
+    let Running {
+        mut child,
+        lines,
+        reader,
+        ..
+    } = run;
+    drop(lines);
+    let status = Command::new("kill")
+        .arg("-INT")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // The reader thread stops at its next line (the send fails), closing stderr's pipe.
+    reader.join().unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+}

@@ -389,7 +389,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                     missing.join(", "),
                     a.out_dir.display()
                 ));
-                eprintln!(
+                say!(
                     "tahur: interrupted: {} of {} table sizes tuned; {} and .md left as they were",
                     results.len(),
                     spec.players.len(),
@@ -425,7 +425,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 }
                 crate::report::write_atomic(&path, content.as_bytes())?;
             }
-            eprintln!("wrote {} files under {}", files.len(), a.out_dir.display());
+            say!("wrote {} files under {}", files.len(), a.out_dir.display());
             Ok(0)
         }
     }

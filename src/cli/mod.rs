@@ -108,7 +108,7 @@ pub fn main() -> i32 {
             .location()
             .map(|l| format!(" at {}:{}", l.file(), l.line()))
             .unwrap_or_default();
-        eprintln!("tahur: internal error: {msg}{at} (please report it)");
+        say!("tahur: internal error: {msg}{at} (please report it)");
     }));
     run_args(std::env::args_os())
 }
@@ -143,7 +143,7 @@ where
                         .collect();
                     let first = message.join(" ");
                     let first = first.trim_start_matches("error: ");
-                    eprintln!("tahur: error: {first} (see --help)");
+                    say!("tahur: error: {first} (see --help)");
                     2
                 }
             };
@@ -151,7 +151,7 @@ where
     };
     PROGRESS_EVERY.with(|p| p.set(matches.get_one::<Duration>("progress").copied()));
     if let Err(e) = check_output_paths(&matches) {
-        eprintln!("tahur: error: {e}");
+        say!("tahur: error: {e}");
         return e.exit_code();
     }
     let result = match dispatch_play(&matches) {
@@ -164,7 +164,7 @@ where
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("tahur: error: {e}");
+            say!("tahur: error: {e}");
             e.exit_code()
         }
     }
@@ -239,7 +239,7 @@ fn man(dir: Option<&std::path::Path>) -> Result<i32> {
             stack.push((format!("{name}-{}", sub.get_name()), sub.clone()));
         }
     }
-    eprintln!("tahur: wrote {written} manual pages into {}", dir.display());
+    say!("tahur: wrote {written} manual pages into {}", dir.display());
     Ok(0)
 }
 
@@ -293,7 +293,7 @@ pub(crate) fn run_job(
     if let (Some(s), Some(asked)) = (shard, req.shard) {
         if asked.trim().starts_with("auto") {
             // The scheduler's log should say which block of the run this task holds.
-            eprintln!("tahur: --shard {asked} is shard {s} here");
+            say!("tahur: --shard {asked} is shard {s} here");
         }
     }
     let result = job.run(&spec, shard, &control);
@@ -305,7 +305,7 @@ pub(crate) fn run_job(
         0
     };
     if result.interrupted {
-        eprintln!(
+        say!(
             "tahur: interrupted: {} of {} {unit} ran; {} what they give",
             crate::humanize::thousands(result.samples_done),
             crate::humanize::thousands(planned),

@@ -587,7 +587,7 @@ fn sequential<G: Game>(
     control.progress.finish();
     let (tally, summary, seq) = result?;
     if summary.interrupted {
-        eprintln!(
+        say!(
             "tahur: interrupted after {} look{}: {} of at most {} {} ran; the report shows what they give",
             seq.looks,
             if seq.looks == 1 { "" } else { "s" },

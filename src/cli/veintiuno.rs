@@ -328,7 +328,7 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
             crate::report::write_atomic(p, json.as_bytes())?;
         } else {
             // A sheet played as a strategy must be whole: the file is left as it was.
-            eprintln!(
+            say!(
                 "tahur: interrupted: --write '{}' skipped: the sheet is partial, the file is left as it was",
                 p.display()
             );
@@ -337,7 +337,7 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
     if !sheet.is_complete() {
         let missing = sheet.not_computed.as_ref().map_or(0, |m| m.count());
         let planned = st::decision_points(&q);
-        eprintln!(
+        say!(
             "tahur: interrupted: {} of {planned} decision points computed; the report marks the others ?",
             planned - missing.min(planned)
         );
