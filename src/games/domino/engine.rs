@@ -427,7 +427,13 @@ pub fn round5(x: i64) -> i64 {
 impl Game {
     /// A new sample (game or match) dealt from `rng`.
     pub fn new(rules: Rules, rng: &mut impl Rng) -> Game {
-        let mut g = Game {
+        let mut g = Game::blank(rules);
+        g.start_game(rng);
+        g
+    }
+
+    fn blank(rules: Rules) -> Game {
+        Game {
             rules,
             set: full_set(rules.set),
             hands: [0; 4],
@@ -456,9 +462,7 @@ impl Game {
             opened_double: false,
             opening_ends: 2,
             games: 0,
-        };
-        g.start_game(rng);
-        g
+        }
     }
 
     /// The rules.
@@ -478,7 +482,49 @@ impl Game {
             .expect("tiles are dealt")
     }
 
+    /// A sample whose first game is dealt as given (hands by seat; the rest sleep), for tests
+    /// and positions you set up; later games of a match are dealt from `rng`.
+    pub fn from_deal(
+        rules: Rules,
+        hands: [TileSet; 4],
+        rng: &mut impl Rng,
+    ) -> Result<Game, String> {
+        rules.validate().map_err(|e| e.to_string())?;
+        let set = full_set(rules.set);
+        let mut all = 0;
+        for (s, &h) in hands.iter().enumerate() {
+            if s >= rules.players as usize {
+                if h != 0 {
+                    return Err(format!("seat {} is not at the table", s + 1));
+                }
+                continue;
+            }
+            if h & !set != 0 || h & all != 0 {
+                return Err(format!(
+                    "seat {}'s tiles are not in the set or dealt twice",
+                    s + 1
+                ));
+            }
+            if h.count_ones() != rules.hand as u32 {
+                return Err(format!(
+                    "seat {} holds {} tiles, not {}",
+                    s + 1,
+                    h.count_ones(),
+                    rules.hand
+                ));
+            }
+            all |= h;
+        }
+        let mut g = Game::blank(rules);
+        g.start_game_with(Some((hands, set & !all)), rng);
+        Ok(g)
+    }
+
     fn start_game(&mut self, rng: &mut impl Rng) {
+        self.start_game_with(None, rng)
+    }
+
+    fn start_game_with(&mut self, dealt: Option<([TileSet; 4], TileSet)>, rng: &mut impl Rng) {
         self.board = Board::empty();
         self.played = 0;
         self.out = 0;
@@ -490,7 +536,10 @@ impl Game {
         self.game_over = false;
         self.game_points = [0; 4];
         self.game_tiles = 0;
-        (self.hands, self.stock) = deal(&self.rules, rng);
+        (self.hands, self.stock) = match dealt {
+            Some(d) => d,
+            None => deal(&self.rules, rng),
+        };
         self.games += 1;
         self.counters[counter::GAMES] += 1;
         let dealt = self.set & !self.stock;
@@ -1363,5 +1412,242 @@ impl crate::play::State for Game {
     }
     fn check_invariants(&self) -> Result<(), String> {
         Game::check_invariants(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::domino::tiles::parse_list;
+    use crate::rng::{SeedableRng, Stream};
+
+    fn set(list: &str) -> TileSet {
+        parse_list(list, 9).unwrap()
+    }
+
+    fn rules(players: u8, hand: u8, changes: &str) -> Rules {
+        let mut r = Rules::standard(players);
+        r.hand = hand;
+        r.with_changes(changes).unwrap()
+    }
+
+    fn game(r: Rules, hands: [&str; 4]) -> Game {
+        let mut rng = Stream::seed_from_u64(3);
+        Game::from_deal(r, hands.map(set), &mut rng).unwrap()
+    }
+
+    /// The legal action placing `tile` against `at` (claims as listed).
+    fn play(g: &mut Game, tile: &str, at: u8, announce: bool) {
+        let t = Tile::parse(tile, 9).unwrap();
+        let mut v = Vec::new();
+        g.legal_actions(&mut v);
+        let a = *v
+            .iter()
+            .find(|a| a.tile() == Some(t) && a.at() == at)
+            .unwrap_or_else(|| panic!("{tile} on {at} is not among {v:?}"));
+        g.apply(a.with_claims(announce, true), &mut Stream::seed_from_u64(5))
+            .unwrap();
+        g.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn the_board_counts_as_all_fives_counts() {
+        let mut b = Board::empty();
+        let t = |s: &str| Tile::parse(s, 9).unwrap();
+        b.open_with(t("5-5"), false, false);
+        assert_eq!(b.count(), 10);
+        b.place(t("5-3"), 5, true, false);
+        assert_eq!(b.count(), 13, "the double still counts both halves");
+        b.place(t("5-2"), 5, true, false);
+        assert_eq!(b.count(), 5);
+        b.place(t("3-3"), 3, false, false);
+        assert_eq!(b.count(), 2 + 6, "a double at an end counts both halves");
+        b.place(t("3-1"), 3, true, false);
+        assert_eq!(b.count(), 3);
+        assert_eq!(b.ends(), 2);
+        // The cross: only the opening double's number until its four sides are covered.
+        b.open_with(t("5-5"), true, false);
+        assert_eq!((b.count(), b.numbers(), b.ends()), (10, 1 << 5, 4));
+        for (k, x) in ["5-1", "5-2", "5-3", "5-4"].into_iter().enumerate() {
+            assert_eq!(b.cross(), Some(5));
+            b.place(t(x), 5, true, false);
+            assert_eq!(b.sides(5), 3 - k as u8);
+        }
+        assert_eq!(b.cross(), None);
+        assert_eq!((b.count(), b.ends()), (1 + 2 + 3 + 4, 4));
+        assert_eq!(b.numbers(), 0b11110);
+        // Trees: a double opens two more lines.
+        b.open_with(t("6-6"), false, true);
+        assert_eq!(b.ends(), 4);
+        b.place(t("6-4"), 6, true, true);
+        b.place(t("4-4"), 4, false, true);
+        assert_eq!((b.ends(), b.sides(4), b.sides(6)), (6, 3, 3));
+        assert_eq!(
+            b.count(),
+            12 + 8,
+            "both doubles have fewer than two sides built"
+        );
+    }
+
+    #[test]
+    fn the_highest_double_opens_and_without_a_double_the_heaviest_tile() {
+        let g = game(rules(2, 3, ""), ["3-3,6-1,2-0", "5-5,6-5,1-0", "", ""]);
+        assert_eq!((g.opener(), g.played()), (1, set("5-5")));
+        // Seat 0 holds no 5: it knocks, and everybody now knows it lacks 5.
+        assert_eq!(g.to_act(), 1);
+        assert_eq!(g.view(1).lacks(0), 1 << 5);
+        // No double dealt: the heaviest tile, most pips then the higher half: 6-3 beats 5-4.
+        let g = game(rules(2, 3, ""), ["5-4,2-1,1-0", "6-3,4-0,3-2", "", ""]);
+        assert_eq!((g.opener(), g.played()), (1, set("6-3")));
+        assert_eq!(Game::opening_tile(set("5-4,6-3,4-4")), Tile::new(4, 4));
+        assert_eq!(Game::opening_tile(set("5-4,6-3")), Tile::new(6, 3));
+        assert_eq!(Game::opening_tile(set("5-4,6-2")), Tile::new(5, 4));
+    }
+
+    #[test]
+    fn a_blocked_game_goes_to_the_lower_total_and_a_tie_to_nobody() {
+        for (score, blocked, want) in [
+            ("game", "difference", 1),
+            ("pips", "difference", 12 - 1),
+            ("pips", "losers", 12),
+            ("all-fives", "difference", 10),
+        ] {
+            let r = rules(2, 2, &format!("score={score},blocked={blocked}"));
+            let g = game(r, ["6-6,1-0", "5-5,2-0", "", ""]);
+            assert_eq!(g.outcome(), Some(Outcome::Event(0b01)), "{score}");
+            assert_eq!((g.points(0), g.points(1)), (want, 0), "{score} {blocked}");
+            let mut c = [0; MAX_COUNTERS];
+            g.counters(&mut c);
+            assert_eq!(c[counter::BLOCKED], 1);
+            assert_eq!(c[counter::BLOCKED_OPENER_WON], 1);
+        }
+        let g = game(rules(2, 2, "score=pips"), ["6-6,2-0", "1-1,0-0", "", ""]);
+        assert_eq!(g.outcome(), Some(Outcome::Draw));
+        assert_eq!((g.points(0), g.points(1)), (0, 0));
+    }
+
+    #[test]
+    fn a_domino_takes_the_losers_pips() {
+        for (score, want) in [("game", 1), ("pips", 10), ("all-fives", 10)] {
+            let mut g = game(
+                rules(2, 2, &format!("score={score}")),
+                ["6-6,6-1", "5-5,6-2", "", ""],
+            );
+            assert_eq!(g.to_act(), 1);
+            play(&mut g, "6-2", 6, true);
+            play(&mut g, "6-1", 6, true);
+            assert_eq!(g.outcome(), Some(Outcome::Event(0b01)));
+            assert_eq!((g.points(0), g.points(1), g.length()), (want, 0, 3));
+        }
+    }
+
+    #[test]
+    fn all_fives_scores_plays_and_muggins_takes_a_missed_score() {
+        for (muggins, mine) in [("on", 25), ("off", 15)] {
+            let mut g = game(
+                rules(2, 2, &format!("score=all-fives,muggins={muggins}")),
+                ["5-5,4-0", "5-0,3-3", "", ""],
+            );
+            assert_eq!(g.game_points(0), 10, "the opening 5-5 counts 10");
+            play(&mut g, "5-0", 5, false);
+            if muggins == "on" {
+                assert_eq!(g.view(0).claim(), Some(10));
+            }
+            play(&mut g, "4-0", 0, true);
+            // 10 + 10 (muggins) + the losers' 6 pips rounded to 5.
+            assert_eq!((g.points(0), g.points(1)), (mine, 0), "muggins {muggins}");
+            let mut c = [0; MAX_COUNTERS];
+            g.counters(&mut c);
+            assert_eq!(c[counter::MISSED], 10);
+            assert_eq!(c[counter::MUGGINS], if muggins == "on" { 10 } else { 0 });
+        }
+        assert_eq!(
+            (round5(12), round5(13), round5(0), round5(-3)),
+            (10, 15, 0, -5)
+        );
+    }
+
+    #[test]
+    fn a_player_who_cannot_claim_by_playing_may_pass_and_call_muggins() {
+        // Seat 0 cannot play after seat 1's missed 10, but may still call muggins.
+        let mut g = game(
+            rules(2, 3, "score=all-fives"),
+            ["5-5,2-1,3-1", "5-0,0-0,4-4", "", ""],
+        );
+        play(&mut g, "5-0", 5, false);
+        assert!(g.view(0).claim_only());
+        let mut v = Vec::new();
+        g.legal_actions(&mut v);
+        assert_eq!(v, vec![Action::PASS]);
+        assert!(g
+            .apply(
+                Action::play(Tile::new(2, 1), 5, true),
+                &mut Stream::seed_from_u64(1)
+            )
+            .is_err());
+        g.apply(Action::PASS, &mut Stream::seed_from_u64(1))
+            .unwrap();
+        assert_eq!(g.game_points(0), 10 + 10);
+        assert_eq!(g.to_act(), 1);
+    }
+
+    #[test]
+    fn the_cross_is_covered_first_drawing_if_needed() {
+        let mut g = game(
+            rules(2, 3, "cross=on"),
+            ["6-6,1-0,2-0", "6-5,6-4,3-0", "", ""],
+        );
+        assert_eq!(g.board().cross(), Some(6));
+        play(&mut g, "6-5", 6, true);
+        // Seat 0 holds no 6: it draws from the sleeping tiles until it does.
+        let mut c = [0; MAX_COUNTERS];
+        g.counters(&mut c);
+        assert!(c[counter::DRAWN] >= 1);
+        assert_eq!(g.to_act(), 0);
+        assert!(g.hand(0) & WITH[6] != 0);
+        let mut v = Vec::new();
+        g.legal_actions(&mut v);
+        assert!(v.iter().all(|a| a.at() == 6 && a.on_side()), "{v:?}");
+    }
+
+    #[test]
+    fn both_partners_must_go_out() {
+        let hands = ["6-6", "5-5", "6-1", "4-4"];
+        let g = game(rules(4, 1, ""), hands);
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::Event(0b0101)),
+            "the opener is out at once"
+        );
+        let mut g = game(rules(4, 1, "both-partners=on"), hands);
+        assert_eq!(g.outcome(), None);
+        assert_eq!(g.to_act(), 2, "seat 2 cannot play 5-5 and knocks");
+        play(&mut g, "6-1", 6, true);
+        assert_eq!(g.outcome(), Some(Outcome::Event(0b0101)));
+    }
+
+    #[test]
+    fn a_match_goes_on_until_a_side_reaches_the_target() {
+        let r = rules(2, 7, "to=3");
+        let mut rng = Stream::seed_from_u64(11);
+        let mut g = Game::new(r, &mut rng);
+        while !g.is_over() {
+            let a = g.nth_action(0);
+            g.apply(a, &mut rng).unwrap();
+            g.check_invariants().unwrap();
+        }
+        let Some(Outcome::Event(m)) = g.outcome() else {
+            panic!("a match has a winner")
+        };
+        let w = m.trailing_zeros() as usize;
+        assert!(g.points(w) >= 3 && g.points(1 - w) < g.points(w));
+        assert!(g.games() >= 3);
+        let mut c = [0; MAX_COUNTERS];
+        g.counters(&mut c);
+        assert_eq!(c[counter::GAMES], g.games() as i64);
+        assert_eq!(
+            c[counter::SIDE_POINTS] + c[counter::SIDE_POINTS + 1],
+            g.points(0) + g.points(1)
+        );
     }
 }

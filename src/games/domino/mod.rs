@@ -164,7 +164,11 @@ impl Game for Domino {
             },
             Compared {
                 counter: counter::GAMES,
-                label: "games per sample",
+                label: "games per match",
+            },
+            Compared {
+                counter: counter::OPENER_POINTS,
+                label: "opener's side's points",
             },
         ],
         chunk: 4096,
