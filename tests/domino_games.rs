@@ -4,6 +4,8 @@
 //! the game loops allocate nothing more with more games, bad input is answered in one line, and
 //! every parser survives arbitrary text.
 
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 
 use proptest::prelude::*;
@@ -304,6 +306,32 @@ fn search_plays_by_the_rules() {
             Strategy::parse("company").unwrap(),
         ];
         play_checked(r, &s, k as u64).unwrap();
+    }
+}
+
+/// Tables without a searching bot are played by the engine's own loop ([`Game::play_out`]); it
+/// makes the same choices from the same draws as the move-by-move loop (`--check` takes that
+/// one, checking every action and invariant).
+#[test]
+fn the_engine_loop_plays_exactly_the_move_by_move_games() {
+    for (changes, list) in [
+        ("", "random"),
+        ("", "company,heaviest,random,scorer"),
+        ("draw=on,cross=on,tree=on,set=9,hand=7", "random,company"),
+        ("score=all-fives,to=50", "scorer:miss=0.3,random:miss=0.5"),
+        ("both-partners=on,score=pips,to=100", "heaviest,company"),
+    ] {
+        let rules = Rules::standard(4).with_changes(changes).unwrap();
+        let list = <Strategy as tahur::play::Strategy<Domino>>::parse_list(list).unwrap();
+        let run = |check: bool| {
+            let sim = GameSimulation::new(&TableSetup::<Domino>::new(rules, &list, check).unwrap());
+            let mut t = sim.empty_tally();
+            sim.run_chunk(&mut base_stream(21), 300, &mut t);
+            t
+        };
+        let (fast, checked) = (run(false), run(true));
+        assert_eq!(checked.violations + checked.illegal_actions, 0, "{changes}");
+        assert_eq!(fast, checked, "{changes}");
     }
 }
 

@@ -182,6 +182,27 @@ impl crate::play::Bot<super::Domino> for Bot {
     fn act(&mut self, view: &View<'_>, rng: &mut Stream) -> Action {
         Bot::act(self, view, rng)
     }
+
+    /// Tables without a searching bot: the engine plays the bots' choices in one loop, without
+    /// checking again the actions they chose from the engine's own list (the same choices from
+    /// the same draws as the move-by-move loop; `--check` takes that loop).
+    #[inline]
+    fn play_out(
+        game: &mut super::engine::Game,
+        bots: &mut [Bot],
+        seat_bot: &[usize],
+        deal: &mut Stream,
+        decisions: &mut Stream,
+    ) -> bool {
+        let n = game.rules().players as usize;
+        if seat_bot[..n].iter().any(|&b| bots[b].search.is_some()) {
+            return false;
+        }
+        game.play_out(deal, |view| {
+            bots[seat_bot[view.seat() as usize]].act(view, decisions)
+        });
+        true
+    }
 }
 
 /// `a` with each claim it makes dropped with chance `miss` (a score not announced, muggins not

@@ -131,18 +131,42 @@ impl fmt::Debug for Action {
     }
 }
 
+const fn playable_table() -> [TileSet; 1 << NUMBERS] {
+    let mut table = [0u64; 1 << NUMBERS];
+    let mut numbers = 0;
+    while numbers < 1 << NUMBERS {
+        let mut m = 0;
+        let mut n = 0;
+        while n < NUMBERS {
+            if numbers >> n & 1 == 1 {
+                m |= WITH[n];
+            }
+            n += 1;
+        }
+        table[numbers] = m;
+        numbers += 1;
+    }
+    table
+}
+
+/// `PLAYABLE[numbers]`: the tiles showing one of the numbers in the bit set `numbers`.
+static PLAYABLE: [TileSet; 1 << NUMBERS] = playable_table();
+
 /// The layout, as far as play and scoring need it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Board {
-    /// Plain open ends showing each number (the outer half of a tile that is not a double).
-    plain: [u8; NUMBERS],
+    /// Plain open ends showing each number (the outer half of a tile that is not a double);
+    /// 16 entries so that indexing by `n & 15` needs no bounds check.
+    plain: [u8; 16],
     /// Open sides of the double of each number, if it is on the board.
-    sides: [u8; NUMBERS],
+    sides: [u8; 16],
     /// Sides of the double of each number that are built on (the one it was played against
     /// included).
-    built: [u8; NUMBERS],
-    /// Numbers with an open end.
-    open: u16,
+    built: [u8; 16],
+    /// Numbers with a plain open end.
+    plain_open: u16,
+    /// Numbers whose double has an open side.
+    side_open: u16,
     /// The tiles that can be placed (a number shows on a playable end).
     playable: TileSet,
     /// The open-end total as all fives counts it.
@@ -170,14 +194,20 @@ impl Board {
         self.count as u32
     }
 
+    /// Numbers with an open end.
+    #[inline]
+    pub fn open(&self) -> u16 {
+        self.plain_open | self.side_open
+    }
+
     /// Numbers a tile may be placed against now: every open number, or only the cross's
     /// number while it is uncovered.
     #[inline]
     pub fn numbers(&self) -> u16 {
         if self.cross != NONE {
-            1 << self.cross
+            1 << (self.cross & 15)
         } else {
-            self.open
+            self.plain_open | self.side_open
         }
     }
 
@@ -189,12 +219,17 @@ impl Board {
 
     /// Plain open ends showing `n`.
     pub fn plain(&self, n: u8) -> u8 {
-        self.plain[n as usize]
+        self.plain[(n & 15) as usize]
     }
 
     /// Open sides of the double `n-n`.
     pub fn sides(&self, n: u8) -> u8 {
-        self.sides[n as usize]
+        self.sides[(n & 15) as usize]
+    }
+
+    /// Sides of the double `n-n` built on.
+    pub fn built(&self, n: u8) -> u8 {
+        self.built[(n & 15) as usize]
     }
 
     /// The number of the uncovered cross, if any.
@@ -215,48 +250,47 @@ impl Board {
     /// Without scoring by ends the two are the same move: only one is offered (plain first).
     #[inline]
     pub fn kinds(&self, n: u8, by_ends: bool) -> u8 {
-        let n = n as usize;
         if self.cross != NONE {
-            return if n == self.cross as usize && self.sides[n] > 0 {
+            return if n == self.cross && self.sides[(n & 15) as usize] > 0 {
                 2
             } else {
                 0
             };
         }
-        let p = (self.plain[n] > 0) as u8;
-        let s = (self.sides[n] > 0) as u8;
+        let p = (self.plain_open >> n & 1) as u8;
+        let s = (self.side_open >> n & 1) as u8;
         if by_ends {
             p | s << 1
-        } else if p == 1 {
-            1
         } else {
-            s << 1
+            p | (s & !p) << 1
         }
     }
 
+    #[inline]
     fn refresh(&mut self, n: usize) {
-        if self.plain[n] + self.sides[n] > 0 {
-            self.open |= 1 << n;
+        let bit = 1u16 << n;
+        if self.plain[n] > 0 {
+            self.plain_open |= bit;
         } else {
-            self.open &= !(1 << n);
+            self.plain_open &= !bit;
+        }
+        if self.sides[n] > 0 {
+            self.side_open |= bit;
+        } else {
+            self.side_open &= !bit;
         }
     }
 
+    #[inline]
     fn refresh_playable(&mut self) {
-        let mut m = 0;
-        let mut bits = self.numbers();
-        while bits != 0 {
-            m |= WITH[bits.trailing_zeros() as usize];
-            bits &= bits - 1;
-        }
-        self.playable = m;
+        self.playable = PLAYABLE[(self.numbers() & 0x3FF) as usize];
     }
 
     /// Opens the game with `t`: a double gets two sides, four with the cross or spinner trees.
     pub fn open_with(&mut self, t: Tile, cross: bool, tree: bool) {
         *self = Board::empty();
         if t.is_double() {
-            let n = t.high() as usize;
+            let n = (t.high() & 15) as usize;
             self.sides[n] = if cross || tree { 4 } else { 2 };
             self.count = 2 * n as u16;
             if cross {
@@ -265,9 +299,10 @@ impl Board {
             self.refresh(n);
         } else {
             for h in [t.high(), t.low()] {
-                self.plain[h as usize] += 1;
+                let h = (h & 15) as usize;
+                self.plain[h] += 1;
                 self.count += h as u16;
-                self.refresh(h as usize);
+                self.refresh(h);
             }
         }
         self.refresh_playable();
@@ -277,7 +312,7 @@ impl Board {
     /// with spinner trees a double opens two more lines.
     #[inline]
     pub fn place(&mut self, t: Tile, at: u8, side: bool, tree: bool) {
-        let n = at as usize;
+        let n = (at & 15) as usize;
         if side {
             self.sides[n] -= 1;
             self.built[n] += 1;
@@ -293,10 +328,10 @@ impl Board {
             self.built[n] = 1;
             self.count += 2 * n as u16;
         } else {
-            let o = t.other(at) as usize;
+            let o = (t.other(at) & 15) as usize;
             self.plain[o] += 1;
             self.count += o as u16;
-            self.refresh(o);
+            self.plain_open |= 1 << o;
         }
         self.refresh(n);
         if self.cross == at && self.sides[n] == 0 {
@@ -345,18 +380,44 @@ pub mod counter {
     pub const SIDE_POINTS: usize = 12;
 }
 
+/// Tile indices in order, the deck before a shuffle.
+const IDENTITY: [u8; 55] = {
+    let mut a = [0u8; 55];
+    let mut i = 0;
+    while i < 55 {
+        a[i] = i as u8;
+        i += 1;
+    }
+    a
+};
+
 /// Deals a game: `players × hand` tiles uniformly from the set, by a partial Fisher–Yates
-/// shuffle (one uniform draw per tile dealt), hand by hand in seat order; the rest sleep.
+/// shuffle (one uniform draw per tile dealt, two from each 64-bit word), hand by hand in seat order; the rest sleep.
 /// Returns the hands (seats beyond the table empty) and the sleeping tiles.
 #[inline]
-pub fn deal(rules: &Rules, rng: &mut impl Rng) -> ([TileSet; 4], TileSet) {
+pub fn deal<R: Rng>(rules: &Rules, rng: &mut R) -> ([TileSet; 4], TileSet) {
     let n = rules.tiles();
-    let mut tiles: [u8; 55] = std::array::from_fn(|i| i as u8);
+    let mut tiles = IDENTITY;
     let h = rules.hand as usize;
     let dealt = rules.players as usize * h;
-    for i in 0..dealt {
-        let j = i + uniform_below(rng, n - i);
-        tiles.swap(i, j);
+    // Two draws from each 64-bit word: Lemire's multiply-shift on 32 bits, with rejection
+    // (exactly uniform; rejections are rarer than 1 in 70 million for 55 tiles).
+    let mut i = 0;
+    while i < dealt {
+        let w = rng.next_u64();
+        for x in [w as u32, (w >> 32) as u32] {
+            if i == dealt {
+                break;
+            }
+            let m = (n - i) as u32;
+            let p = x as u64 * m as u64;
+            // The threshold 2^32 mod m is below m: divide only when the low word is.
+            if (p as u32) < m && (p as u32) < m.wrapping_neg() % m {
+                continue;
+            }
+            tiles.swap(i, i + (p >> 32) as usize);
+            i += 1;
+        }
     }
     let mut hands = [0; 4];
     let mut all = 0;
@@ -592,6 +653,9 @@ impl Game {
     #[inline]
     fn next_active(&self, seat: u8) -> u8 {
         let n = self.rules.players;
+        if self.out == 0 {
+            return if seat + 1 >= n { 0 } else { seat + 1 };
+        }
         let mut s = seat;
         for _ in 0..n {
             s = if s + 1 == n { 0 } else { s + 1 };
@@ -825,7 +889,7 @@ impl Game {
             return;
         }
         let claims = self.claim_bits();
-        let hand = self.hands[self.to_act as usize];
+        let hand = self.hands[(self.to_act & 3) as usize];
         let by_ends = self.rules.score.by_ends();
         let mut numbers = self.board.numbers();
         while numbers != 0 {
@@ -852,15 +916,22 @@ impl Game {
         if self.claim_only {
             return 1;
         }
-        let hand = self.hands[self.to_act as usize];
-        let by_ends = self.rules.score.by_ends();
+        let hand = self.hands[(self.to_act & 3) as usize];
         let mut numbers = self.board.numbers();
         let mut c = 0;
+        if !self.rules.score.by_ends() {
+            // One kind of end per number.
+            while numbers != 0 {
+                c += (hand & WITH[(numbers.trailing_zeros() & 15) as usize]).count_ones();
+                numbers &= numbers - 1;
+            }
+            return c as usize;
+        }
         while numbers != 0 {
             let n = numbers.trailing_zeros() as u8;
             numbers &= numbers - 1;
-            let kinds = self.board.kinds(n, by_ends);
-            c += (hand & WITH[n as usize]).count_ones() * kinds.count_ones();
+            let kinds = self.board.kinds(n, true);
+            c += (hand & WITH[(n & 15) as usize]).count_ones() * kinds.count_ones();
         }
         c as usize
     }
@@ -872,15 +943,24 @@ impl Game {
             return Action::PASS;
         }
         let claims = self.claim_bits();
-        let hand = self.hands[self.to_act as usize];
+        let hand = self.hands[(self.to_act & 3) as usize];
         let by_ends = self.rules.score.by_ends();
         let mut numbers = self.board.numbers();
         while numbers != 0 {
             let n = numbers.trailing_zeros() as u8;
             numbers &= numbers - 1;
-            let kinds = self.board.kinds(n, by_ends);
-            let fit = hand & WITH[n as usize];
+            let fit = hand & WITH[(n & 15) as usize];
             let c = fit.count_ones() as usize;
+            if !by_ends {
+                if k < c {
+                    let side = self.board.kinds(n, false) == 2;
+                    let t = nth_tile(fit, k as u32);
+                    return Action(Action::play(t, n, side).0 & !CLAIMS | claims);
+                }
+                k -= c;
+                continue;
+            }
+            let kinds = self.board.kinds(n, true);
             for side in [false, true] {
                 if kinds >> side as u8 & 1 == 1 {
                     if k < c {
@@ -901,7 +981,27 @@ impl Game {
     }
 
     /// Whether `a` (its claims aside) is legal now.
+    #[inline]
     pub fn is_legal(&self, a: Action) -> Result<(), Illegal> {
+        // The common case first: a tile in hand placed against an end it fits.
+        let t = (a.0 & TILE_BITS) as u32;
+        let n = a.at() as usize;
+        if self.result.is_none()
+            && !self.claim_only
+            && t != PASS_TILE as u32
+            && n < NUMBERS
+            && (self.hands[(self.to_act & 3) as usize] & WITH[n]) >> t & 1 == 1
+            && self.board.kinds(n as u8, self.rules.score.by_ends()) >> a.on_side() as u8 & 1 == 1
+        {
+            return Ok(());
+        }
+        self.why_illegal(a)
+    }
+
+    /// [`Game::is_legal`] for every action but the common legal ones: the reason it is
+    /// refused, or `Ok` (a pass in a claim window).
+    #[cold]
+    fn why_illegal(&self, a: Action) -> Result<(), Illegal> {
         if self.result.is_some() {
             return Err(Illegal("the game is over".into()));
         }
@@ -921,7 +1021,9 @@ impl Game {
                 self.to_act + 1
             )));
         };
-        if t.0 as usize >= self.rules.tiles() || self.hands[self.to_act as usize] & t.bit() == 0 {
+        if t.0 as usize >= self.rules.tiles()
+            || self.hands[(self.to_act & 3) as usize] & t.bit() == 0
+        {
             return Err(Illegal(format!(
                 "{a}: player {} does not hold {t}",
                 self.to_act + 1
@@ -952,6 +1054,25 @@ impl Game {
     /// come from `rng`. An illegal action is refused with the reason and changes nothing.
     pub fn apply(&mut self, a: Action, rng: &mut impl Rng) -> Result<(), Illegal> {
         self.is_legal(a)?;
+        self.apply_legal(a, rng);
+        Ok(())
+    }
+
+    /// Plays the rest of the sample, each decision taken by `decide` from the acting player's
+    /// view; every action `decide` returns must be legal (one the engine listed, claims
+    /// optional), which is not checked again.
+    #[inline]
+    pub fn play_out(&mut self, rng: &mut impl Rng, mut decide: impl FnMut(&View) -> Action) {
+        while self.result.is_none() {
+            let a = decide(&self.view(self.to_act));
+            debug_assert!(self.is_legal(a).is_ok(), "{a}");
+            self.apply_legal(a, rng);
+        }
+    }
+
+    /// Applies an action known to be legal.
+    #[inline]
+    fn apply_legal(&mut self, a: Action, rng: &mut impl Rng) {
         let seat = self.to_act;
         // A score the player before missed is this player's to call, now or never.
         if let Some((pts, c)) = self.claim {
@@ -973,7 +1094,7 @@ impl Game {
                 let next = self.next_active(seat);
                 self.advance(next, rng);
             }
-            return Ok(());
+            return;
         }
         let t = a.tile().expect("a play");
         let n = a.at();
@@ -1003,7 +1124,6 @@ impl Game {
             }
         }
         self.after_play(seat, rng);
-        Ok(())
     }
 
     /// What `seat` sees.
@@ -1065,9 +1185,9 @@ impl Game {
     /// The game's own counters (see [`counter`]).
     pub fn counters(&self, out: &mut [i64; MAX_COUNTERS]) {
         *out = self.counters;
-        for k in 0..self.rules.side_count().min(4) {
-            out[counter::SIDE_POINTS + k] = self.total_points[k];
-        }
+        let sides = self.rules.side_count().min(4);
+        out[counter::SIDE_POINTS..counter::SIDE_POINTS + sides]
+            .copy_from_slice(&self.total_points[..sides]);
     }
 
     /// Whether the current game is over (in a match the next one may already be dealt).
@@ -1129,13 +1249,15 @@ impl Game {
         }
         let mut count = 0u32;
         for n in 0..NUMBERS {
-            count += n as u32 * self.board.plain[n] as u32;
+            let k = n as u8;
+            count += n as u32 * self.board.plain(k) as u32;
             let on_board = self.played & Tile::new(n as u8, n as u8).bit() != 0;
-            if on_board && self.board.built[n] < 2 {
+            if on_board && self.board.built(k) < 2 {
                 count += 2 * n as u32;
             }
-            let open = self.board.plain[n] + self.board.sides[n] > 0;
-            if open != (self.board.open >> n & 1 == 1) {
+            if (self.board.plain(k) > 0) != (self.board.plain_open >> n & 1 == 1)
+                || (self.board.sides(k) > 0) != (self.board.side_open >> n & 1 == 1)
+            {
                 return Err(format!("the open ends of {n} are miscounted"));
             }
         }

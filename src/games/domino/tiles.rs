@@ -291,11 +291,11 @@ mod tests {
             assert_eq!(Tile::new(tile.low(), tile.high()), tile);
         }
         // Each number is on n+1... tiles of its set: 7 in double-six, 10 in double-nine.
-        for n in 0..=6 {
-            assert_eq!((WITH[n] & full_set(6)).count_ones(), 7);
+        for with in &WITH[..=6] {
+            assert_eq!((with & full_set(6)).count_ones(), 7);
         }
-        for n in 0..=9 {
-            assert_eq!(WITH[n].count_ones(), 10);
+        for with in &WITH {
+            assert_eq!(with.count_ones(), 10);
         }
         assert_eq!((DOUBLES & full_set(6)).count_ones(), 7);
         // 168 pips in double-six, 495 in double-nine.
