@@ -22,8 +22,18 @@ fn games(c: &mut Criterion) {
     for (label, changes, strategy, n) in [
         ("4p_block_random", "", "random", 1u64 << 21),
         ("4p_block_company", "", "company", 1 << 21),
-        ("4p_all_fives_match_scorer", "score=all-fives,to=100", "scorer", 1 << 16),
-        ("4p_double_nine_cross_trees_company", "set=9,hand=7,cross=on,tree=on", "company", 1 << 19),
+        (
+            "4p_all_fives_match_scorer",
+            "score=all-fives,to=100",
+            "scorer",
+            1 << 16,
+        ),
+        (
+            "4p_double_nine_cross_trees_company",
+            "set=9,hand=7,cross=on,tree=on",
+            "company",
+            1 << 19,
+        ),
     ] {
         let rules = Rules::standard(4).with_changes(changes).unwrap();
         let setup =

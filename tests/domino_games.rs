@@ -421,6 +421,20 @@ fn heuristics_beat_random_play() {
     );
 }
 
+/// Strategies in Spanish play exactly the English ones.
+#[test]
+fn strategy_names_in_spanish_and_english() {
+    let line = |list: &str| {
+        format!("domino tournament --players 4 --strategies {list} --score all-fives --games 400")
+    };
+    assert_eq!(
+        common::run_json(&line("azar,bota-gorda,compañía,anotador:miss=0.5")),
+        common::run_json(&line("random,heaviest,company,scorer:miss=0.5"))
+    );
+    let help = common::stdout(&["domino", "tournament", "--help"]);
+    assert!(help.contains("Spanish"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reproducible: threads 1 = 2, a 3-shard merge = the whole run, byte for byte.
 

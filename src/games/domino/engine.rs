@@ -1627,6 +1627,19 @@ mod tests {
     }
 
     #[test]
+    fn a_cross_without_a_double_is_played_on_two_ends() {
+        let g = game(
+            rules(2, 3, "cross=on"),
+            ["5-4,2-1,1-0", "6-3,4-0,3-2", "", ""],
+        );
+        assert_eq!(g.board().cross(), None);
+        assert_eq!(
+            (g.board().ends(), g.board().numbers()),
+            (2, 1 << 6 | 1 << 3)
+        );
+    }
+
+    #[test]
     fn a_blocked_game_goes_to_the_lower_total_and_a_tie_to_nobody() {
         for (score, blocked, want) in [
             ("game", "difference", 1),

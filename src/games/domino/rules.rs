@@ -312,7 +312,7 @@ impl Rules {
                     }
                 }
                 "hand" => {
-                    self.hand = number(k, v, 1, 27, "give the tiles dealt to each player, 1 or more")?
+                    self.hand = number(k, v, 1, 27, "give 1 to 27 tiles each")?
                         as u8
                 }
                 "to" => {
