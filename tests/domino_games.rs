@@ -618,7 +618,7 @@ fn bad_input_is_answered_in_one_line() {
         ),
         (
             vec!["domino", "deal", "--players", "2", "--holding", "6-6"],
-            "1 tiles",
+            "'6-6' names 1 tile",
         ),
     ] {
         let e = common::fails(&args);

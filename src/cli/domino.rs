@@ -79,7 +79,19 @@ pub fn execute(cmd: DominoCommand) -> Result<i32> {
     match cmd {
         DominoCommand::Deal(a) => {
             let holding = match &a.holding {
-                Some(text) => Some(parse_list(text, a.set)?),
+                Some(text) => {
+                    let tiles = parse_list(text, a.set)?;
+                    let n = tiles.count_ones();
+                    if n != a.hand as u32 {
+                        return Err(Error::usage(format!(
+                            "--holding '{}' names {n} tile{}: give your whole hand of {}",
+                            text.trim(),
+                            if n == 1 { "" } else { "s" },
+                            a.hand
+                        )));
+                    }
+                    Some(tiles)
+                }
                 None => None,
             };
             let q = Question {
