@@ -69,7 +69,7 @@ impl Question {
                 self.top
             )));
         }
-        if !(1..=4).contains(&self.players) {
+        if !(2..=4).contains(&self.players) {
             return Err(Error::usage(format!(
                 "invalid --players {}: dominó is for 2 to 4 players",
                 self.players
