@@ -20,9 +20,26 @@
 /// Ctrl-C) is dropped instead of aborting the run that is printing what it computed.
 macro_rules! say {
     ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        if !$crate::quiet() {
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), $($arg)*);
+        }
     }};
+}
+
+thread_local! {
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Silences tahur's own messages on stderr on this thread: for tests that run thousands of
+/// command lines in-process ([`cli::run_args`]) and check only their exit codes.
+pub fn set_quiet(quiet: bool) {
+    QUIET.with(|q| q.set(quiet));
+}
+
+/// Whether [`set_quiet`] silenced this thread.
+pub fn quiet() -> bool {
+    QUIET.with(std::cell::Cell::get)
 }
 
 pub mod cli;

@@ -291,6 +291,7 @@ proptest! {
             10 => vec!["durak", "compare", "--players", "2", "--games", "3", "--b", v],
             _ => vec!["veintiuno", "flags", "--players", "2", "--hands", "3", "--strategies", v],
         };
+        tahur::set_quiet(true);
         let mut args = vec!["tahur"];
         args.extend(line);
         args.extend(["--format", "json", "--output", &out]);

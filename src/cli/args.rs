@@ -25,6 +25,8 @@ use crate::report::Format;
   tahur durak sim --players 2 --strategies greedy,random --games 1e5
   tahur durak compare --players 4 --b variant=perevodnoy --until-decided \\
       --games 1e7
+  tahur domino deal --players 4
+  tahur domino sim --players 4 --strategies heaviest,company --games 1e6
   tahur merge part1.json part2.json
 
 Every game with whole games has sim, compare, tournament and flags (21
@@ -59,6 +61,10 @@ pub enum Command {
     /// 21 ecuatoriano: two-card specials, the bank's odds, whole hands with a rotating bank.
     #[command(subcommand)]
     Veintiuno(super::veintiuno::VeintiunoCommand),
+    /// Dominó (block, draw, cross, double-nine trees; pairs; all fives; matches): exact deal
+    /// facts, whole games between bots, the opener's edge, blocked games, points, house rules.
+    #[command(subcommand)]
+    Domino(super::domino::DominoCommand),
     /// Combine shard files (--shard K/N) into the result of the whole run, and its charts.
     Merge(super::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).

@@ -1,6 +1,7 @@
 //! The command line: parses arguments, calls the library, prints. No game logic lives here.
 
 mod args;
+mod domino;
 mod dudo;
 mod play;
 mod veintiuno;
@@ -199,6 +200,7 @@ fn execute(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Dudo(cmd) => dudo::execute(cmd),
         Command::Veintiuno(cmd) => veintiuno::execute(cmd),
+        Command::Domino(cmd) => domino::execute(cmd),
         Command::Merge(m) => merge(m),
         Command::Completions { shell } => {
             let mut cmd = command();

@@ -15,7 +15,7 @@ use crate::play::flags::FlagsSetup;
 use crate::play::job::{ChartFiles, Job};
 use crate::play::table::MAX_SERIES;
 use crate::play::tournament::TournamentSetup;
-use crate::play::{Game, GameInfo, GameRules, Strategy, TableSetup};
+use crate::play::{Game, GameInfo, GameRules, Scoring, Strategy, TableSetup};
 use crate::text::parse_samples;
 
 /// The whole-game commands.
@@ -69,7 +69,7 @@ fn about(info: &GameInfo, name: &str) -> String {
         "tournament" => "Every strategy against every other, seats alternating A, B, A, B, … and rotated on the same deals: each pair's difference with its test, and a ranking".to_string(),
         _ => format!(
             "How every house rule moves the figures: the table against each one-rule change of it on the same deals, paired, and the fairest{}",
-            if info.compared.is_empty() { format!(" to the {}", w.first_player) } else { String::new() }
+            if matches!(info.scoring, Scoring::Points) { String::new() } else { format!(" to the {}", w.first_player) }
         ),
     }
 }
@@ -236,7 +236,7 @@ fn command<G: Game>(name: &'static str) -> Command {
         _ => {
             cmd = cmd.arg(chart_arg(
                 "chart",
-                if info.compared.is_empty() {
+                if !matches!(info.scoring, Scoring::Points) {
                     "Draw each table's first-player rate as a share of its fair share as SVG"
                 } else {
                     "Draw each table's headline figure as SVG"

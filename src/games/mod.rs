@@ -3,6 +3,7 @@
 //! [`with_games`](crate::with_games): that list gives each of them `sim`, `compare`, `tournament` and `flags` on the
 //! command line, in jobs and in shard files.
 
+pub mod domino;
 pub mod dudo;
 pub mod durak;
 pub mod poker;
@@ -17,6 +18,7 @@ macro_rules! with_games {
             Dudo => $crate::games::dudo::Dudo,
             Durak => $crate::games::durak::Durak,
             Veintiuno => $crate::games::veintiuno::Veintiuno,
+            Domino => $crate::games::domino::Domino,
         }
     };
 }

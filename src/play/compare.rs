@@ -476,12 +476,12 @@ pub fn comparisons<G: Game, S: Strategy<G>>(
     v
 }
 
-/// The primary comparison of `--until-decided`: the first compared counter of a game that has
-/// them (21: the bank's result); else the first strategy's result when both variants seat the
-/// same two or more strategies; else the first player's rate.
+/// The primary comparison of `--until-decided`: the first compared counter of a scored game
+/// that has them (21: the bank's result); else the first strategy's result when both variants
+/// seat the same two or more strategies; else the first player's rate.
 pub fn primary<G: Game, S: Strategy<G>>(setup: &CompareSetup<G, S>, t: &CompareTally) -> Row {
     let w = &G::INFO.words;
-    if !G::INFO.compared.is_empty() {
+    if scored::<G>() && !G::INFO.compared.is_empty() {
         return row(
             G::INFO.compared[0].label.to_string(),
             RowKind::Mean,

@@ -2,7 +2,8 @@
 //! change of one rule ([`GameRules::one_rule_changes`]), every change on the same deals as the
 //! table itself (common random numbers, as in [`super::compare`]), and the report says for each
 //! change how the game's fairness figure moves — the first player's edge, or for scored games
-//! the game's first compared counter (21: the bank's result) — with draws and length, paired,
+//! the game's first compared counter (21: the bank's result) — with draws, length and the other
+//! compared counters of a game with an event (Dominó: blocked games), paired,
 //! and which table is the fairest, named only when the change is shown (p < 0.05).
 
 use serde::de::DeserializeOwned;
@@ -209,7 +210,7 @@ pub fn report<G: Game, S: Strategy<G>>(
         r.note("No house rule applies to this table.");
         return r;
     };
-    if scored::<G>() || !info.compared.is_empty() {
+    if scored::<G>() {
         counter_table(&mut r, setup, t, first);
     } else {
         edge_table(&mut r, setup, t, first);
@@ -269,6 +270,27 @@ fn edge_table<G: Game, S: Strategy<G>>(
         ("length_change", "length change"),
         ("length_p_value", "p-value"),
     ]);
+    // A game with an event may also compare counters of its own (per game, paired).
+    let compared_keys: Vec<[String; 3]> = info
+        .compared
+        .iter()
+        .map(|c| {
+            let key = c.label.replace(['\'', ' '], "_").replace("__", "_");
+            [
+                key.clone(),
+                format!("{key}_change"),
+                format!("{key}_p_value"),
+            ]
+        })
+        .collect();
+    let compared_labels: Vec<String> = info.compared.iter().map(|c| c.label.to_string()).collect();
+    for (keys, label) in compared_keys.iter().zip(&compared_labels) {
+        columns.extend([
+            (keys[0].as_str(), label.as_str()),
+            (keys[1].as_str(), "change"),
+            (keys[2].as_str(), "p-value"),
+        ]);
+    }
     let mut table = Table::new(
         "changes",
         "Each house rule against the table (paired, the same deals)",
@@ -312,6 +334,12 @@ fn edge_table<G: Game, S: Strategy<G>>(
                 cells.push(Value::Num(length.b, 2));
                 let (d, _, _, p) = flipped(length);
                 cells.extend([Value::Num(d, 2), Value::PValue(p)]);
+                for k in 0..info.compared.len() {
+                    let c = paired_counter::<G>(ct, k);
+                    cells.push(Value::Num(c.b, 4));
+                    let (d, _, _, p) = flipped(c);
+                    cells.extend([Value::Num(d, 4), Value::PValue(p)]);
+                }
             }
             None => {
                 cells.extend([Value::Empty, Value::Empty, Value::Empty]);
@@ -321,6 +349,11 @@ fn edge_table<G: Game, S: Strategy<G>>(
                 }
                 cells.push(Value::Num(g.length_estimate().mean, 2));
                 cells.extend([Value::Empty, Value::Empty]);
+                for k in 0..info.compared.len() {
+                    let c = G::INFO.compared[k].counter;
+                    cells.push(Value::Num(g.counter(c) as f64 / g.games.max(1) as f64, 4));
+                    cells.extend([Value::Empty, Value::Empty]);
+                }
             }
         }
         cells
@@ -520,7 +553,7 @@ fn counter_table<G: Game, S: Strategy<G>>(
 pub fn chart<G: Game, S: Strategy<G>>(setup: &FlagsSetup<G, S>, t: &FlagsTally) -> BarChart {
     let info = &G::INFO;
     let mut bars = Vec::new();
-    let scored_table = scored::<G>() || !info.compared.is_empty();
+    let scored_table = scored::<G>();
     let bar = |label: String, rules: &G::Rules, g: &SimTally, ct: &CompareTally, a: bool| {
         if scored_table {
             let d = paired_counter::<G>(ct, 0);

@@ -368,7 +368,9 @@ pub struct GameInfo {
     pub default_tournament: &'static str,
     /// Names of the game's own counters ([`State::counters`]).
     pub counters: &'static [&'static str],
-    /// Counters `compare` and `flags` compare, paired.
+    /// Counters `compare` and `flags` compare, paired. A scored game's first is its headline
+    /// (the primary comparison of `--until-decided` and the figure of `flags`); a game with an
+    /// event keeps the first player's edge for those and shows these beside it.
     pub compared: &'static [Compared],
     /// Samples per chunk (part of a run's definition); games with a slow strategy use
     /// `slow_chunk`.

@@ -1,0 +1,140 @@
+//! `tahur domino …` (the game's own commands; sim, compare, tournament and flags come from the
+//! shared layer).
+
+use clap::{Args, Subcommand};
+
+use super::{emit, OutputArgs};
+use crate::error::{Error, Result};
+use crate::games::domino::deal::{self, DealSimulation, Question};
+use crate::games::domino::tiles::parse_list;
+use crate::runner::{RunControl, RunSpec, RunSummary};
+use crate::text::parse_samples;
+
+/// Dominó commands.
+#[derive(Subcommand, Debug)]
+pub enum DominoCommand {
+    /// Exact deal facts: the chance each double opens, that a tile sleeps, doubles per hand, a
+    /// hand without a double; given your tiles too; with --samples, checked against the
+    /// engine's own deals.
+    #[command(after_help = "Examples:
+  tahur domino deal --players 4
+  tahur domino deal --players 2 --hand 7 --samples 1e6
+  tahur domino deal --players 4 --set 9 --hand 7 --format json
+  tahur domino deal --players 4 --holding 6-6,6-1,5-4,3-3,2-0,1-1")]
+    Deal(DealArgs),
+}
+
+/// `tahur domino deal`.
+#[derive(Args, Debug)]
+pub struct DealArgs {
+    /// Players at the table (2–4).
+    #[arg(long, value_name = "P", required = true, value_parser = parse_players)]
+    pub players: u8,
+    /// The set: 6 (double-six, 28 tiles) or 9 (double-nine, 55 tiles).
+    #[arg(long, value_name = "N", default_value = "6", value_parser = parse_set)]
+    pub set: u8,
+    /// Tiles dealt to each player; the rest sleep.
+    #[arg(long, value_name = "N", default_value = "6", value_parser = parse_hand)]
+    pub hand: u8,
+    /// Your whole hand (e.g. 6-6,5-4,3-0 or "doble seis, seis-uno"): the facts given it.
+    #[arg(long, value_name = "TILES")]
+    pub holding: Option<String>,
+    /// Also deal N times with the engine's own dealing and compare (e.g. 1e6).
+    #[arg(long, value_name = "N", value_parser = |s: &str| parse_samples(s, "deals"))]
+    pub samples: Option<u64>,
+    /// Seed of the random streams.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: every core); never changes the result.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+fn parse_players(s: &str) -> std::result::Result<u8, String> {
+    match s.trim().parse::<u8>() {
+        Ok(n) if (2..=4).contains(&n) => Ok(n),
+        _ => Err("Dominó is for 2 to 4 players".into()),
+    }
+}
+
+fn parse_set(s: &str) -> std::result::Result<u8, String> {
+    match s.trim() {
+        "6" => Ok(6),
+        "9" => Ok(9),
+        _ => Err("use 6 (double-six, 28 tiles) or 9 (double-nine, 55 tiles)".into()),
+    }
+}
+
+fn parse_hand(s: &str) -> std::result::Result<u8, String> {
+    match s.trim().parse::<u8>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("give the tiles dealt to each player, 1 or more".into()),
+    }
+}
+
+/// Runs a `tahur domino` command of the game's own.
+pub fn execute(cmd: DominoCommand) -> Result<i32> {
+    match cmd {
+        DominoCommand::Deal(a) => {
+            let holding = match &a.holding {
+                Some(text) => {
+                    let tiles = parse_list(text, a.set)?;
+                    let n = tiles.count_ones();
+                    if n != a.hand as u32 {
+                        return Err(Error::usage(format!(
+                            "--holding '{}' names {n} tile{}: give your whole hand of {}",
+                            text.trim(),
+                            if n == 1 { "" } else { "s" },
+                            a.hand
+                        )));
+                    }
+                    Some(tiles)
+                }
+                None => None,
+            };
+            let q = Question {
+                top: a.set,
+                hand: a.hand,
+                players: a.players,
+                holding,
+            };
+            let facts = deal::facts(&q)?;
+            let Some(samples) = a.samples else {
+                emit(&deal::report(&q, &facts, None), &a.out)?;
+                return Ok(0);
+            };
+            let sim = DealSimulation::new(&q);
+            let spec = RunSpec {
+                samples,
+                seed: a.seed,
+                chunk_size: deal::DEAL_CHUNK,
+            };
+            let control = RunControl {
+                threads: a.threads.map(usize::from),
+                progress: super::progress(samples, "deals"),
+            };
+            let result = crate::runner::run(&sim, &spec, None, &control);
+            control.progress.finish();
+            let result = result.map_err(|e| Error::Internal(e.to_string()))?;
+            let summary = RunSummary::of(spec, &result);
+            if result.interrupted {
+                say!(
+                    "tahur: interrupted: {} of {} deals ran; the report shows what they give",
+                    crate::humanize::thousands(result.samples_done),
+                    crate::humanize::thousands(samples)
+                );
+            }
+            emit(
+                &deal::report(&q, &facts, Some((&result.tally, &summary))),
+                &a.out,
+            )?;
+            Ok(if result.interrupted {
+                super::EXIT_INTERRUPTED
+            } else {
+                0
+            })
+        }
+    }
+}
