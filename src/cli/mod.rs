@@ -3,6 +3,7 @@
 mod args;
 mod dudo;
 mod play;
+mod poker;
 mod veintiuno;
 
 use std::cell::Cell;
@@ -176,6 +177,7 @@ fn execute(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Dudo(cmd) => dudo::execute(cmd),
         Command::Veintiuno(cmd) => veintiuno::execute(cmd),
+        Command::Poker(cmd) => poker::execute(cmd),
         Command::Merge(m) => merge(m),
         Command::Completions { shell } => {
             let mut cmd = command();
