@@ -101,6 +101,9 @@ impl Strategy {
             }
             "tuned" | "afinado" => match spec.params(&["file"])?.text("file") {
                 None => Ok(Strategy::Tuned),
+                Some(file) if file.trim().is_empty() => Err(Error::usage(format!(
+                    "strategy '{s}' names no file: write tuned:FILE.csv (a `tahur poker tune` output)"
+                ))),
                 Some(file) => {
                     let text = std::fs::read_to_string(file).map_err(|e| {
                         Error::usage(format!(

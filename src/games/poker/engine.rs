@@ -203,8 +203,8 @@ impl Game {
     ) -> Game {
         let n = rules.players as usize;
         let mut g = Game::new(*rules, Some(claimant), &mut crate::rng::base_stream(0));
-        for s in 0..n {
-            g.points[s] = points[s].min(rules.points);
+        for (s, &p) in points.iter().enumerate().take(n) {
+            g.points[s] = p.min(rules.points);
             if g.points[s] >= rules.points && s != claimant {
                 g.alive &= !(1 << s);
                 g.out[g.outs as usize] = s as u8;
