@@ -2,7 +2,7 @@
 //! answered in a few milliseconds (the sheet, which solves every goal, in well under a second).
 
 use super::bots::{shipped_tuned, TunedRow};
-use super::exact::{best_single_keep_from, roll_distribution, Goal, Planner};
+use super::exact::{best_single_keep_from, roll_distribution, sub_multisets, Goal};
 use super::hand::{ladder, Claim, Counts, Face, HandType, DICE, HANDS};
 use super::tables::{code_of, plan, tables};
 use crate::error::{Error, Result};
@@ -178,18 +178,27 @@ pub struct RerollAnswer {
     pub roll_all: f64,
 }
 
-/// Solves a re-roll question.
+/// Solves a re-roll question (the goal's plan from the shared tables).
 pub fn reroll(q: &RerollQuery) -> RerollAnswer {
-    let goal = q.goal();
-    let mut planner = Planner::new(goal);
+    let need = match (q.reach, q.beat) {
+        (Some(r), _) => r.rung(),
+        (None, Some(b)) => b.rung() + 1,
+        (None, None) => unreachable!("checked in new"),
+    };
+    let t = tables();
     let unrolled = q.unrolled();
-    let node = planner.plan(unrolled, q.rolled);
-    let (keep_chance, keep) = best_single_keep_from(unrolled, q.rolled, goal);
-    let roll_all: f64 = roll_distribution(unrolled.len())
-        .into_iter()
-        .filter(|(roll, _)| goal.met(&q.rolled.plus(*roll)))
-        .map(|(_, p)| p)
-        .sum();
+    let node = plan(need).node(t, code_of(&unrolled), code_of(&q.rolled), 2);
+    // The best single keep: hold the dice rolled and a part of the others, roll the rest once
+    // (ties go to holding more).
+    let (mut keep_chance, mut keep) = (-1.0, Counts::EMPTY);
+    for k in sub_multisets(unrolled) {
+        let held = k.plus(q.rolled);
+        let p = t.reach(code_of(&held), need);
+        if p > keep_chance || (p == keep_chance && held.len() > keep.len()) {
+            (keep_chance, keep) = (p, held);
+        }
+    }
+    let roll_all = t.reach(code_of(&q.rolled), need);
     RerollAnswer {
         plan_chance: node.chance,
         plan: node.summary(),

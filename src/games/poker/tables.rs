@@ -13,7 +13,8 @@
 
 use std::sync::OnceLock;
 
-use super::hand::{ladder, Counts, DICE, FACES, HANDS};
+use super::exact::{PlanNode, Step};
+use super::hand::{ladder, Counts, Face, DICE, FACES, HANDS};
 
 /// Powers of six: the weight of each face in a code.
 pub const POW6: [u32; FACES] = [1, 6, 36, 216, 1296, 7776];
@@ -28,6 +29,8 @@ pub const NEEDS: usize = HANDS + 1;
 /// The plan's "stop" step.
 pub const STOP: u8 = u8::MAX;
 
+/// Ordered rolls of k dice, 6^k, k = 0..=5.
+const ROLLS: [f64; DICE + 1] = [1.0, 6.0, 36.0, 216.0, 1296.0, 7776.0];
 /// Multisets of k dice, k = 0..=5: C(k + 5, 5).
 const SIZE_COUNT: [usize; DICE + 1] = [1, 6, 21, 56, 126, 252];
 /// Index of the first multiset of each size among all [`MULTISETS`].
@@ -63,11 +66,9 @@ pub struct Tables {
     rung: Vec<u8>,
     /// The codes of each size, in index order.
     by_size: [Vec<u32>; DICE + 1],
-    /// `reach[m * NEEDS + need]`: the chance that multiset `m` (index among all) and a fresh
-    /// roll of the other dice make a hand of rung `need` or higher.
-    reach: Vec<f64>,
-    /// The same, as exact counts of the 6^(5 − k) ordered rolls.
-    reach_count: Vec<u32>,
+    /// `reach_count[m * NEEDS + need]`: of the 6^(5 − k) ordered rolls of the other dice, how
+    /// many make a hand of rung `need` or higher with the multiset `m` (index among all).
+    reach_count: Vec<u16>,
     /// Per rung: whether a claim names it without kickers (the kickers are the lowest), the
     /// claims of `kickers=off`.
     named: [bool; HANDS],
@@ -77,7 +78,7 @@ pub struct Tables {
     /// Per rung: the highest named rung at or below it.
     named_at_most: [u8; HANDS],
     /// Per code: the ordered rolls that give the multiset (k! / Π count!).
-    orderings: Vec<u32>,
+    orderings: Vec<u16>,
 }
 
 impl std::fmt::Debug for Tables {
@@ -128,26 +129,28 @@ impl Tables {
             c.0.iter()
                 .fold(fact(c.len() as u32), |acc, &n| acc / fact(n as u32))
         };
-        let mut reach = vec![0.0; MULTISETS * NEEDS];
-        let mut reach_count = vec![0u32; MULTISETS * NEEDS];
+        let mut orderings_of = vec![0u16; CODES];
+        for codes in &by_size {
+            for &c in codes {
+                orderings_of[c as usize] = orderings(&counts_of(c)) as u16;
+            }
+        }
+        let mut reach_count = vec![0u16; MULTISETS * NEEDS];
         for (k, codes) in by_size.iter().enumerate() {
             let rest = DICE - k;
             let total = 6u32.pow(rest as u32);
             for (i, &code) in codes.iter().enumerate() {
                 let m = SIZE_OFFSET[k] + i;
-                let mut hist = [0u32; HANDS];
+                let mut hist = [0u16; HANDS];
                 for &roll in &by_size[rest] {
                     let hand = (code + roll) as usize;
-                    hist[rung[hand] as usize] += orderings(&counts_of(roll));
+                    hist[rung[hand] as usize] += orderings_of[roll as usize];
                 }
                 let row = &mut reach_count[m * NEEDS..(m + 1) * NEEDS];
                 for need in (0..HANDS).rev() {
                     row[need] = row[need + 1] + hist[need];
                 }
-                debug_assert_eq!(row[0], total);
-                for need in 0..NEEDS {
-                    reach[m * NEEDS + need] = row[need] as f64 / total as f64;
-                }
+                debug_assert_eq!(row[0] as u32, total);
             }
         }
         let mut next_named = [HANDS as u16; HANDS + 1];
@@ -167,12 +170,6 @@ impl Tables {
             }
             named_at_most[r] = below;
         }
-        let mut orderings_of = vec![0u32; CODES];
-        for codes in &by_size {
-            for &c in codes {
-                orderings_of[c as usize] = orderings(&counts_of(c));
-            }
-        }
         Tables {
             orderings: orderings_of,
             next_named,
@@ -181,7 +178,6 @@ impl Tables {
             size,
             rung,
             by_size,
-            reach,
             reach_count,
             named,
         }
@@ -196,7 +192,7 @@ impl Tables {
     /// The ordered rolls that give the multiset `code` (k! / Π count!).
     #[inline]
     pub fn orderings(&self, code: u32) -> u32 {
-        self.orderings[code as usize]
+        self.orderings[code as usize] as u32
     }
 
     /// The number of dice of a code.
@@ -220,23 +216,26 @@ impl Tables {
     /// of rung `need` or higher (`need` = [`HANDS`]: never).
     #[inline]
     pub fn reach(&self, fixed: u32, need: usize) -> f64 {
-        self.reach[self.multiset(fixed) * NEEDS + need]
+        let m = self.multiset(fixed);
+        self.reach_count[m * NEEDS + need] as f64 / ROLLS[DICE - self.size(fixed)]
     }
 
     /// [`Self::reach`] as a count of the 6^(5 − k) equally likely ordered rolls.
     pub fn reach_count(&self, fixed: u32, need: usize) -> u32 {
-        self.reach_count[self.multiset(fixed) * NEEDS + need]
+        self.reach_count[self.multiset(fixed) * NEEDS + need] as u32
     }
 
     /// The highest rung `r ≥ from` with `reach(fixed, r) ≥ level`, if any (reach falls as the
     /// rung rises).
     pub fn highest_reaching(&self, fixed: u32, from: usize, level: f64) -> Option<usize> {
-        let row = &self.reach[self.multiset(fixed) * NEEDS..][..HANDS];
-        if from >= HANDS || row[from] < level {
+        let row = &self.reach_count[self.multiset(fixed) * NEEDS..][..HANDS];
+        let total = ROLLS[DICE - self.size(fixed)];
+        let at_least = |&n: &u16| n as f64 / total >= level;
+        if from >= HANDS || !at_least(&row[from]) {
             return None;
         }
         // The first rung from `from` on whose chance is below the level, less one.
-        let below = row[from..].partition_point(|&p| p >= level);
+        let below = row[from..].partition_point(at_least);
         Some(from + below - 1)
     }
 
@@ -340,6 +339,36 @@ impl Plan {
         self.chance[t.state(unrolled, rolled)]
     }
 
+    /// The plan from a state as a tree of its first `depth` rolls (deeper nodes have their
+    /// step but no outcomes), for [`PlanNode::summary`].
+    pub fn node(&self, t: &Tables, unrolled: u32, rolled: u32, depth: usize) -> PlanNode {
+        let step = self.step(t, unrolled, rolled);
+        let chance = self.chance(t, unrolled, rolled);
+        if step == STOP {
+            return PlanNode {
+                chance,
+                step: Step::Stop,
+                outcomes: Vec::new(),
+            };
+        }
+        let face = Face::from_index(step as usize).expect("a face");
+        let outcomes = if depth == 0 {
+            Vec::new()
+        } else {
+            let rest = unrolled - POW6[step as usize];
+            Face::ALL
+                .iter()
+                .rev()
+                .map(|&x| (x, self.node(t, rest, rolled + POW6[x.index()], depth - 1)))
+                .collect()
+        };
+        PlanNode {
+            chance,
+            step: Step::Roll(face),
+            outcomes,
+        }
+    }
+
     /// The first step from a state: the face of the die to roll next, or [`STOP`].
     #[inline]
     pub fn step(&self, t: &Tables, unrolled: u32, rolled: u32) -> u8 {
@@ -350,8 +379,8 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::poker::exact::{Goal, Planner, Step};
-    use crate::games::poker::hand::{Claim, Face};
+    use crate::games::poker::exact::{Goal, Planner};
+    use crate::games::poker::hand::Claim;
 
     #[test]
     fn codes_and_states_are_one_to_one() {
