@@ -479,8 +479,9 @@ fn model_claim(t: &Tables, code: u32, face_up: u32, lowest: u8, bluff: f64, kick
 }
 
 /// The chance the standing claim is true as `search` reckons it: the hidden dice a fresh roll,
-/// weighed by whether a `threshold:call,bluff` claimant holding them would have made this claim
-/// over the claim they accepted. Fills `scratch` with the hidden multisets that would have, and
+/// weighed by whether a claimant holding them would have made this claim over the claim they
+/// accepted — half the weight to a claimant who never overstates the truth, half to one who
+/// bluffs as `threshold:…,bluff` does. Fills `scratch` with the hidden multisets that would have, and
 /// their cumulative weights, for drawing them. Without any such multiset (the claimant plays
 /// otherwise), the fresh-roll chance, with every multiset in `scratch`.
 pub fn claim_chance_inferred(
@@ -502,10 +503,14 @@ pub fn claim_chance_inferred(
     let (mut all, mut truth) = (0.0, 0.0);
     for &h in t.codes_of_size(hidden) {
         let code = face_up + h;
-        if model_claim(t, code, face_up, lowest, bluff, kickers) != claim {
+        // Two claimants, equally likely: one who never overstates the truth (`honest`'s rule)
+        // and one who bluffs at `bluff`.
+        let models = (model_claim(t, code, face_up, lowest, 0.0, kickers) == claim) as u32
+            + (model_claim(t, code, face_up, lowest, bluff, kickers) == claim) as u32;
+        if models == 0 {
             continue;
         }
-        let w = t.orderings(h) as f64;
+        let w = (t.orderings(h) * models) as f64;
         all += w;
         if t.rung(code) >= claim {
             truth += w;
