@@ -378,16 +378,20 @@ pub fn chances_report(q: &ChancesQuery) -> Result<Report> {
         humanize::odds(p_beat),
     );
     let row = tuned_row(q.players);
-    let calls = q.claim.rung() == HANDS - 1 && p_true < 1.0 || p_true < row.call;
+    let calls = q.claim.rung() == HANDS - 1 && p_true < 1.0 || p_true == 0.0 || p_true < row.call;
+    let rule = if row.call == 0.0 {
+        "they call only what the face-up dice rule out".to_string()
+    } else {
+        format!("they call below {}", humanize::percent(row.call))
+    };
     r.field_plain(
         "tuned_call_below",
-        &format!("the tuned bots call below ({} players)", q.players),
+        &format!("the tuned bots' call threshold ({} players)", q.players),
         Value::Prob(row.call),
-        if calls {
-            "they would call this claim".into()
-        } else {
-            "they would accept this claim".into()
-        },
+        format!(
+            "{rule}: they would {} this claim",
+            if calls { "call" } else { "accept" }
+        ),
     );
     r.note("The hidden dice are counted as a fresh roll: what a claimant who rolled them in the cup to reach the claim holds. A claim is true when the five dice make at least the claimed hand; kickers left unsaid are the lowest.");
     if q.claim.rung() == HANDS - 1 {
