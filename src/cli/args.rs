@@ -27,6 +27,8 @@ use crate::report::Format;
       --games 1e7
   tahur domino deal --players 4
   tahur domino sim --players 4 --strategies heaviest,company --games 1e6
+  tahur poker reroll --dice AAKQJ --beat 'trío de reyes'
+  tahur poker sim --players 4 --strategies tuned,threshold --games 1e5
   tahur merge part1.json part2.json
 
 Every game with whole games has sim, compare, tournament and flags (21
@@ -65,6 +67,9 @@ pub enum Command {
     /// facts, whole games between bots, the opener's edge, blocked games, points, house rules.
     #[command(subcommand)]
     Domino(super::domino::DominoCommand),
+    /// Póker mentiroso: exact re-roll odds and plans, call chances, claim sheets, whole games.
+    #[command(subcommand)]
+    Poker(super::poker::PokerCommand),
     /// Combine shard files (--shard K/N) into the result of the whole run, and its charts.
     Merge(super::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).

@@ -4,6 +4,7 @@ mod args;
 mod domino;
 mod dudo;
 mod play;
+mod poker;
 mod veintiuno;
 
 use std::cell::Cell;
@@ -201,6 +202,7 @@ fn execute(cli: Cli) -> Result<i32> {
         Command::Dudo(cmd) => dudo::execute(cmd),
         Command::Veintiuno(cmd) => veintiuno::execute(cmd),
         Command::Domino(cmd) => domino::execute(cmd),
+        Command::Poker(cmd) => poker::execute(cmd),
         Command::Merge(m) => merge(m),
         Command::Completions { shell } => {
             let mut cmd = command();

@@ -17,6 +17,7 @@ macro_rules! with_games {
         $m! {
             Dudo => $crate::games::dudo::Dudo,
             Durak => $crate::games::durak::Durak,
+            Poker => $crate::games::poker::Poker,
             Veintiuno => $crate::games::veintiuno::Veintiuno,
             Domino => $crate::games::domino::Domino,
         }

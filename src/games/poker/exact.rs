@@ -164,8 +164,53 @@ pub struct PlanNode {
 }
 
 impl PlanNode {
-    /// The plan in words: "roll the J: if it shows A or K, stop; otherwise roll the Q: …".
-    /// Faces leading to the same continuation are named together.
+    /// The plan in a few sentences: the first die to roll, and for each face it may show, the
+    /// next die (or that the goal is met, or out of reach); the steps after that are asked with
+    /// `--rolled`. Stopping is never said after a success: the plan stops as soon as the dice
+    /// meet the goal.
+    pub fn summary(&self) -> String {
+        match self.step {
+            Step::Stop if self.chance >= 1.0 => "roll nothing: the dice already make it".into(),
+            Step::Stop => "roll nothing: no roll can make it".into(),
+            Step::Roll(f) => {
+                let mut s = format!(
+                    "Roll one die at a time and stop as soon as the dice make it. First roll {}.",
+                    with_article(f)
+                );
+                // Group the faces by what comes next: made, out of reach, or the next die.
+                let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+                let mut deeper = false;
+                for (x, node) in &self.outcomes {
+                    let next = match node.step {
+                        Step::Stop if node.chance >= 1.0 => "that makes it".to_string(),
+                        Step::Stop => "stop: nothing can make it now".to_string(),
+                        Step::Roll(g) => {
+                            deeper |= node.outcomes.iter().any(|(_, n)| n.step != Step::Stop);
+                            format!("roll {} next", with_article(g))
+                        }
+                    };
+                    match groups.iter_mut().find(|(t, _)| *t == next) {
+                        Some((_, faces)) => faces.push(x.to_string()),
+                        None => groups.push((next, vec![x.to_string()])),
+                    }
+                }
+                let parts: Vec<String> = groups
+                    .iter()
+                    .map(|(next, faces)| format!("if it shows {}, {next}", or_list(faces)))
+                    .collect();
+                s.push_str(&format!(" {}.", capital(&parts.join("; "))));
+                if deeper {
+                    s.push_str(" Then ask again, giving the dice rolled so far with --rolled.");
+                } else if groups.iter().any(|(n, _)| n.starts_with("roll")) {
+                    s.push_str(" That is the last die to roll.");
+                }
+                s
+            }
+        }
+    }
+
+    /// The whole plan as a tree in words: "roll the J: if it shows A or K, stop; otherwise roll
+    /// the Q: …". Faces leading to the same continuation are named together.
     pub fn describe(&self) -> String {
         match self.step {
             Step::Stop => "stop".to_string(),
@@ -210,6 +255,15 @@ impl PlanNode {
     }
 }
 
+/// The text with its first letter in upper case.
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
 /// "a K", "an A", "an 8".
 fn with_article(f: Face) -> String {
     match f {
@@ -229,8 +283,14 @@ fn or_list(items: &[String]) -> String {
 /// The best single keep: hold a subset of the dice, roll all the others once together. Returns
 /// the chance and the dice held; ties go to holding more.
 pub fn best_single_keep(hand: Counts, goal: Goal) -> (f64, Counts) {
+    best_single_keep_from(hand, Counts::EMPTY, goal)
+}
+
+/// [`best_single_keep`] when the dice `rolled` were already rolled this turn (they are kept):
+/// hold them and a subset of `unrolled`, roll the rest once together.
+pub fn best_single_keep_from(unrolled: Counts, rolled: Counts, goal: Goal) -> (f64, Counts) {
     let mut best = (-1.0, Counts::EMPTY);
-    for keep in sub_multisets(hand) {
+    for keep in sub_multisets(unrolled).into_iter().map(|k| k.plus(rolled)) {
         let p: f64 = roll_distribution(DICE - keep.len())
             .into_iter()
             .filter(|(roll, _)| goal.met(&keep.plus(*roll)))

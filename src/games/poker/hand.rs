@@ -225,12 +225,9 @@ impl Counts {
         }
         let mut faces = Vec::with_capacity(items.len());
         for item in items {
-            faces.push(Face::parse(item).map_err(|e| {
-                Error::usage(format!(
-                    "{what} '{text}': {}",
-                    e.to_string().trim_start_matches("tahur: ")
-                ))
-            })?);
+            faces.push(
+                Face::parse(item).map_err(|e| Error::usage(format!("{what} '{text}': {e}")))?,
+            );
         }
         if faces.len() > DICE {
             return Err(Error::usage(format!(
@@ -525,16 +522,28 @@ impl Claim {
         if t.is_empty() {
             return Err(bad("it is empty"));
         }
-        // Dice: one symbol per die, no spaces.
-        if !t.contains(' ') && t.chars().count() <= DICE {
-            if let Ok(dice) = Counts::parse(&t, "claim") {
-                return Claim::from_partial(dice).map_err(|e| bad(&e.to_string()));
+        // Dice: one symbol per die, no spaces (`AAKKQ`, `KKK`); six or more read as dice too,
+        // so that the message says a hand has five.
+        let symbols = !t.contains(char::is_whitespace)
+            && t.chars()
+                .all(|c| Face::parse(c.encode_utf8(&mut [0; 4])).is_ok());
+        if symbols {
+            let n = t.chars().count();
+            if n > DICE {
+                return Err(bad(&format!("it names {n} dice, and a hand has {DICE}")));
             }
+            let dice = Counts::parse(&t, "claim").map_err(|e| bad(&e.to_string()))?;
+            return Claim::from_partial(dice).map_err(|e| bad(&e.to_string()));
         }
         let words: Vec<&str> = t
-            .split(|c: char| c.is_whitespace() || c == ',')
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ':')
             .filter(|w| !w.is_empty())
             .collect();
+        // `un trío de reyes`, `a pair of jacks`.
+        let words = match words.first() {
+            Some(&("un" | "una" | "a")) if words.len() > 1 => &words[1..],
+            _ => &words[..],
+        };
         // The type: its words first.
         let types: [(&[&str], HandType); 12] = [
             (&["repoker"], HandType::Repoker),
@@ -574,16 +583,25 @@ impl Claim {
             .ok_or_else(|| {
                 bad("no hand type (repóker, póker, full, trío, doble pareja, pareja, nada)")
             })?;
-        let faces: Vec<Face> = rest
+        // The faces that form the hand, then (after `con` / `with`) the kickers, if said.
+        let split = rest
             .iter()
-            .filter(|w| {
-                !matches!(
-                    **w,
-                    "de" | "y" | "and" | "of" | "over" | "con" | "a" | "with"
-                )
-            })
-            .map(|w| Face::parse(w).map_err(|e| bad(e.to_string().trim_start_matches("tahur: "))))
-            .collect::<Result<_>>()?;
+            .position(|w| matches!(*w, "con" | "with"))
+            .unwrap_or(rest.len());
+        let faces_of = |words: &[&str]| -> Result<Vec<Face>> {
+            words
+                .iter()
+                .filter(|w| {
+                    !matches!(
+                        **w,
+                        "de" | "y" | "and" | "of" | "over" | "a" | "con" | "with"
+                    )
+                })
+                .map(|w| Face::parse(w).map_err(|e| bad(&e.to_string())))
+                .collect()
+        };
+        let faces = faces_of(&rest[..split])?;
+        let kickers = faces_of(&rest[split..])?;
         let faces = match (kind, faces.len()) {
             // `full de ases`: the lowest pair under them.
             (HandType::Full, 1) => {
@@ -595,7 +613,25 @@ impl Claim {
             }
             _ => faces,
         };
-        Claim::lowest(kind, &faces).map_err(|e| bad(e.to_string().trim_start_matches("tahur: ")))
+        let lowest = Claim::lowest(kind, &faces).map_err(|e| bad(&e.to_string()))?;
+        if kickers.is_empty() {
+            return Ok(lowest);
+        }
+        // Kickers said: the groups as named and exactly these kickers.
+        let mut dice = Counts::EMPTY;
+        for f in Face::ALL {
+            if lowest.dice.count(f) > 1 {
+                dice.0[f.index()] = lowest.dice.count(f);
+            }
+        }
+        let dice = kickers.iter().fold(dice, |d, &f| d.with(f));
+        if dice.len() != DICE || HandType::of(&dice) != kind {
+            return Err(bad(&format!(
+                "the kickers after 'con' must make five dice of a {} with the faces named",
+                kind.name()
+            )));
+        }
+        Ok(Claim::of(dice))
     }
 
     /// The lowest hand containing `dice` whose type is what `dice` form (`KKK` → trío de reyes
@@ -781,6 +817,18 @@ mod tests {
             Claim::of(Counts::parse("AKKK7", "x").unwrap()).spoken(),
             "trío de reyes con as, negra"
         );
+        assert_eq!(
+            c("trío de reyes con as y negra").dice().to_string(),
+            "AKKK7"
+        );
+        assert_eq!(c("un trío de reyes").dice().to_string(), "KKK87");
+        assert_eq!(c("a pair of jacks").dice().to_string(), "QJJ87");
+        let e = Claim::parse("AAKKQQ").unwrap_err().to_string();
+        assert!(e.contains("'AAKKQQ'") && e.contains("6 dice"), "{e}");
+        let e = Claim::parse("trío de reyes con reyes y ases")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("kickers"), "{e}");
         for bad in [
             "",
             "trío",
@@ -801,10 +849,7 @@ mod tests {
             let claim = Claim::of(dice);
             assert_eq!(Claim::parse(&dice.to_string()).unwrap(), claim, "{dice}");
             let spoken = claim.spoken();
-            if !spoken.contains(" con ") {
-                let again = Claim::parse(&spoken.replace(':', "").replace(',', "")).unwrap();
-                assert_eq!(again, claim, "{spoken}");
-            }
+            assert_eq!(Claim::parse(&spoken).unwrap(), claim, "{spoken}");
         }
     }
 }

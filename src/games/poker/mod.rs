@@ -1,6 +1,229 @@
 //! Póker mentiroso (`../shared/RULES.md` §4): five poker dice passed under a cup with a claim
 //! that must beat the one accepted; the receiver calls or accepts and re-rolls, each die at most
 //! once per turn.
+//!
+//! - [`hand`]: faces, hands, the ladder of 252 claims, claims as players say them.
+//! - [`exact`]: roll distributions, the optimal die-by-die re-roll plan and the best single
+//!   keep, for one question.
+//! - [`tables`]: the same, tabulated once per process for every goal (bots, sheets).
+//! - [`reports`]: `tahur poker odds | reroll | chances | sheet`.
+//! - [`rules`], [`engine`], [`bots`], [`tune`]: whole games (every house rule a flag), the
+//!   strategies and their tuning; sim, compare, tournament and flags come from [`crate::play`].
 
+pub mod bots;
+pub mod engine;
 pub mod exact;
 pub mod hand;
+pub mod reports;
+pub mod rules;
+pub mod tables;
+pub mod tune;
+
+use serde::{Deserialize, Serialize};
+
+use crate::humanize;
+use crate::play::sim::SimTally;
+use crate::play::{GameInfo, RuleFlag, Scoring, Words};
+use crate::report::{Report, Table, Value};
+use crate::stats::{wilson95, Proportion};
+use engine::*;
+
+/// Póker mentiroso, for the whole-game layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Poker;
+
+const FLAGS: &[RuleFlag] = &[
+    RuleFlag {
+        long: "points",
+        key: "points",
+        value_name: Some("N"),
+        switch_sets: "",
+        help: "A player with N points is out (1–20) [default: 3]",
+    },
+    RuleFlag {
+        long: "no-kickers",
+        key: "kickers",
+        value_name: None,
+        switch_sets: "off",
+        help: "Claims name a hand's groups only (trío de reyes, never trío de reyes con as): 75 claims instead of 252",
+    },
+    RuleFlag {
+        long: "loser-starts",
+        key: "loser-starts",
+        value_name: None,
+        switch_sets: "on",
+        help: "The loser of a hand starts the next one (the text: the player after the loser)",
+    },
+];
+
+impl crate::play::Game for Poker {
+    type Rules = rules::Rules;
+    type State = engine::Game;
+    type Strategy = bots::Strategy;
+    const INFO: GameInfo = GameInfo {
+        key: "poker",
+        title: "Póker mentiroso",
+        about: "Póker mentiroso (liar's poker dice): exact re-roll odds and plans, call chances, claim sheets, whole games",
+        scoring: Scoring::Event { good: true },
+        words: Words {
+            first_player: "first roller",
+            positions: &["first roller"],
+            event: "wins",
+            rate: "win rate",
+            phrase: "wins",
+            team_phrase: "wins",
+            length_unit: "hands",
+            chart_axis: "games won",
+        },
+        draws: false,
+        move_cap: false,
+        series: None,
+        sitting: false,
+        sample_unit: "games",
+        own_sim: false,
+        players: (2, rules::MAX_PLAYERS, None),
+        flags: FLAGS,
+        change_keys: rules::CHANGE_KEYS,
+        strategies_help: "random, honest, threshold, threshold:call=0.1,bluff=0.4, tuned (the table in data/poker, built in), tuned:FILE.csv, search[:N] (N play-outs per call, default 200); Spanish azar, honesto, umbral, afinado, busqueda",
+        default_strategies: "threshold",
+        default_tournament: "random,honest,threshold,tuned",
+        counters: engine::COUNTERS,
+        compared: &[],
+        chunk: 512,
+        slow_chunk: 8,
+        tournament_chunk: (64, 2),
+        examples: [
+            "  tahur poker sim --players 4 --strategies threshold --games 1e5
+  tahur poker sim --players 3 --strategies tuned,honest,random \\
+      --points 5 --chart seats.svg
+  tahur poker sim --players 2 --strategies search:100,tuned --games 2000
+  tahur poker sim --players 6 --games 1e6 --shard 1/4 --output part1.json",
+            "  tahur poker compare --players 4 --strategies tuned --b kickers=off
+  tahur poker compare --players 3 --a-strategies threshold \\
+      --b-strategies tuned --games 1e5
+  tahur poker compare --players 4 --b loser-starts=on --until-decided \\
+      --games 1e7",
+            "  tahur poker tournament --players 4 \\
+      --strategies random,honest,threshold,tuned --games 20000
+  tahur poker tournament --players 2 --strategies tuned,search:100 \\
+      --games 2000 --chart ranking.svg",
+            "  tahur poker flags --players 4 --strategies tuned --games 1e5
+  tahur poker flags --players 3 --strategies threshold --points 5 \\
+      --chart fair.svg",
+        ],
+    };
+
+    /// Claims per hand, how often claims are lies and calls succeed, repóker de ases accepted,
+    /// the hand's first roller's loss rate against the fair share (with a test over games), and
+    /// the loss rate by position after the first roller in hands with every player in.
+    fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
+        let c = |k: usize| t.counter(k).max(0) as u64;
+        let hands = t.length.sum.max(0) as u64;
+        let per = |x: u64, n: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+        r.field(
+            "claims_per_hand",
+            "claims per hand",
+            Value::Num(per(c(C_CLAIMS), hands), 2),
+        );
+        let lies = Proportion::new(c(C_LIES), c(C_CLAIMS));
+        r.field_plain(
+            "lie_rate",
+            "claims that were lies",
+            Value::Prob(lies.estimate()),
+            humanize::plain_rate_of(&lies, "claims"),
+        );
+        let calls = Proportion::new(c(C_CALLS_WON), c(C_CALLS));
+        r.field_plain(
+            "call_success",
+            "calls that found a lie",
+            Value::Prob(calls.estimate()),
+            humanize::plain_rate_of(&calls, "calls"),
+        );
+        r.field(
+            "calls_per_hand",
+            "hands ended by a call",
+            Value::Prob(per(c(C_CALLS), hands)),
+        );
+        r.field(
+            "top_accepted_per_hand",
+            "hands ended by accepting repóker de ases",
+            Value::Prob(per(c(C_TOP), hands)),
+        );
+        // The hand's first roller: losses against the fair share of each hand (1 / players in).
+        let first = Proportion::new(c(C_FIRST_LOST), hands);
+        let excess = t.counters.get(C_FIRST_EXCESS).copied().unwrap_or_default();
+        let fair = if hands == 0 {
+            0.0
+        } else {
+            (SCALE as f64 * c(C_FIRST_LOST) as f64 - excess.sum as f64)
+                / SCALE as f64
+                / hands as f64
+        };
+        let per_game = excess.estimate(t.games);
+        let p = per_game.p_value_against_zero();
+        let (_, ci) = wilson95(first.successes, first.trials);
+        r.field_plain(
+            "hand_first_loss_rate",
+            "hands lost by the hand's first roller",
+            Value::Prob(first.estimate()),
+            humanize::edge_reading(first.estimate(), fair, p, "the hand's first roller", false),
+        );
+        r.field(
+            "hand_first_loss_ci95",
+            "95 % interval (hands as trials)",
+            Value::ProbInterval(ci.low, ci.high),
+        );
+        r.field(
+            "hand_first_fair_share",
+            "fair share (1 / players in, over the hands)",
+            Value::Prob(fair),
+        );
+        r.field(
+            "hand_first_p_value",
+            "p-value against the fair share (over games)",
+            Value::PValue(p),
+        );
+        // By position, hands with every player in.
+        let full = c(C_FULL_HANDS);
+        let n = rules.players as usize;
+        let mut table = Table::new(
+            "hand_positions",
+            "Hands lost by position after the hand's first roller (every player in)",
+            &[
+                ("position", "position"),
+                ("hands", "hands"),
+                ("lost", "lost"),
+                ("rate", "loss rate"),
+                ("ci95", "95 % interval"),
+                ("fair_share", "fair share"),
+            ],
+        );
+        for k in 0..n {
+            let lost = c(C_LOST_AT + k);
+            let (rate, ci) = wilson95(lost, full);
+            let name = match k {
+                0 => "first roller".to_string(),
+                1 => "first receiver".to_string(),
+                k => format!("{k} seats after the first roller"),
+            };
+            table.push(vec![
+                Value::Label(name, format!("position_{k}")),
+                Value::Int(full as i64),
+                Value::Int(lost as i64),
+                Value::Prob(rate.estimate()),
+                Value::ProbInterval(ci.low, ci.high),
+                Value::Prob(1.0 / n as f64),
+            ]);
+        }
+        if full > 0 {
+            let counts: Vec<u64> = (0..n).map(|k| c(C_LOST_AT + k)).collect();
+            let (_, p) = crate::stats::chi_square(&counts, &vec![1.0 / n as f64; n]);
+            r.field(
+                "hand_position_p_value",
+                "p-value that every position loses equally often (χ², hands as trials)",
+                Value::PValue(p),
+            );
+        }
+        r.tables.push(table);
+    }
+}

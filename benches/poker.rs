@@ -1,0 +1,79 @@
+//! Póker mentiroso speed: whole games per second through the shared runner (first throws,
+//! calls, die-by-die re-rolls by the exact plan, claims, points), on 1 and 2 threads: four
+//! players to 3 points with `threshold` bots (the target: at least 200 000 games/s on
+//! 2 cores), `tuned` and `random`; and the exact queries (a re-roll plan, a call's chances).
+//! Run with `cargo bench --bench poker`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::hint::black_box;
+use tahur::games::poker::bots::Strategy;
+use tahur::games::poker::hand::{Claim, Counts};
+use tahur::games::poker::reports::{self, ChancesQuery, RerollQuery};
+use tahur::games::poker::rules::Rules;
+use tahur::games::poker::tables::{plan, tables};
+use tahur::games::poker::Poker;
+use tahur::play::sim::GameSimulation;
+use tahur::play::TableSetup;
+use tahur::runner::{run, RunControl, RunSpec};
+
+fn games(c: &mut Criterion) {
+    // The shared tables and every plan are built once per process, before the timing.
+    for need in 0..=252 {
+        black_box(plan(need));
+    }
+    let mut g = c.benchmark_group("poker_games");
+    g.sample_size(10);
+    for (label, players, strategy, n) in [
+        ("4p_threshold", 4u8, "threshold", 1u64 << 19),
+        ("4p_tuned", 4, "tuned", 1 << 19),
+        ("2p_threshold", 2, "threshold", 1 << 20),
+        ("4p_random", 4, "random", 1 << 16),
+    ] {
+        let setup = TableSetup::<Poker>::new(
+            Rules::standard(players),
+            &[Strategy::parse(strategy).unwrap()],
+            false,
+        )
+        .unwrap();
+        let sim = GameSimulation::new(&setup);
+        let spec = RunSpec {
+            samples: n,
+            seed: 1,
+            chunk_size: setup.chunk_size(),
+        };
+        g.throughput(Throughput::Elements(n));
+        for threads in [1usize, 2] {
+            g.bench_with_input(BenchmarkId::new(label, threads), &threads, |b, &t| {
+                let control = RunControl {
+                    threads: Some(t),
+                    progress: tahur::progress::Progress::hidden(),
+                };
+                b.iter(|| black_box(run(&sim, &spec, None, &control).unwrap().tally.games))
+            });
+        }
+    }
+    g.finish();
+}
+
+fn exact(c: &mut Criterion) {
+    let mut g = c.benchmark_group("poker_exact");
+    let dice = Counts::parse("AAKQJ", "d").unwrap();
+    let beat = Claim::parse("trío de reyes").unwrap();
+    let q = RerollQuery::new(dice, Counts::EMPTY, Some(beat), None).unwrap();
+    g.bench_function("reroll_AAKQJ_beat_trio_de_reyes", |b| {
+        b.iter(|| black_box(reports::reroll(&q).plan_chance))
+    });
+    let q = ChancesQuery {
+        public: Counts::parse("AA", "d").unwrap(),
+        claim: Claim::parse("full de ases").unwrap(),
+        players: 4,
+    };
+    tables();
+    g.bench_function("chances_AA_full_de_ases", |b| {
+        b.iter(|| black_box(reports::chances(&q)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, games, exact);
+criterion_main!(benches);

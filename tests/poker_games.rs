@@ -1,0 +1,545 @@
+//! Póker mentiroso's engine, bots and commands: simulated frequencies against the exact values
+//! (within 4.5 standard errors), bots that decide only from what they see, runs that do not
+//! depend on threads or shards and allocate nothing more as they grow, and the command line as
+//! a user meets it, mistakes included.
+
+mod common;
+
+use tahur::games::poker::bots::{claim_chance_inferred, Bot, Strategy};
+use tahur::games::poker::engine::{Action, Game, Phase, ALL_DICE};
+use tahur::games::poker::exact::{type_distribution, Goal, Planner};
+use tahur::games::poker::hand::{Claim, Counts, Face, HandType};
+use tahur::games::poker::rules::Rules;
+use tahur::games::poker::tables::tables;
+use tahur::games::poker::Poker;
+use tahur::play::compare::{CompareSetup, CompareSimulation};
+use tahur::play::flags::{FlagsSetup, FlagsSimulation};
+use tahur::play::sim::GameSimulation;
+use tahur::play::tournament::{pair_results, TournamentSetup, TournamentSimulation};
+use tahur::play::{Strategy as _, TableSetup};
+use tahur::rng::{base_stream, uniform_below};
+use tahur::runner::{run, RunControl, RunSpec, Shard, Simulation, Tally};
+
+fn control(threads: usize) -> RunControl {
+    RunControl {
+        threads: Some(threads),
+        progress: tahur::progress::Progress::hidden(),
+    }
+}
+
+/// `x` successes of `n` against the exact `p`: the distance in standard errors.
+fn z(x: u64, n: u64, p: f64) -> f64 {
+    (x as f64 - n as f64 * p) / (n as f64 * p * (1.0 - p)).sqrt()
+}
+
+fn faces(s: &str) -> [Face; 5] {
+    let v: Vec<Face> = s
+        .chars()
+        .map(|c| Face::parse(&c.to_string()).unwrap())
+        .collect();
+    v.try_into().unwrap()
+}
+
+fn counts_of(dice: &[u8; 5]) -> Counts {
+    let mut c = [0u8; 6];
+    for &d in dice {
+        c[d as usize] += 1;
+    }
+    Counts(c)
+}
+
+#[test]
+fn the_engine_s_first_throws_make_each_hand_type_as_often_as_the_exact_odds() {
+    let n = 20_000u64;
+    let mut seen = [0u64; 7];
+    let mut rng = base_stream(5);
+    for _ in 0..n {
+        let mut g = Game::new(Rules::standard(3), None, &mut rng);
+        g.act(
+            Action::Throw {
+                dice: ALL_DICE,
+                open: false,
+            },
+            &mut rng,
+        )
+        .unwrap();
+        seen[HandType::of(&counts_of(&g.dice())) as usize] += 1;
+    }
+    let exact = type_distribution(Counts::EMPTY);
+    for t in 0..7 {
+        let d = z(seen[t], n, exact[t]);
+        assert!(
+            d.abs() < 4.5,
+            "type {t}: {} of {n}, exact {}: {d:.2} SE",
+            seen[t],
+            exact[t]
+        );
+    }
+}
+
+#[test]
+fn bots_re_roll_to_the_exact_plan_s_chance() {
+    // (dice received, claim accepted): the receiver accepts and its plan is followed through
+    // the engine; how often it ends above the claim is the plan's exact chance.
+    let n = 3000u64;
+    let mut rng = base_stream(7);
+    for (dice, claim) in [
+        ("AAKQJ", "trío de reyes"),
+        ("KKK87", "trío de reyes"),
+        ("QJ887", "doble pareja de ases y reyes"),
+        ("AAAAK", "AAAAK"),
+    ] {
+        let claim = Claim::parse(claim).unwrap();
+        let exact = Planner::new(Goal::beat(&claim))
+            .best(Counts::parse(dice, "d").unwrap(), Counts::EMPTY)
+            .0;
+        let rules = Rules::standard(2);
+        let mut bot = Bot::new(
+            &Strategy::Threshold {
+                call: 0.0,
+                bluff: 0.0,
+            },
+            &rules,
+        );
+        let mut made = 0;
+        for _ in 0..n {
+            let mut g = Game::with_claim(rules, 0, claim.rung() as u8, faces(dice), ALL_DICE);
+            g.act(Action::Accept, &mut rng).unwrap();
+            while g.phase() == Phase::Play {
+                let a = bot.decide(&g.view(1), &mut rng);
+                g.act(a, &mut rng).unwrap();
+            }
+            made += u64::from(g.hand_rung() as usize > claim.rung());
+        }
+        let d = if exact > 0.0 && exact < 1.0 {
+            z(made, n, exact)
+        } else {
+            assert_eq!(made as f64, exact * n as f64);
+            0.0
+        };
+        assert!(
+            d.abs() < 4.5,
+            "{dice} vs {claim}: {made} of {n}, exact {exact}: {d:.2} SE"
+        );
+    }
+}
+
+#[test]
+fn a_receiver_decides_from_the_face_up_dice_and_the_claim_only() {
+    let rules = Rules::standard(4);
+    let mut rng = base_stream(11);
+    let strategies = Strategy::parse_list("honest,threshold:call=0.3,tuned,search:20").unwrap();
+    for _ in 0..300 {
+        let claim = uniform_below(&mut rng, 251) as u8;
+        let hidden = uniform_below(&mut rng, 32) as u8;
+        let roll = |rng: &mut tahur::rng::Stream| -> [Face; 5] {
+            std::array::from_fn(|_| Face::from_index(uniform_below(rng, 6)).unwrap())
+        };
+        let a = roll(&mut rng);
+        let mut b = roll(&mut rng);
+        // The same face-up dice; the hidden ones differ.
+        for i in 0..5 {
+            if hidden >> i & 1 == 0 {
+                b[i] = a[i];
+            }
+        }
+        let ga = Game::with_claim(rules, 2, claim, a, hidden);
+        let gb = Game::with_claim(rules, 2, claim, b, hidden);
+        assert!(ga.view(3).dice().is_none() && ga.view(0).dice().is_none());
+        for s in &strategies {
+            let (mut x, mut y) = (s.bot(&rules), s.bot(&rules));
+            let seed = uniform_below(&mut rng, 1000) as u64;
+            assert_eq!(
+                x.decide(&ga.view(3), &mut base_stream(seed)),
+                y.decide(&gb.view(3), &mut base_stream(seed)),
+                "{s}"
+            );
+        }
+    }
+}
+
+#[test]
+fn search_reckons_a_smallest_raise_as_a_likely_lie() {
+    // A claimant playing the field's rule claims the truth or the smallest lie: with nothing
+    // face up, a claim one rung above the claim accepted is true only if the dice make exactly
+    // it, a higher claim always.
+    let rules = Rules::standard(3);
+    let t = tables();
+    let mut scratch = Vec::new();
+    let mut rng = base_stream(1);
+    let mut g = Game::with_claim(rules, 0, 100, faces("AKQJ8"), ALL_DICE);
+    g.act(Action::Accept, &mut rng).unwrap();
+    g.act(Action::Claim(101), &mut rng).unwrap();
+    let p = claim_chance_inferred(t, &g.view(2), 0.0, &mut scratch);
+    let exact_one = t.reach(0, 101) - t.reach(0, 102);
+    let at_most = 1.0 - t.reach(0, 102);
+    assert!((p - exact_one / at_most).abs() < 1e-12, "{p}");
+    let mut g = Game::with_claim(rules, 0, 100, faces("AKQJ8"), ALL_DICE);
+    g.act(Action::Accept, &mut rng).unwrap();
+    g.act(Action::Claim(140), &mut rng).unwrap();
+    assert_eq!(claim_chance_inferred(t, &g.view(2), 0.0, &mut scratch), 1.0);
+}
+
+/// The whole run equals itself on 1 and 2 threads and the sum of 3 shards.
+fn reproducible<S: Simulation>(sim: &S, samples: u64) -> S::Tally
+where
+    S::Tally: PartialEq + std::fmt::Debug,
+{
+    let spec = RunSpec {
+        samples,
+        seed: 3,
+        chunk_size: sim.chunk_size(),
+    };
+    let one = run(sim, &spec, None, &control(1)).unwrap();
+    let two = run(sim, &spec, None, &control(2)).unwrap();
+    assert_eq!(one.tally, two.tally, "threads change the result");
+    let mut merged = sim.empty_tally();
+    for k in 1..=3 {
+        let part = run(sim, &spec, Some(Shard { index: k, count: 3 }), &control(2)).unwrap();
+        merged.absorb(&part.tally);
+    }
+    assert_eq!(merged, one.tally, "shards do not add up to the run");
+    one.tally
+}
+
+#[test]
+fn whole_games_add_up_whatever_threads_and_shards() {
+    let list = Strategy::parse_list("threshold,honest,random,tuned").unwrap();
+    let setup = TableSetup::<Poker>::new(Rules::standard(4), &list, true).unwrap();
+    let t = reproducible(&GameSimulation::new(&setup), 1500);
+    assert_eq!((t.games, t.violations, t.illegal_actions), (1500, 0, 0));
+    let wins: u64 = (0..4).map(|s| t.seat_count(s)).sum();
+    assert_eq!(wins, 1500, "one winner a game");
+    // Points: 3 for each player out, fewer for the winner: 9 to 11 hands a game.
+    assert!(t.length_hist[..9].iter().all(|&n| n == 0));
+    assert_eq!(t.length_hist[9..12].iter().sum::<u64>(), 1500);
+    // Every hand is lost by one position after its first roller.
+    let c = |k: usize| t.counter(k);
+    let full = c(7);
+    assert_eq!((8..12).map(c).sum::<i64>(), full);
+    assert!(c(1) <= c(0) && c(3) <= c(2));
+    // The random seat almost never wins.
+    assert!(t.seat_count(2) < 15, "{}", t.seat_count(2));
+    let tour = TournamentSetup::<Poker>::new(
+        Rules::standard(3),
+        &Strategy::parse_list("random,honest").unwrap(),
+        false,
+    )
+    .unwrap();
+    let tt = reproducible(&TournamentSimulation::new(&tour), 300);
+    let pr = &pair_results(&tour, &tt)[0];
+    assert!(pr.difference < -0.3 && pr.p_value < 1e-6, "{pr:?}");
+}
+
+#[test]
+fn tuned_beats_the_untuned_threshold() {
+    let tour = TournamentSetup::<Poker>::new(
+        Rules::standard(3),
+        &Strategy::parse_list("threshold,tuned").unwrap(),
+        false,
+    )
+    .unwrap();
+    let sim = TournamentSimulation::new(&tour);
+    let spec = RunSpec {
+        samples: 3000,
+        seed: 1,
+        chunk_size: sim.chunk_size(),
+    };
+    let t = run(&sim, &spec, None, &control(2)).unwrap().tally;
+    let pr = &pair_results(&tour, &t)[0];
+    assert!(pr.difference < 0.0 && pr.p_value < 1e-3, "{pr:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The game loops allocate nothing once the bots are warm: more samples, no more allocations.
+
+struct CountingAllocator;
+
+thread_local! {
+    static ALLOCATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+// SAFETY: every call is passed on unchanged to the system allocator.
+unsafe impl std::alloc::GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        unsafe { std::alloc::System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+/// Playing `many` samples allocates no more than playing `few` (after a warm-up run that builds
+/// the shared tables and grows the tally).
+fn flat<S: Simulation>(sim: &S, few: u64, many: u64, what: &str) {
+    let mut warm = sim.empty_tally();
+    sim.run_chunk(&mut base_stream(9), many, &mut warm);
+    let count = |n: u64| {
+        let mut t = warm.clone();
+        let mut stream = base_stream(9);
+        let before = ALLOCATIONS.with(|c| c.get());
+        sim.run_chunk(&mut stream, n, &mut t);
+        ALLOCATIONS.with(|c| c.get()) - before
+    };
+    let (a, b) = (count(few), count(many));
+    assert!(a > 0, "{what}: the counter counts (the bots)");
+    assert_eq!(a, b, "{what}");
+}
+
+#[test]
+fn playing_more_allocates_nothing_more() {
+    let rules = Rules::standard(4);
+    let list = Strategy::parse_list("tuned,honest,random,threshold:call=0.2,bluff=0.5").unwrap();
+    let table = TableSetup::<Poker>::new(rules, &list, false).unwrap();
+    flat(&GameSimulation::new(&table), 50, 500, "sim");
+    let b = TableSetup::new(rules.with_changes("kickers=off").unwrap(), &list, false).unwrap();
+    let compare = CompareSimulation::new(
+        &CompareSetup::new(table.clone(), b, ["a".into(), "b".into()], None).unwrap(),
+    );
+    flat(&compare, 50, 500, "compare");
+    flat(
+        &FlagsSimulation::new(&FlagsSetup::new(table.clone()).unwrap()),
+        20,
+        200,
+        "flags",
+    );
+    let tour = TournamentSimulation::new(
+        &TournamentSetup::<Poker>::new(rules, &list[..2], false).unwrap(),
+    );
+    flat(&tour, 20, 200, "tournament");
+    let search = TableSetup::<Poker>::new(
+        Rules::standard(3),
+        &Strategy::parse_list("search:10,tuned").unwrap(),
+        false,
+    )
+    .unwrap();
+    flat(&GameSimulation::new(&search), 4, 16, "search");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command line.
+
+use common::{fails, json, stdout};
+
+#[test]
+fn exact_commands_answer_with_the_library_s_numbers() {
+    let v = json(&["poker", "odds", "--format", "json"]);
+    let rows = v["tables"]["types"].as_array().unwrap();
+    assert_eq!(rows[0]["rolls"], 6);
+    assert_eq!(rows[6]["rolls"], 720);
+    let v = json(&[
+        "poker", "reroll", "--dice", "AAKQJ", "--beat", "trío", "de", "reyes", "--format", "json",
+    ]);
+    let exact = Planner::new(Goal::beat(&Claim::parse("trío de reyes").unwrap()))
+        .best(Counts::parse("AAKQJ", "d").unwrap(), Counts::EMPTY)
+        .0;
+    assert_eq!(v["plan_chance"].as_f64().unwrap(), exact);
+    assert!(
+        v["plan"].as_str().unwrap().contains("First roll a Q"),
+        "{v}"
+    );
+    assert_eq!(v["keep"], "AA");
+    let v = json(&[
+        "poker",
+        "chances",
+        "--public",
+        "A,A",
+        "--claim",
+        "full de ases",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["p_true"].as_f64().unwrap(), 31.0 / 216.0);
+    let text = stdout(&[
+        "poker",
+        "reroll",
+        "--dice",
+        "as,as,rey,reina,jota",
+        "--reach",
+        "AAAKK",
+    ]);
+    assert!(text.contains("full de ases y reyes"), "{text}");
+}
+
+#[test]
+fn mistakes_get_one_line_naming_the_value_and_exit_2() {
+    for (args, names) in [
+        (
+            &["poker", "reroll", "--dice", "AAKQJ", "--beat", "escalera"][..],
+            "escalera",
+        ),
+        (
+            &["poker", "reroll", "--dice", "AAKQJ7", "--beat", "KKK"],
+            "AAKQJ7",
+        ),
+        (
+            &["poker", "reroll", "--dice", "AAKQX", "--beat", "KKK"],
+            "X",
+        ),
+        (
+            &["poker", "reroll", "--dice", "AAKQ", "--beat", "KKK"],
+            "AAKQ",
+        ),
+        (
+            &["poker", "reroll", "--dice", "AAKQJ", "--beat", "AAKKQQ"],
+            "AAKKQQ",
+        ),
+        (
+            &[
+                "poker",
+                "reroll",
+                "--dice",
+                "AAKQJ",
+                "--beat",
+                "trío de reyes",
+                "--reach",
+                "pareja de ases",
+            ],
+            "pareja de ases",
+        ),
+        (
+            &[
+                "poker", "reroll", "--dice", "AAKQJ", "--beat", "KKK", "--rolled", "77",
+            ],
+            "77",
+        ),
+        (
+            &[
+                "poker",
+                "chances",
+                "--public",
+                "A,A,nueve",
+                "--claim",
+                "KKK",
+            ],
+            "nueve",
+        ),
+        (&["poker", "chances", "--claim", "trío de nueves"], "nueves"),
+        (&["poker", "odds", "--dice", "6"], "6"),
+        (
+            &["poker", "sim", "--players", "4", "--points", "0"],
+            "--points 0",
+        ),
+        (&["poker", "sim", "--players", "9"], "9"),
+        (
+            &[
+                "poker",
+                "sim",
+                "--players",
+                "3",
+                "--strategies",
+                "umbral:call=2",
+            ],
+            "call=2",
+        ),
+        (
+            &["poker", "sim", "--players", "3", "--house", "kickers=maybe"],
+            "kickers=maybe",
+        ),
+        (
+            &[
+                "poker",
+                "sim",
+                "--players",
+                "3",
+                "--strategies",
+                "tuned:/nonexistent.csv",
+            ],
+            "/nonexistent.csv",
+        ),
+    ] {
+        let e = fails(args);
+        assert!(e.contains(names), "{args:?}: {e}");
+    }
+}
+
+#[test]
+fn whole_game_commands_report_the_game_s_figures() {
+    let v = json(&[
+        "poker",
+        "sim",
+        "--players",
+        "3",
+        "--strategies",
+        "tuned,honest",
+        "--games",
+        "400",
+        "--format",
+        "json",
+    ]);
+    for k in [
+        "games",
+        "first_player_rate",
+        "fair_share",
+        "first_player_edge",
+        "mean_length",
+        "claims_per_hand",
+        "lie_rate",
+        "call_success",
+        "hand_first_loss_rate",
+        "hand_first_fair_share",
+        "hand_first_p_value",
+        "seats",
+    ] {
+        assert!(!v[k].is_null(), "no {k}: {v}");
+    }
+    assert_eq!(v["tables"]["hand_positions"].as_array().unwrap().len(), 3);
+    // Spanish and English names play the same games.
+    let line = |list: &str| {
+        stdout(&[
+            "poker",
+            "tournament",
+            "--players",
+            "2",
+            "--strategies",
+            list,
+            "--games",
+            "300",
+            "--format",
+            "json",
+        ])
+    };
+    assert_eq!(
+        line("azar,honesto,umbral:call=0.2,afinado"),
+        line("random,honest,threshold:call=0.2,tuned")
+    );
+    // Threads and shards do not change a run.
+    common::reproducible(&[
+        "poker",
+        "flags",
+        "--players",
+        "3",
+        "--strategies",
+        "tuned",
+        "--games",
+        "600",
+        "--format",
+        "json",
+    ]);
+    for cmd in [
+        "sim",
+        "compare",
+        "tournament",
+        "flags",
+        "odds",
+        "reroll",
+        "chances",
+        "sheet",
+        "tune",
+    ] {
+        let help = stdout(&["poker", cmd, "--help"]);
+        assert!(
+            help.contains("Example") && help.contains(&format!("poker {cmd}")),
+            "{cmd}: {help}"
+        );
+    }
+    assert!(stdout(&["poker", "sim", "--help"]).contains("--points"));
+}
