@@ -62,7 +62,7 @@ proptest! {
 // item of it that is wrong).
 
 use tahur::error::Error;
-use tahur::games::{dudo, durak, veintiuno};
+use tahur::games::{domino, dudo, durak, poker, veintiuno};
 use tahur::play::Strategy as _;
 
 /// Whether `message` names `input`: the input itself (trimmed), or one of its items.
@@ -187,6 +187,8 @@ proptest! {
         for t in [&s, &l] {
             answered("dudo --strategies", t, dudo::bots::Strategy::parse_list(t))?;
             answered("durak --strategies", t, durak::bots::Strategy::parse_list(t))?;
+            answered("poker --strategies", t, poker::bots::Strategy::parse_list(t))?;
+            answered("domino --strategies", t, domino::bots::Strategy::parse_list(t))?;
             answered("veintiuno --policies", t,
                 <veintiuno::engine::PlayerPolicy as tahur::play::Strategy<veintiuno::Veintiuno>>::parse_list(t))?;
             answered("spec", t, tahur::text::Spec::parse(t, "strategy"))?;
@@ -200,11 +202,18 @@ proptest! {
             answered("--removed", t, veintiuno::cards::Composition::from_removed(1, t))?;
             answered("durak card", t, durak::cards::Card::parse(t))?;
             answered("durak cards", t, durak::cards::parse_set(t))?;
+            answered("poker claim", t, poker::hand::Claim::parse(t))?;
+            answered("poker dice", t, poker::hand::Counts::parse(t, "--dice"))?;
+            answered("domino tiles", t, domino::tiles::parse_list(t, 6))?;
         }
         for t in [&s, &h] {
             answered("21 --house", t, veintiuno::rules::Options::default().with_house_rules(t))?;
             let durak_table = <durak::rules::Rules as tahur::play::GameRules>::standard(4);
             answered("durak --house", t, durak_table.with_changes(t))?;
+            let poker_table = <poker::rules::Rules as tahur::play::GameRules>::standard(4);
+            answered("poker --house", t, poker_table.with_changes(t))?;
+            let domino_table = <domino::rules::Rules as tahur::play::GameRules>::standard(4);
+            answered("domino --house", t, domino_table.with_changes(t))?;
             answered("--shard", t, tahur::runner::Shard::parse_with_env(t, |_| None))?;
         }
     }
@@ -273,7 +282,7 @@ proptest! {
     /// The command line itself, in-process: any value in any of these places ends with 0 or 2,
     /// never a panic or an internal error (1).
     #[test]
-    fn command_lines_answer_any_value(which in 0usize..12, v in prop_oneof!["\\PC{0,16}", near_miss(STRATEGY_WORDS), near_miss(HOUSE_WORDS), "-?[0-9]{0,3}(\\.[0-9])?(e[0-9])?"]) {
+    fn command_lines_answer_any_value(which in 0usize..16, v in prop_oneof!["\\PC{0,16}", near_miss(STRATEGY_WORDS), near_miss(HOUSE_WORDS), "-?[0-9]{0,3}(\\.[0-9])?(e[0-9])?"]) {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out.json").display().to_string();
         let v = v.as_str();
@@ -289,7 +298,11 @@ proptest! {
             8 => vec!["dudo", "advise", "3", "cuadras", "--dice", "10", "--top", v],
             9 => vec!["dudo", "table", "--dice", "10", "--levels", v],
             10 => vec!["durak", "compare", "--players", "2", "--games", "3", "--b", v],
-            _ => vec!["veintiuno", "flags", "--players", "2", "--hands", "3", "--strategies", v],
+            11 => vec!["veintiuno", "flags", "--players", "2", "--hands", "3", "--strategies", v],
+            12 => vec!["poker", "reroll", "--dice", "AAKQJ", "--beat", v],
+            13 => vec!["poker", "chances", "--public", v, "--claim", "trío de reyes"],
+            14 => vec!["domino", "sim", "--players", "4", "--games", "3", "--house", v],
+            _ => vec!["domino", "deal", "--players", "4", "--holding", v],
         };
         tahur::set_quiet(true);
         let mut args = vec!["tahur"];
