@@ -25,6 +25,8 @@ use crate::report::Format;
   tahur durak sim --players 2 --strategies greedy,random --games 1e5
   tahur durak compare --players 4 --b variant=perevodnoy --until-decided \\
       --games 1e7
+  tahur ocho sim --players 4 --strategies expert,greedy --games 1e6
+  tahur ocho value --players 4 --deals 1e5
   tahur merge part1.json part2.json
 
 Every game with whole games has sim, compare, tournament and flags (21
@@ -59,6 +61,9 @@ pub enum Command {
     /// 21 ecuatoriano: two-card specials, the bank's odds, whole hands with a rotating bank.
     #[command(subcommand)]
     Veintiuno(super::veintiuno::VeintiunoCommand),
+    /// Ocho loco («Montañita»): whole games, what each special card is worth, the deal's odds.
+    #[command(subcommand)]
+    Ocho(super::ocho::OchoCommand),
     /// Combine shard files (--shard K/N) into the result of the whole run, and its charts.
     Merge(super::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).

@@ -2,6 +2,7 @@
 
 mod args;
 mod dudo;
+mod ocho;
 mod play;
 mod veintiuno;
 
@@ -176,6 +177,7 @@ fn execute(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Dudo(cmd) => dudo::execute(cmd),
         Command::Veintiuno(cmd) => veintiuno::execute(cmd),
+        Command::Ocho(cmd) => ocho::execute(cmd),
         Command::Merge(m) => merge(m),
         Command::Completions { shell } => {
             let mut cmd = command();

@@ -5,6 +5,7 @@
 
 pub mod dudo;
 pub mod durak;
+pub mod ocho;
 pub mod poker;
 pub mod veintiuno;
 
@@ -16,6 +17,7 @@ macro_rules! with_games {
         $m! {
             Dudo => $crate::games::dudo::Dudo,
             Durak => $crate::games::durak::Durak,
+            Ocho => $crate::games::ocho::Ocho,
             Veintiuno => $crate::games::veintiuno::Veintiuno,
         }
     };
