@@ -105,12 +105,7 @@ impl Card {
     /// Rank index, 0 = A … 12 = K, [`JOKER`] for a joker.
     #[inline]
     pub const fn rank(self) -> u8 {
-        let k = self.0 & 63;
-        if k >= 52 {
-            JOKER
-        } else {
-            k >> 2
-        }
+        RANK_OF[self.0 as usize & 127]
     }
     /// Suit index 0 ♠, 1 ♥, 2 ♦, 3 ♣ (meaningless for a joker).
     #[inline]
@@ -125,7 +120,8 @@ impl Card {
     /// The card's bit.
     #[inline]
     pub const fn bit(self) -> CardSet {
-        1u128 << self.0
+        // A table: a 128-bit shift by a variable amount takes several instructions.
+        BIT_OF[self.0 as usize & 127]
     }
     /// The deck it comes from: 0 or 1.
     pub const fn copy(self) -> u8 {
@@ -194,6 +190,29 @@ impl fmt::Display for Card {
     }
 }
 
+/// The rank of each card index (see [`Card::rank`]).
+static RANK_OF: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut i = 0;
+    while i < 128 {
+        let k = i & 63;
+        t[i] = if k >= 52 { JOKER } else { (k >> 2) as u8 };
+        i += 1;
+    }
+    t
+};
+
+/// The bit of each card index.
+static BIT_OF: [CardSet; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
 /// Number of cards in a set.
 #[inline]
 pub fn count(set: CardSet) -> u32 {
@@ -209,6 +228,24 @@ pub fn nth(set: CardSet, k: u32) -> Card {
         Card(crate::games::durak::cards::nth(low, k).0)
     } else {
         Card(64 + crate::games::durak::cards::nth((set >> 64) as u64, k - n).0)
+    }
+}
+
+/// [`nth`] with BMI2's parallel bit deposit.
+///
+/// # Safety
+/// The CPU must have BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+#[inline]
+pub fn nth_bmi2(set: CardSet, k: u32) -> Card {
+    use std::arch::x86_64::_pdep_u64;
+    let low = set as u64;
+    let n = low.count_ones();
+    if k < n {
+        Card(_pdep_u64(1u64 << k, low).trailing_zeros() as u8)
+    } else {
+        Card(64 + _pdep_u64(1u64 << (k - n), (set >> 64) as u64).trailing_zeros() as u8)
     }
 }
 

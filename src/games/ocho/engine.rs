@@ -205,7 +205,9 @@ pub struct Game {
     rules: Rules,
     n: u8,
     hands: [CardSet; MAX_PLAYERS],
-    /// The stock; the next card drawn is `stock[stock_len - 1]`.
+    /// The stock, in no particular order: each draw takes a uniformly random card of it (a lazy
+    /// shuffle: nobody knows a shuffled stock's order, so this is the same as drawing its top
+    /// card, and a reshuffle only puts the played cards back).
     stock: [Card; MAX_CARDS],
     stock_len: u8,
     /// Cards played since the last reshuffle, the top one included.
@@ -232,6 +234,8 @@ pub struct Game {
     dealer: u8,
     starter: u8,
     legal: Legal,
+    /// The jokers when they go on any card, else nothing.
+    wild: CardSet,
     turns: u32,
     actions: u32,
     cards_drawn: u32,
@@ -242,6 +246,33 @@ pub struct Game {
     longest_stack: u16,
     capped: bool,
 }
+
+/// Every card of two decks in order (a deck is the first 54 of them).
+const DECK_ORDER: [Card; MAX_CARDS] = {
+    let mut d = [Card(0); MAX_CARDS];
+    let mut i = 0;
+    while i < MAX_CARDS {
+        d[i] = Card(if i < 54 { i as u8 } else { (i + 10) as u8 });
+        i += 1;
+    }
+    d
+};
+
+/// What plays on a suit in force and a value to match in a normal turn, jokers where they go on
+/// a 3 (index `suit · 13 + value`); jokers that go anywhere are added apart.
+static FOLLOW: [CardSet; 52] = {
+    let mut t = [0; 52];
+    let mut i = 0;
+    while i < 52 {
+        let (suit, value) = ((i / 13) as u8, (i % 13) as u8);
+        t[i] = suit_mask(suit) | rank_mask(value) | EIGHTS;
+        if value == THREE {
+            t[i] |= JOKERS;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// The next seat of `active` after `seat`, to the right (seat + 1, wrapping) or, `reversed`, to
 /// the left; `seat` itself when it is the only one.
@@ -278,24 +309,22 @@ impl Game {
     pub fn with_start(rules: Rules, start: Start, rng: &mut impl Rng) -> Game {
         let n = rules.players;
         let h = rules.hand as usize;
-        let mut stock = [Card(0); MAX_CARDS];
-        let mut m = 0;
-        for c in Cards(rules.deck_cards()) {
-            stock[m] = c;
-            m += 1;
-        }
-        shuffle(&mut stock[..m], rng);
+        let mut stock = DECK_ORDER;
+        let mut m = rules.cards() as usize;
         let dealer = start
             .dealer
             .unwrap_or_else(|| uniform_below(rng, n as usize) as u8);
         let starter = (dealer + 1) % n;
         let mut hands = [0; MAX_PLAYERS];
-        // Dealt one at a time to the right, starting with the dealer's right, from the top of
-        // the shuffled deck (its end); what is left is the stock.
+        // Dealt one at a time to the right, starting with the dealer's right, each card a
+        // uniformly random one of those left (a lazy shuffle: the same as dealing from the top
+        // of a shuffled deck); what is left is the stock.
         let mut seat = starter as usize;
         for _ in 0..n as usize * h {
+            let j = uniform_below(rng, m);
             m -= 1;
-            hands[seat] |= stock[m].bit();
+            hands[seat] |= stock[j].bit();
+            stock[j] = stock[m];
             seat = if seat + 1 == n as usize { 0 } else { seat + 1 };
         }
         let mut g = Game {
@@ -320,6 +349,11 @@ impl Game {
             dealer,
             starter,
             legal: Legal::default(),
+            wild: if rules.joker == JokerRule::Any {
+                JOKERS
+            } else {
+                0
+            },
             turns: 0,
             actions: 0,
             cards_drawn: 0,
@@ -334,21 +368,19 @@ impl Game {
         g
     }
 
-    /// Turns the first card: a joker goes back into the stock at a random place and another is
-    /// turned (it has no suit to set). Then play starts as the rules say.
+    /// Turns the first card: a joker goes back into the stock and another is turned (it has no
+    /// suit to set), so the turned card is a uniformly random non-joker of the stock. Then play
+    /// starts as the rules say.
     fn turn_first_card(&mut self, rng: &mut impl Rng) {
         let card = loop {
-            self.stock_len -= 1;
-            let c = self.stock[self.stock_len as usize];
+            // Validation leaves at least 5 cards after dealing, so a non-joker is always left.
+            let j = uniform_below(rng, self.stock_len as usize);
+            let c = self.stock[j];
             if !c.is_joker() {
+                self.stock_len -= 1;
+                self.stock[j] = self.stock[self.stock_len as usize];
                 break c;
             }
-            // Validation leaves at least 5 cards after dealing, so a non-joker is always left.
-            let at = uniform_below(rng, self.stock_len as usize + 1);
-            let len = self.stock_len as usize;
-            self.stock.copy_within(at..len, at + 1);
-            self.stock[at] = c;
-            self.stock_len += 1;
         };
         self.pile = card.bit();
         self.top = card;
@@ -374,8 +406,7 @@ impl Game {
         self.refresh();
     }
 
-    /// A position set up by hand (for tests and analyses): hands by seat, the stock (the next
-    /// card drawn last), the top card with the suit in force, the pending draw, the direction
+    /// A position set up by hand (for tests and analyses): hands by seat, the stock, the top card with the suit in force, the pending draw, the direction
     /// and who acts. Every card of the rules' decks must be somewhere exactly once: in a hand,
     /// in the stock, in `played` (the cards under the top one) or on top.
     #[allow(clippy::too_many_arguments)]
@@ -439,13 +470,9 @@ impl Game {
     }
 
     /// Cards that may be played on the top card in a normal turn.
-    #[inline]
+    #[inline(always)]
     fn follow_mask(&self) -> CardSet {
-        let mut m = suit_mask(self.suit) | rank_mask(self.value) | EIGHTS;
-        if self.rules.joker == JokerRule::Any || self.value == THREE {
-            m |= JOKERS;
-        }
-        m
+        FOLLOW[self.suit as usize * 13 + self.value as usize] | self.wild
     }
 
     /// Cards that answer a pending draw-three.
@@ -604,7 +631,8 @@ impl Game {
     /// ([`super::bots::random_action`]) from `decisions`, and forgetting «voy por una» when a
     /// uniform 64-bit draw is below `forget_below[seat]` (every time for the seats in
     /// `always_forgets`): the same choices from the same draws as asking random bots move by move,
-    /// without building a view or checking each action (a test holds the two to each other).
+    /// without building a view, checking each action or storing the legal actions of every
+    /// position (a test holds the two to each other).
     pub fn play_out_random(
         &mut self,
         decisions: &mut impl Rng,
@@ -612,60 +640,127 @@ impl Game {
         forget_below: &[u64; MAX_PLAYERS],
         always_forgets: u16,
     ) {
+        #[cfg(target_arch = "x86_64")]
+        if crate::games::durak::cards::fast_select() {
+            // SAFETY: `fast_select` checked that the CPU has BMI2.
+            unsafe { self.play_out_random_bmi2(decisions, deal, forget_below, always_forgets) };
+            return;
+        }
+        self.play_out_random_with(decisions, deal, forget_below, always_forgets, nth);
+    }
+
+    /// [`Self::play_out_random`] compiled for BMI2, selecting cards with `pdep`.
+    ///
+    /// # Safety
+    /// The CPU must have BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    unsafe fn play_out_random_bmi2(
+        &mut self,
+        decisions: &mut impl Rng,
+        deal: &mut impl Rng,
+        forget_below: &[u64; MAX_PLAYERS],
+        always_forgets: u16,
+    ) {
+        // The closure inherits this function's BMI2.
+        self.play_out_random_with(decisions, deal, forget_below, always_forgets, |set, k| {
+            super::cards::nth_bmi2(set, k)
+        })
+    }
+
+    /// The random play-out with a given card selection (the same card either way).
+    #[inline(always)]
+    fn play_out_random_with(
+        &mut self,
+        decisions: &mut impl Rng,
+        deal: &mut impl Rng,
+        forget_below: &[u64; MAX_PLAYERS],
+        always_forgets: u16,
+        select: impl Fn(CardSet, u32) -> Card,
+    ) {
+        // Seats that may forget «voy por una».
+        let mut forgetful = always_forgets;
+        for (s, &f) in forget_below.iter().enumerate() {
+            forgetful |= ((f > 0) as u16) << s;
+        }
+        // Whether the player to act forgets «voy por una» playing from a hand of two.
+        let forgets = |game: &Game, decisions: &mut _| -> bool {
+            let p = game.to_act as usize;
+            forgetful != 0
+                && forgetful >> p & 1 == 1
+                && count(game.hands[p]) == 2
+                && (always_forgets >> p & 1 == 1 || Rng::next_u64(decisions) < forget_below[p])
+        };
+        let max = self.rules.max_actions;
         while self.phase != Phase::Over {
-            let l = self.legal;
-            let cards = count(l.plays);
-            let moves = cards + (l.draw | l.take | l.pass) as u32;
+            if self.actions >= max {
+                self.phase = Phase::Over;
+                self.capped = true;
+                break;
+            }
+            self.actions += 1;
+            let hand = self.hands[self.to_act as usize];
+            // The cards that may be played, and whether the move that is not a card exists.
+            let (plays, other) = match self.phase {
+                Phase::Turn => {
+                    let plays = hand & self.follow_mask();
+                    if plays == 0 {
+                        if !self.can_draw() {
+                            let p = self.to_act;
+                            self.start_turn(self.next(p));
+                            continue;
+                        }
+                        self.draw_until_playable(deal);
+                        // A drawn card that must be played and names no suit leaves the random
+                        // player one move, which takes no draw: play it now (unless the draw
+                        // reached the cap: then the game stops first, as move by move).
+                        if self.phase == Phase::Drawn
+                            && !self.rules.keep_drawn
+                            && self.actions < max
+                            && (self.drawn.rank() != EIGHT
+                                || count(self.hands[self.to_act as usize]) == 1)
+                        {
+                            self.actions += 1;
+                            let c = self.drawn;
+                            let silent = forgets(self, decisions);
+                            self.play(c, canonical_suit(c), silent, deal);
+                        }
+                        continue;
+                    }
+                    (plays, false)
+                }
+                Phase::Drawn => (self.drawn.bit(), self.rules.keep_drawn),
+                Phase::Stack => (hand & self.answer_mask(), true),
+                Phase::StackDrawn => (self.drawn.bit(), true),
+                Phase::Over => break,
+            };
+            let cards = count(plays);
+            let moves = cards + other as u32;
             let k = if moves == 1 {
                 0
             } else {
                 uniform_below(decisions, moves as usize) as u32
             };
-            self.actions += 1;
             if k < cards {
-                let c = nth(l.plays, k);
-                let suit = if c.rank() == EIGHT && !l.last_card {
+                let c = select(plays, k);
+                let suit = if c.rank() == EIGHT && count(hand) != 1 {
                     uniform_below(decisions, 4) as u8
                 } else {
                     canonical_suit(c)
                 };
-                let p = self.to_act as usize;
-                let silent = (forget_below[p] > 0 || always_forgets >> p & 1 == 1)
-                    && count(self.hands[p]) == 2
-                    && (always_forgets >> p & 1 == 1 || decisions.next_u64() < forget_below[p]);
+                let silent = forgets(self, decisions);
                 self.play(c, suit, silent, deal);
-            } else if l.draw {
-                self.draw_until_playable(deal);
-                // A drawn card that must be played and names no suit leaves the random player
-                // one move, which takes no draw: play it now.
-                if self.phase == Phase::Drawn
-                    && !self.rules.keep_drawn
-                    && (self.drawn.rank() != EIGHT || count(self.hands[self.to_act as usize]) == 1)
-                {
-                    let c = self.drawn;
-                    let p = self.to_act as usize;
-                    let silent = (forget_below[p] > 0 || always_forgets >> p & 1 == 1)
-                        && count(self.hands[p]) == 2
-                        && (always_forgets >> p & 1 == 1 || decisions.next_u64() < forget_below[p]);
-                    // Unless the draw reached the cap (then the game stops before the play, as
-                    // the move-by-move loop would).
-                    if self.actions < self.rules.max_actions {
-                        self.actions += 1;
-                        self.play(c, canonical_suit(c), silent, deal);
-                    }
-                }
-            } else if l.take {
-                self.take(deal);
             } else {
-                let p = self.to_act;
-                self.start_turn(self.next(p));
+                match self.phase {
+                    Phase::Drawn => {
+                        let p = self.to_act;
+                        self.start_turn(self.next(p));
+                    }
+                    _ => self.take(deal),
+                }
             }
-            if self.phase != Phase::Over && self.actions >= self.rules.max_actions {
-                self.phase = Phase::Over;
-                self.capped = true;
-            }
-            self.refresh();
         }
+        self.refresh();
     }
 
     /// Draws the next card, shuffling the played cards but the top one into a new stock when
@@ -673,19 +768,23 @@ impl Game {
     #[inline]
     fn draw_one(&mut self, rng: &mut impl Rng) -> Option<Card> {
         if self.stock_len == 0 {
-            self.reshuffle(rng);
+            self.reshuffle();
             if self.stock_len == 0 {
                 return None;
             }
         }
+        let j = uniform_below(rng, self.stock_len as usize);
         self.stock_len -= 1;
         self.cards_drawn += 1;
-        Some(self.stock[self.stock_len as usize])
+        let c = self.stock[j];
+        self.stock[j] = self.stock[self.stock_len as usize];
+        Some(c)
     }
 
-    /// The played cards but the top one, shuffled, become the (empty) stock.
+    /// The played cards but the top one become the (empty) stock (draws take random cards of
+    /// it, so it needs no shuffling here).
     #[cold]
-    fn reshuffle(&mut self, rng: &mut impl Rng) {
+    fn reshuffle(&mut self) {
         let rest = self.pile & !self.top.bit();
         if rest == 0 {
             return;
@@ -695,7 +794,6 @@ impl Game {
             self.stock[m] = c;
             m += 1;
         }
-        shuffle(&mut self.stock[..m], rng);
         self.stock_len = m as u8;
         self.pile = self.top.bit();
         self.reshuffles += 1;
@@ -718,6 +816,7 @@ impl Game {
         got
     }
 
+    #[inline(always)]
     fn play(&mut self, card: Card, suit: u8, silent: bool, rng: &mut impl Rng) {
         let p = self.to_act;
         let answering = matches!(self.phase, Phase::Stack | Phase::StackDrawn);
@@ -862,7 +961,7 @@ impl Game {
     pub fn hand(&self, seat: u8) -> CardSet {
         self.hands[seat as usize]
     }
-    /// The stock, the next card drawn last.
+    /// The stock, in no particular order (each draw takes a uniformly random card of it).
     pub fn stock(&self) -> &[Card] {
         &self.stock[..self.stock_len as usize]
     }
@@ -1178,22 +1277,21 @@ impl<'a> View<'a> {
             pool[m] = c;
             m += 1;
         }
-        shuffle(&mut pool[..m], rng);
-        let mut k = 0;
         for p in 0..g.n as usize {
             if p == self.seat as usize {
                 continue;
             }
             let mut h = 0;
             for _ in 0..count(g.hands[p]) {
-                h |= pool[k].bit();
-                k += 1;
+                let j = uniform_below(rng, m);
+                m -= 1;
+                h |= pool[j].bit();
+                pool[j] = pool[m];
             }
             g.hands[p] = h;
         }
-        let len = g.stock_len as usize;
-        g.stock[..len].copy_from_slice(&pool[k..k + len]);
-        debug_assert_eq!(k + len, m, "every unseen card placed");
+        debug_assert_eq!(m, g.stock_len as usize, "every unseen card placed");
+        g.stock[..m].copy_from_slice(&pool[..m]);
         g.refresh();
         g
     }
