@@ -928,7 +928,7 @@ impl Game {
         self.start_turn(self.next(p));
     }
 
-    /// How the game ended, once it is over: the finishing order, or capped.
+    /// Whether the game is over (finished, or stopped at the action cap).
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over
     }
@@ -1333,9 +1333,11 @@ impl crate::play::State for Game {
     fn outcome(&self) -> Option<crate::play::Outcome> {
         if self.phase != Phase::Over {
             None
-        } else if self.capped {
+        } else if self.n_out == 0 {
+            // Stopped at the action cap before anybody went out.
             Some(crate::play::Outcome::Capped)
         } else {
+            // The first out won, even if the rest was stopped at the cap.
             Some(crate::play::Outcome::Event(1 << self.order[0]))
         }
     }
@@ -1359,6 +1361,7 @@ impl crate::play::State for Game {
         out[6] = (last == Some(self.dealer)) as i64;
         out[7] = self.actions as i64;
         out[8] = self.longest_stack as i64;
+        out[9] = (self.capped && self.n_out > 0) as i64;
     }
     /// The order players went out in: the first out is first, the one left holding cards last.
     fn places(&self, out: &mut [u8; crate::play::MAX_SEATS]) -> bool {

@@ -4,7 +4,8 @@
 //! ([`View::determinize`]: the other hands and the stock), walks the tree choosing among the
 //! actions legal in that deal by UCB1 with availability counts, adds one node, plays the game out
 //! with the greedy bot and credits each node with the finishing place of the player who chose it
-//! (1 for going out first, 0 for being left with cards, evenly between; ½ for a capped game). The
+//! (1 for going out first, 0 for being left with cards, evenly between; in a game stopped at the
+//! action cap the players still holding cards share the places left). The
 //! decision is the root action visited most. The node arena is reused from decision to decision.
 
 use super::bots::greedy_action;
@@ -37,15 +38,21 @@ pub struct Search {
     path: Vec<u32>,
 }
 
-/// Each seat's reward for a finished game: 1 for first out down to 0 for the last, ½ for every
-/// seat of an unfinished (capped) game.
+/// Each seat's reward: 1 for first out down to 0 for the last; in a game stopped at the cap the
+/// seats still holding cards share the places left (their mean reward).
 pub fn rewards(game: &Game) -> [f64; MAX_PLAYERS] {
-    let mut r = [0.5; MAX_PLAYERS];
+    let n = game.rules().players as usize;
+    let last = (n - 1) as f64;
+    let out = game.out_so_far();
+    let k = out.len();
+    // The mean of the rewards of places k..n.
+    let rest = (k..n).map(|p| 1.0 - p as f64 / last).sum::<f64>() / (n - k).max(1) as f64;
+    let mut r = [rest; MAX_PLAYERS];
+    for (place, &s) in out.iter().enumerate() {
+        r[s as usize] = 1.0 - place as f64 / last;
+    }
     if let Some(order) = game.finishing_order() {
-        let last = (order.len() - 1) as f64;
-        for (k, &s) in order.iter().enumerate() {
-            r[s as usize] = 1.0 - k as f64 / last;
-        }
+        r[order[n - 1] as usize] = 0.0;
     }
     r
 }

@@ -7,7 +7,8 @@
 //!
 //! The game's event is **going out first** (the text: «gana quien lo hace primero»); play goes
 //! on until one player holds cards, and the whole finishing order, the last place included, is
-//! reported next to it.
+//! reported next to it. A game stopped at the action cap after somebody went out still has its
+//! winner; only its finishing order (and so its last place) is unknown.
 
 pub mod bots;
 pub mod cards;
@@ -40,6 +41,7 @@ pub const COUNTERS: &[&str] = &[
     "dealer_last",
     "actions",
     "longest_stack",
+    "capped_after_first",
 ];
 
 const FLAGS: &[RuleFlag] = &[
@@ -207,6 +209,11 @@ impl Game for Ocho {
         per_game(r, "penalty_cards", "cards drawn for it («tres, por cojudo»)", 2, 4);
         per_game(r, "reshuffles", "reshuffles per game", 4, 3);
         per_game(r, "actions", "actions per game", 7, 1);
+        r.field(
+            "capped_after_first",
+            "games stopped at the cap after the first went out",
+            Value::Int(t.counter(9)),
+        );
     }
 }
 

@@ -146,19 +146,14 @@ fn play_out(
             forgotten += (game.forgotten() - before) as u64;
         }
     }
-    match game.finishing_order() {
-        Some(order) => Result1 {
-            first: order[0] == seat,
-            last: order[order.len() - 1] == seat,
-            capped: false,
-            forgotten,
-        },
-        None => Result1 {
-            first: false,
-            last: false,
-            capped: true,
-            forgotten,
-        },
+    // A game stopped at the cap after somebody went out still has its first out.
+    Result1 {
+        first: game.out_so_far().first() == Some(&seat),
+        last: game
+            .finishing_order()
+            .is_some_and(|order| order[order.len() - 1] == seat),
+        capped: game.is_capped(),
+        forgotten,
     }
 }
 
@@ -403,7 +398,7 @@ pub fn report(setup: &ValueSetup, t: &ValueTally, run: &RunSummary) -> Report {
     r.note("First out is the game's winner («gana quien lo hace primero»); last is the player left holding cards. A positive change in first out and a negative one in last mean the card helps.");
     if capped > 0 {
         r.note(format!(
-            "{} reached the action cap unfinished: they count as neither first nor last.",
+            "{} reached the action cap unfinished: a seat that had gone out first counts as first, none counts as last.",
             crate::text::count_of(capped, "pairs")
         ));
     }
