@@ -26,12 +26,19 @@ fn sim_json_has_the_documented_numbers_and_they_add_up() {
     ];
     // Threads 1 and 2 and a merge of three shards print the same bytes.
     let v: serde_json::Value = serde_json::from_str(&reproducible(&base)).unwrap();
-    assert_eq!((v["games"].as_u64(), v["seed"].as_u64()), (Some(3000), Some(4)));
+    assert_eq!(
+        (v["games"].as_u64(), v["seed"].as_u64()),
+        (Some(3000), Some(4))
+    );
     assert_eq!(v["event"], "wins");
     let seats = v["seats"].as_array().unwrap();
     let first: u64 = seats.iter().map(|s| s["count"].as_u64().unwrap()).sum();
     let capped = v["capped"].as_u64().unwrap();
-    assert_eq!(first + capped, 3000, "every finished game has one first out");
+    assert_eq!(
+        first + capped,
+        3000,
+        "every finished game has one first out"
+    );
     // Games stopped at the cap after the first went out have a winner but no finishing order.
     let unfinished = v["capped_after_first"].as_u64().unwrap();
     let finished = (3000 - capped - unfinished) as f64;
@@ -86,8 +93,16 @@ fn compare_tournament_and_flags_run_and_pair() {
     };
     // Forgetting «voy por una» half the time costs seat 1 (and 3) first places, which go to seat
     // 2 (percentage points).
-    assert!(rate(&seat("seat 1")["difference"]) > 3.0, "{}", seat("seat 1"));
-    assert!(rate(&seat("seat 2")["difference"]) < -3.0, "{}", seat("seat 2"));
+    assert!(
+        rate(&seat("seat 1")["difference"]) > 3.0,
+        "{}",
+        seat("seat 1")
+    );
+    assert!(
+        rate(&seat("seat 2")["difference"]) < -3.0,
+        "{}",
+        seat("seat 2")
+    );
     assert!(seat("seat 1")["p_value"].as_f64().unwrap() < 0.01);
     let v = run_json("ocho tournament --players 2 --strategies random,expert --games 300 --seed 3");
     assert_eq!(v["ranking"][0]["strategy"], "expert");
@@ -112,14 +127,26 @@ fn compare_tournament_and_flags_run_and_pair() {
 #[test]
 fn value_prices_every_special_on_the_same_deals() {
     let base = [
-        "ocho", "value", "--players", "3", "--deals", "600", "--seed", "6", "--format", "json",
+        "ocho",
+        "value",
+        "--players",
+        "3",
+        "--deals",
+        "600",
+        "--seed",
+        "6",
+        "--format",
+        "json",
     ];
     let one = stdout(&[&base[..], &["--threads", "1"]].concat());
     let two = stdout(&[&base[..], &["--threads", "2"]].concat());
     assert_eq!(one, two, "threads changed the output");
     let v: serde_json::Value = serde_json::from_str(&one).unwrap();
     let rows = v["specials"].as_array().unwrap();
-    let names: Vec<&str> = rows.iter().map(|r| r["special"].as_str().unwrap()).collect();
+    let names: Vec<&str> = rows
+        .iter()
+        .map(|r| r["special"].as_str().unwrap())
+        .collect();
     assert_eq!(
         names,
         ["ace", "two", "three", "joker", "eight", "jack", "king", "forget"]
@@ -144,14 +171,20 @@ fn deal_odds_are_exact_and_simulated_deals_agree() {
     assert!((rate(&v["eight"]) - 0.484_001_631_615_394).abs() < 1e-12);
     let v = run_json("ocho deal --players 6 --samples 20000 --seed 3");
     for table in ["holds", "specials", "turned"] {
-        for row in v["tables"][table].as_array().unwrap_or_else(|| v[table].as_array().unwrap()) {
+        for row in v["tables"][table]
+            .as_array()
+            .unwrap_or_else(|| v[table].as_array().unwrap())
+        {
             if let Some(z) = row["deviation_se"].as_f64() {
                 assert!(z.abs() < 4.5, "{table}: {row}");
             }
         }
     }
     let text = stdout(&["ocho", "deal", "--players", "5", "--joker", "three"]);
-    assert!(text.contains("the starter can play on the turned card"), "{text}");
+    assert!(
+        text.contains("the starter can play on the turned card"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -205,7 +238,13 @@ fn help_lists_ocho_with_examples() {
             help.contains("Examples:") && help.contains(&format!("tahur ocho {cmd}")),
             "{help}"
         );
-        for flag in ["--players", "--decks", "--joker", "--first-card", "--max-actions"] {
+        for flag in [
+            "--players",
+            "--decks",
+            "--joker",
+            "--first-card",
+            "--max-actions",
+        ] {
             assert!(help.contains(flag), "{cmd}: {flag}");
         }
     }

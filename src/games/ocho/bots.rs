@@ -84,8 +84,7 @@ impl Strategy {
         let (kind, params) = match kind {
             Kind::Ismcts { .. } => {
                 let p = spec.params(&["budget", "forget", "olvido"])?;
-                let budget =
-                    p.count("budget", 1, 1_000_000, DEFAULT_ISMCTS_BUDGET as u64)? as u32;
+                let budget = p.count("budget", 1, 1_000_000, DEFAULT_ISMCTS_BUDGET as u64)? as u32;
                 (Kind::Ismcts { budget }, p)
             }
             k => (k, spec.params(&["forget", "olvido"])?),
@@ -220,7 +219,8 @@ impl Bot {
     fn say_voy_por_una(&self, view: &View, action: Action, rng: &mut Stream) -> Action {
         match action {
             Action::Play { card, suit, .. }
-                if (self.forget_below > 0 || self.always_forgets) && view.hand_len(view.seat()) == 2 =>
+                if (self.forget_below > 0 || self.always_forgets)
+                    && view.hand_len(view.seat()) == 2 =>
             {
                 let silent = self.always_forgets || rng.next_u64() < self.forget_below;
                 Action::Play { card, suit, silent }
@@ -289,7 +289,9 @@ fn suit_counts(set: CardSet) -> [u32; 4] {
 #[inline]
 fn play_naming(view: &View, card: Card, suit_score: impl Fn(u8) -> i32) -> Action {
     if card.rank() == EIGHT && !view.legal().last_card {
-        let best = (0..4u8).max_by_key(|&s| (suit_score(s), -(s as i32))).unwrap_or(0);
+        let best = (0..4u8)
+            .max_by_key(|&s| (suit_score(s), -(s as i32)))
+            .unwrap_or(0);
         Action::eight(card, best)
     } else {
         Action::Play {
@@ -470,9 +472,7 @@ fn expert_turn(view: &View, name: &dyn Fn(Card) -> Action) -> Action {
         match c.rank() {
             ACE if follows(rest, c) > 0 => score += 25,
             JACK | KING if many && view.hand_len(prev) > view.hand_len(next) => score += 5,
-            TWO if many && view.hand_len(next) < view.hand_len(view.next_after(next)) => {
-                score += 3
-            }
+            TWO if many && view.hand_len(next) < view.hand_len(view.next_after(next)) => score += 3,
             _ => {}
         }
         if best.is_none_or(|(s, _)| score > s) {

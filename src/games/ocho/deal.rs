@@ -17,8 +17,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::cards::{
-    count, rank_mask, suit_mask, CardSet, ACE, EIGHT, EIGHTS, JACK, JOKER, JOKERS, KING,
-    SPECIALS, THREE, TWO,
+    count, rank_mask, suit_mask, CardSet, ACE, EIGHT, EIGHTS, JACK, JOKER, JOKERS, KING, SPECIALS,
+    THREE, TWO,
 };
 use super::engine::Game;
 use super::rules::{JokerRule, Rules};
@@ -105,9 +105,7 @@ impl DealFacts {
         for (p, (_, _, rank)) in holds.iter_mut().zip(KINDS) {
             *p = 1.0 - hypergeometric(n, copies(rules, rank), h, 0);
         }
-        let specials = (0..=h)
-            .map(|k| hypergeometric(n, 26 * d, h, k))
-            .collect();
+        let specials = (0..=h).map(|k| hypergeometric(n, 26 * d, h, k)).collect();
         let jokers = 2 * d;
         let suited = 52 * d;
         // Class: (chance, cards besides it that play on it, whether a joker plays on it).
@@ -126,8 +124,8 @@ impl DealFacts {
                 }
                 let pj = hypergeometric(n, jokers, h, j);
                 let rest = h - j;
-                let avoid = binomial(suited - 1 - plays, rest) as f64
-                    / binomial(suited - 1, rest) as f64;
+                let avoid =
+                    binomial(suited - 1 - plays, rest) as f64 / binomial(suited - 1, rest) as f64;
                 none += pj * avoid;
             }
             *out = 1.0 - none;
@@ -199,7 +197,9 @@ impl Tally for DealTally {
         absorb_all(&mut self.holds, &o.holds, |a, b| *a += b);
         absorb_all(&mut self.specials, &o.specials, |a, b| *a += b);
         absorb_all(&mut self.turned, &o.turned, |a, b| *a += b);
-        absorb_all(&mut self.legal_by_turned, &o.legal_by_turned, |a, b| *a += b);
+        absorb_all(&mut self.legal_by_turned, &o.legal_by_turned, |a, b| {
+            *a += b
+        });
     }
 }
 
@@ -309,7 +309,11 @@ pub fn report(rules: &Rules, sim: Option<(&DealTally, &RunSummary)>) -> Report {
     let mut holds = Table::new(
         "holds",
         "A hand holds at least one",
-        &sim_columns(vec![("card", "card"), ("copies", "copies"), ("exact", "exact")]),
+        &sim_columns(vec![
+            ("card", "card"),
+            ("copies", "copies"),
+            ("exact", "exact"),
+        ]),
     );
     for (k, (id, name, rank)) in KINDS.iter().enumerate() {
         let mut cells = vec![
@@ -352,7 +356,12 @@ pub fn report(rules: &Rules, sim: Option<(&DealTally, &RunSummary)>) -> Report {
             Value::Prob(f.legal_by_turned[k]),
         ];
         if let Some((t, _)) = sim {
-            with_sim(&mut cells, t.legal_by_turned[k], t.turned[k], f.legal_by_turned[k]);
+            with_sim(
+                &mut cells,
+                t.legal_by_turned[k],
+                t.turned[k],
+                f.legal_by_turned[k],
+            );
         }
         legal.push(cells);
     }

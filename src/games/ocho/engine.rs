@@ -94,7 +94,11 @@ impl fmt::Display for Action {
             Action::Play { card, suit, silent } => {
                 write!(f, "play {card}")?;
                 if card.rank() == EIGHT {
-                    write!(f, " naming {}", super::cards::SUIT_SYMBOLS[*suit as usize & 3])?;
+                    write!(
+                        f,
+                        " naming {}",
+                        super::cards::SUIT_SYMBOLS[*suit as usize & 3]
+                    )?;
                 }
                 if *silent {
                     f.write_str(" without saying «voy por una»")?;
@@ -426,7 +430,11 @@ impl Game {
         if hands.len() != n as usize || stock.len() > MAX_CARDS || to_act >= n || suit >= 4 {
             return Err("hands, stock, suit or seat out of range".into());
         }
-        let mut g = Game::with_start(rules, Start { dealer: Some(0) }, &mut crate::rng::base_stream(0));
+        let mut g = Game::with_start(
+            rules,
+            Start { dealer: Some(0) },
+            &mut crate::rng::base_stream(0),
+        );
         g.hands = [0; MAX_PLAYERS];
         g.hands[..n as usize].copy_from_slice(hands);
         g.stock_len = stock.len() as u8;
@@ -456,7 +464,11 @@ impl Game {
             }
         }
         g.to_act = to_act;
-        g.phase = if pending > 0 { Phase::Stack } else { Phase::Turn };
+        g.phase = if pending > 0 {
+            Phase::Stack
+        } else {
+            Phase::Turn
+        };
         g.turns = 0;
         g.refresh();
         g.check_invariants()?;
@@ -1105,11 +1117,13 @@ impl Game {
         for s in 0..self.n {
             let active = self.active >> s & 1 == 1;
             if active != (self.hands[s as usize] != 0) {
-                return Err(format!("seat {s} is active: {active}, with cards: {}", !active));
+                return Err(format!(
+                    "seat {s} is active: {active}, with cards: {}",
+                    !active
+                ));
             }
         }
-        if self.n_active as u32 != self.active.count_ones()
-            || self.n_out + self.n_active != self.n
+        if self.n_active as u32 != self.active.count_ones() || self.n_out + self.n_active != self.n
         {
             return Err("the count of players out disagrees with the hands".into());
         }

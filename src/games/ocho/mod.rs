@@ -193,7 +193,12 @@ impl Game for Ocho {
             false,
         );
         let per_game = |r: &mut Report, key: &str, label: &str, k: usize, decimals: usize| {
-            let m = t.counters.get(k).copied().unwrap_or_default().estimate(t.games);
+            let m = t
+                .counters
+                .get(k)
+                .copied()
+                .unwrap_or_default()
+                .estimate(t.games);
             let ci = m.interval(0.95);
             r.field(key, label, Value::Num(m.mean, decimals));
             r.field(
@@ -204,9 +209,21 @@ impl Game for Ocho {
         };
         per_game(r, "cards_drawn", "cards drawn per game", 0, 2);
         per_game(r, "stack_cards", "of them taking draw-threes", 1, 2);
-        per_game(r, "longest_stack", "longest draw-three per game (cards)", 8, 2);
+        per_game(
+            r,
+            "longest_stack",
+            "longest draw-three per game (cards)",
+            8,
+            2,
+        );
         per_game(r, "forgotten", "«voy por una» forgotten per game", 3, 4);
-        per_game(r, "penalty_cards", "cards drawn for it («tres, por cojudo»)", 2, 4);
+        per_game(
+            r,
+            "penalty_cards",
+            "cards drawn for it («tres, por cojudo»)",
+            2,
+            4,
+        );
         per_game(r, "reshuffles", "reshuffles per game", 4, 3);
         per_game(r, "actions", "actions per game", 7, 1);
         r.field(

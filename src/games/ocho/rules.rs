@@ -220,13 +220,8 @@ impl Rules {
         for (k, v) in pairs {
             match normalize(k).as_str() {
                 "decks" | "deck" | "barajas" => {
-                    self.decks = number(
-                        k,
-                        v,
-                        1,
-                        2,
-                        "use 1 or 2 (decks of 52 cards and 2 jokers)",
-                    )? as u8
+                    self.decks =
+                        number(k, v, 1, 2, "use 1 or 2 (decks of 52 cards and 2 jokers)")? as u8
                 }
                 "hand" | "mano" => self.hand = number(k, v, 1, 12, "give 1 to 12 cards")? as u8,
                 "joker" | "comodin" => self.joker = JokerRule::parse(v)?,
@@ -407,6 +402,9 @@ mod tests {
             .validate()
             .unwrap_err()
             .to_string();
-        assert!(e.contains("7 players × 8 cards") && e.contains("--decks 2"), "{e}");
+        assert!(
+            e.contains("7 players × 8 cards") && e.contains("--decks 2"),
+            "{e}"
+        );
     }
 }

@@ -202,26 +202,33 @@ impl ValueSimulation {
             t.no_plain += 1;
             return;
         }
-        let card = nth(plain, uniform_below(&mut deal, count(plain) as usize) as u32);
+        let card = nth(
+            plain,
+            uniform_below(&mut deal, count(plain) as usize) as u32,
+        );
         let stock = base.stock_set();
         let mut picks = [None; KINDS.len()];
         for (pick, (_, _, mask)) in picks.iter_mut().zip(KINDS) {
             let copies = stock & mask;
             if copies != 0 {
-                *pick = Some(nth(copies, uniform_below(&mut deal, count(copies) as usize) as u32));
+                *pick = Some(nth(
+                    copies,
+                    uniform_below(&mut deal, count(copies) as usize) as u32,
+                ));
             }
         }
-        let play = |game: Game, bots: &mut [Bot], other: Option<(u8, &mut Bot)>, illegal: &mut u64| {
-            play_out(
-                game,
-                bots,
-                other,
-                seat,
-                &mut deal.clone(),
-                &mut decisions.clone(),
-                illegal,
-            )
-        };
+        let play =
+            |game: Game, bots: &mut [Bot], other: Option<(u8, &mut Bot)>, illegal: &mut u64| {
+                play_out(
+                    game,
+                    bots,
+                    other,
+                    seat,
+                    &mut deal.clone(),
+                    &mut decisions.clone(),
+                    illegal,
+                )
+            };
         let dealt = play(base.clone(), bots, None, &mut t.illegal_actions);
         let record = |row: &mut RowTally, v: Result1| {
             row.pairs += 1;
@@ -327,7 +334,10 @@ pub fn report(setup: &ValueSetup, t: &ValueTally, run: &RunSummary) -> Report {
     for ((id, name), row) in names.zip(&t.rows) {
         let first = paired_proportions(&row.first, row.pairs);
         let last = paired_proportions(&row.last, row.pairs);
-        if id != "forget" && row.pairs > 0 && best.as_ref().is_none_or(|(d, _)| first.difference > *d) {
+        if id != "forget"
+            && row.pairs > 0
+            && best.as_ref().is_none_or(|(d, _)| first.difference > *d)
+        {
             best = Some((first.difference, name.clone()));
         }
         let change = |d: &crate::stats::PairedDifference| -> [Value; 3] {
@@ -364,12 +374,16 @@ pub fn report(setup: &ValueSetup, t: &ValueTally, run: &RunSummary) -> Report {
         } else {
             row.forgotten as f64 / row.pairs as f64
         };
-        r.field("forget_rate", "forgetting rate priced", Value::Prob(setup.forget));
+        r.field(
+            "forget_rate",
+            "forgetting rate priced",
+            Value::Prob(setup.forget),
+        );
         r.field_plain(
             "forgotten_per_game",
             "«voy por una» forgotten per game at that rate",
             Value::Num(per_game, 3),
-            format!("{} cards drawn for it per game", format!("{:.2}", 3.0 * per_game)),
+            format!("{:.2} cards drawn for it per game", 3.0 * per_game),
         );
         r.field_plain(
             "forget_first_change",
