@@ -208,11 +208,12 @@ pub struct Start {
 pub struct Game {
     rules: Rules,
     n: u8,
-    hands: [CardSet; MAX_PLAYERS],
+    /// Hands by seat (16 slots, so that a seat masked to 4 bits needs no bounds check).
+    hands: [CardSet; SLOTS],
     /// The stock, in no particular order: each draw takes a uniformly random card of it (a lazy
     /// shuffle: nobody knows a shuffled stock's order, so this is the same as drawing its top
     /// card, and a reshuffle only puts the played cards back).
-    stock: [Card; MAX_CARDS],
+    stock: [Card; 128],
     stock_len: u8,
     /// Cards played since the last reshuffle, the top one included.
     pile: CardSet,
@@ -250,6 +251,9 @@ pub struct Game {
     longest_stack: u16,
     capped: bool,
 }
+
+/// Slots of the hands array (at least [`MAX_PLAYERS`], a power of two).
+const SLOTS: usize = 16;
 
 /// Every card of two decks in order (a deck is the first 54 of them).
 const DECK_ORDER: [Card; MAX_CARDS] = {
@@ -313,13 +317,14 @@ impl Game {
     pub fn with_start(rules: Rules, start: Start, rng: &mut impl Rng) -> Game {
         let n = rules.players;
         let h = rules.hand as usize;
-        let mut stock = DECK_ORDER;
+        let mut stock = [Card(0); 128];
+        stock[..MAX_CARDS].copy_from_slice(&DECK_ORDER);
         let mut m = rules.cards() as usize;
         let dealer = start
             .dealer
             .unwrap_or_else(|| uniform_below(rng, n as usize) as u8);
         let starter = (dealer + 1) % n;
-        let mut hands = [0; MAX_PLAYERS];
+        let mut hands = [0; SLOTS];
         // Dealt one at a time to the right, starting with the dealer's right, each card a
         // uniformly random one of those left (a lazy shuffle: the same as dealing from the top
         // of a shuffled deck); what is left is the stock.
@@ -327,8 +332,8 @@ impl Game {
         for _ in 0..n as usize * h {
             let j = uniform_below(rng, m);
             m -= 1;
-            hands[seat] |= stock[j].bit();
-            stock[j] = stock[m];
+            hands[seat & 15] |= stock[j & 127].bit();
+            stock[j & 127] = stock[m & 127];
             seat = if seat + 1 == n as usize { 0 } else { seat + 1 };
         }
         let mut g = Game {
@@ -435,7 +440,7 @@ impl Game {
             Start { dealer: Some(0) },
             &mut crate::rng::base_stream(0),
         );
-        g.hands = [0; MAX_PLAYERS];
+        g.hands = [0; SLOTS];
         g.hands[..n as usize].copy_from_slice(hands);
         g.stock_len = stock.len() as u8;
         g.stock[..stock.len()].copy_from_slice(stock);
@@ -503,7 +508,7 @@ impl Game {
         self.stock_len > 0 || self.pile & !self.top.bit() != 0
     }
 
-    #[inline]
+    #[inline(always)]
     fn start_turn(&mut self, seat: u8) {
         self.to_act = seat;
         self.phase = if self.pending > 0 {
@@ -517,7 +522,7 @@ impl Game {
     /// Computes the legal actions of the player to act.
     #[inline(always)]
     fn refresh(&mut self) {
-        let hand = self.hands[self.to_act as usize];
+        let hand = self.hands[self.to_act as usize & 15];
         let last_card = count(hand) == 1;
         self.legal = match self.phase {
             Phase::Turn => {
@@ -586,7 +591,7 @@ impl Game {
                 if self.legal.plays & card.bit() == 0 {
                     return Err(IllegalAction(action, "that card cannot be played now"));
                 }
-                let left = count(self.hands[self.to_act as usize]) - 1;
+                let left = count(self.hands[self.to_act as usize & 15]) - 1;
                 if silent && left != 1 {
                     return Err(IllegalAction(
                         action,
@@ -711,7 +716,7 @@ impl Game {
                 break;
             }
             self.actions += 1;
-            let hand = self.hands[self.to_act as usize];
+            let hand = self.hands[self.to_act as usize & 15];
             // The cards that may be played, and whether the move that is not a card exists.
             let (plays, other) = match self.phase {
                 Phase::Turn => {
@@ -730,12 +735,12 @@ impl Game {
                             && !self.rules.keep_drawn
                             && self.actions < max
                             && (self.drawn.rank() != EIGHT
-                                || count(self.hands[self.to_act as usize]) == 1)
+                                || count(self.hands[self.to_act as usize & 15]) == 1)
                         {
                             self.actions += 1;
                             let c = self.drawn;
                             let silent = forgets(self, decisions);
-                            self.play(c, canonical_suit(c), silent, deal);
+                            self.play(c, c.suit(), silent, deal);
                         }
                         continue;
                     }
@@ -755,10 +760,11 @@ impl Game {
             };
             if k < cards {
                 let c = select(plays, k);
+                // `play` reads the suit of an 8 only.
                 let suit = if c.rank() == EIGHT && count(hand) != 1 {
                     uniform_below(decisions, 4) as u8
                 } else {
-                    canonical_suit(c)
+                    c.suit()
                 };
                 let silent = forgets(self, decisions);
                 self.play(c, suit, silent, deal);
@@ -777,7 +783,7 @@ impl Game {
 
     /// Draws the next card, shuffling the played cards but the top one into a new stock when
     /// the stock is empty; `None` when no card is left to draw.
-    #[inline]
+    #[inline(always)]
     fn draw_one(&mut self, rng: &mut impl Rng) -> Option<Card> {
         if self.stock_len == 0 {
             self.reshuffle();
@@ -785,11 +791,11 @@ impl Game {
                 return None;
             }
         }
-        let j = uniform_below(rng, self.stock_len as usize);
+        let j = uniform_below(rng, self.stock_len as usize) & 127;
         self.stock_len -= 1;
         self.cards_drawn += 1;
         let c = self.stock[j];
-        self.stock[j] = self.stock[self.stock_len as usize];
+        self.stock[j] = self.stock[self.stock_len as usize & 127];
         Some(c)
     }
 
@@ -812,9 +818,10 @@ impl Game {
     }
 
     /// Draws up to `k` cards into `seat`'s hand; returns how many came.
+    #[inline(always)]
     fn draw_cards(&mut self, seat: u8, k: u16, rng: &mut impl Rng) -> u32 {
         let mut got = 0;
-        let mut hand = self.hands[seat as usize];
+        let mut hand = self.hands[seat as usize & 15];
         for _ in 0..k {
             match self.draw_one(rng) {
                 Some(c) => {
@@ -824,7 +831,7 @@ impl Game {
                 None => break,
             }
         }
-        self.hands[seat as usize] = hand;
+        self.hands[seat as usize & 15] = hand;
         got
     }
 
@@ -833,8 +840,8 @@ impl Game {
         let p = self.to_act;
         let answering = matches!(self.phase, Phase::Stack | Phase::StackDrawn);
         // The hand in a register: reading back a 128-bit value just stored stalls.
-        let hand = self.hands[p as usize] & !card.bit();
-        self.hands[p as usize] = hand;
+        let hand = self.hands[p as usize & 15] & !card.bit();
+        self.hands[p as usize & 15] = hand;
         self.pile |= card.bit();
         self.top = card;
         let rank = card.rank();
@@ -895,31 +902,33 @@ impl Game {
         }
     }
 
+    #[inline(always)]
     fn draw_until_playable(&mut self, rng: &mut impl Rng) {
         let p = self.to_act;
         let follow = self.follow_mask();
-        let mut hand = self.hands[p as usize];
+        let mut hand = self.hands[p as usize & 15];
         while let Some(c) = self.draw_one(rng) {
             hand |= c.bit();
             if follow & c.bit() != 0 {
-                self.hands[p as usize] = hand;
+                self.hands[p as usize & 15] = hand;
                 self.phase = Phase::Drawn;
                 self.drawn = c;
                 return;
             }
         }
-        self.hands[p as usize] = hand;
+        self.hands[p as usize & 15] = hand;
         // Nothing playable came and nothing is left to draw: the turn passes.
         self.start_turn(self.next(p));
     }
 
+    #[inline(always)]
     fn take(&mut self, rng: &mut impl Rng) {
         let p = self.to_act;
         let owed = self.pending;
         let rest = if self.phase == Phase::Stack {
             match self.draw_one(rng) {
                 Some(c) => {
-                    self.hands[p as usize] |= c.bit();
+                    self.hands[p as usize & 15] |= c.bit();
                     self.stack_cards += 1;
                     if DRAW_THREE & c.bit() != 0 {
                         // «Al encartarse consigue un 3 en la primera carta»: it may answer.
@@ -971,7 +980,7 @@ impl Game {
     }
     /// A seat's hand.
     pub fn hand(&self, seat: u8) -> CardSet {
-        self.hands[seat as usize]
+        self.hands[seat as usize & 15]
     }
     /// The stock, in no particular order (each draw takes a uniformly random card of it).
     pub fn stock(&self) -> &[Card] {
@@ -1064,13 +1073,13 @@ impl Game {
     /// stock (the `value` analysis: the same deal with one card changed). `special` must be in
     /// the stock and `plain` in the hand.
     pub fn swap_with_stock(&mut self, seat: u8, plain: Card, special: Card) -> Result<(), String> {
-        if self.hands[seat as usize] & plain.bit() == 0 {
+        if self.hands[seat as usize & 15] & plain.bit() == 0 {
             return Err(format!("{plain} is not in seat {seat}'s hand"));
         }
         let Some(i) = self.stock().iter().position(|&c| c == special) else {
             return Err(format!("{special} is not in the stock"));
         };
-        let h = &mut self.hands[seat as usize];
+        let h = &mut self.hands[seat as usize & 15];
         *h = (*h & !plain.bit()) | special.bit();
         self.stock[i] = plain;
         self.refresh();
@@ -1116,7 +1125,7 @@ impl Game {
         }
         for s in 0..self.n {
             let active = self.active >> s & 1 == 1;
-            if active != (self.hands[s as usize] != 0) {
+            if active != (self.hands[s as usize & 15] != 0) {
                 return Err(format!(
                     "seat {s} is active: {active}, with cards: {}",
                     !active
@@ -1159,7 +1168,7 @@ impl Game {
             ));
         }
         if let Some(d) = self.drawn() {
-            if self.hands[self.to_act as usize] & d.bit() == 0 {
+            if self.hands[self.to_act as usize & 15] & d.bit() == 0 {
                 return Err(format!("the drawn card {d} is not in the hand"));
             }
         }
@@ -1199,12 +1208,12 @@ impl<'a> View<'a> {
     /// This player's cards.
     #[inline]
     pub fn hand(&self) -> CardSet {
-        self.game.hands[self.seat as usize]
+        self.game.hands[self.seat as usize & 15]
     }
     /// Cards in a player's hand.
     #[inline]
     pub fn hand_len(&self, seat: u8) -> u32 {
-        count(self.game.hands[seat as usize])
+        count(self.game.hands[seat as usize & 15])
     }
     /// Whether `seat` still holds cards.
     pub fn is_active(&self, seat: u8) -> bool {
