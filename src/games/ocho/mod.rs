@@ -275,7 +275,14 @@ fn edge_fields(
     };
     r.field(
         &format!("{key}_edge"),
-        &format!("{who}'s edge (points better than fair)"),
+        &format!(
+            "{who}'s edge {} (points better than fair)",
+            if good {
+                "in going out first"
+            } else {
+                "in not being left last"
+            }
+        ),
         Value::Num(100.0 * edge, 2),
     );
 }
