@@ -298,15 +298,6 @@ pub fn next_in(active: u16, seat: u8, reversed: bool) -> u8 {
     }
 }
 
-/// Shuffles `cards` uniformly (Fisher–Yates with exactly uniform positions).
-#[inline]
-pub fn shuffle(cards: &mut [Card], rng: &mut impl Rng) {
-    for i in (1..cards.len()).rev() {
-        let j = uniform_below(rng, i + 1);
-        cards.swap(i, j);
-    }
-}
-
 impl Game {
     /// Shuffles, deals 8 cards each to the right from a random dealer and turns the first card.
     pub fn new(rules: Rules, rng: &mut impl Rng) -> Game {

@@ -92,7 +92,7 @@ const FLAGS: &[RuleFlag] = &[
         key: "max-actions",
         value_name: Some("N"),
         switch_sets: "",
-        help: "Stop a game unfinished (counted as capped) after this many actions [default: 5000]",
+        help: "Stop a game unfinished after this many actions (a player already out first stays the winner; otherwise it counts as capped) [default: 5000]",
     },
 ];
 
