@@ -279,11 +279,7 @@ mod tests {
         let t = type_distribution(Counts::EMPTY);
         let expect = [720.0, 3600.0, 1800.0, 1200.0, 300.0, 150.0, 6.0];
         for i in 0..7 {
-            assert!(
-                (t[i] * 7776.0 - expect[i]).abs() < 1e-9,
-                "{i}: {}",
-                t[i] * 7776.0
-            );
+            assert!((t[i] * 7776.0 - expect[i]).abs() < 1e-9, "{i}: {}", t[i] * 7776.0);
         }
     }
 
@@ -295,10 +291,7 @@ mod tests {
                 let goal = Goal::beat(&Claim::of(target));
                 let (keep, _) = best_single_keep(hand, goal);
                 let (plan, _) = Planner::new(goal).best(hand, Counts::EMPTY);
-                assert!(
-                    plan >= keep - 1e-12,
-                    "{i}: {hand} vs {target}: {plan} < {keep}"
-                );
+                assert!(plan >= keep - 1e-12, "{i}: {hand} vs {target}: {plan} < {keep}");
             }
         }
     }
@@ -314,13 +307,10 @@ mod tests {
         assert!((chance - exact).abs() < 1e-12, "{chance} vs {exact}");
         assert_eq!(step, Step::Roll(Face::KING));
         let plan = p.plan(dice("AAAAK"), Counts::EMPTY).describe();
-        assert!(
-            plan.starts_with("roll a K: if it shows A, stop; if it shows K, roll an A"),
-            "{plan}"
-        );
+        assert!(plan.starts_with("roll a K: if it shows A, stop; if it shows K, roll an A"), "{plan}");
         // Already above the goal: stop.
-        let (chance, step) =
-            Planner::new(Goal::reach(&Claim::of(dice("KKK87")))).best(dice("AAA87"), Counts::EMPTY);
+        let (chance, step) = Planner::new(Goal::reach(&Claim::of(dice("KKK87"))))
+            .best(dice("AAA87"), Counts::EMPTY);
         assert_eq!((chance, step), (1.0, Step::Stop));
     }
 }

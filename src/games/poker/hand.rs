@@ -119,9 +119,7 @@ impl TryFrom<String> for Face {
 
 /// Dice as a count per face (index 0 = the 7). Used for hands (5 dice) and for parts of them
 /// (kept dice, dice in the open).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Counts(pub [u8; FACES]);
 
 impl Counts {
@@ -214,9 +212,7 @@ impl Counts {
             t.split([',', ' ']).filter(|s| !s.is_empty()).collect()
         } else {
             // Compact: one letter per die.
-            t.char_indices()
-                .map(|(i, c)| &t[i..i + c.len_utf8()])
-                .collect()
+            t.char_indices().map(|(i, c)| &t[i..i + c.len_utf8()]).collect()
         };
         if items.is_empty() {
             return Err(Error::usage(format!(
@@ -226,10 +222,7 @@ impl Counts {
         let mut faces = Vec::with_capacity(items.len());
         for item in items {
             faces.push(Face::parse(item).map_err(|e| {
-                Error::usage(format!(
-                    "{what} '{text}': {}",
-                    e.to_string().trim_start_matches("tahur: ")
-                ))
+                Error::usage(format!("{what} '{text}': {}", e.to_string().trim_start_matches("tahur: ")))
             })?);
         }
         if faces.len() > DICE {
@@ -571,26 +564,16 @@ impl Claim {
                 }?;
                 Some((n, &words[1..]))
             })
-            .ok_or_else(|| {
-                bad("no hand type (repóker, póker, full, trío, doble pareja, pareja, nada)")
-            })?;
+            .ok_or_else(|| bad("no hand type (repóker, póker, full, trío, doble pareja, pareja, nada)"))?;
         let faces: Vec<Face> = rest
             .iter()
-            .filter(|w| {
-                !matches!(
-                    **w,
-                    "de" | "y" | "and" | "of" | "over" | "con" | "a" | "with"
-                )
-            })
+            .filter(|w| !matches!(**w, "de" | "y" | "and" | "of" | "over" | "con" | "a" | "with"))
             .map(|w| Face::parse(w).map_err(|e| bad(e.to_string().trim_start_matches("tahur: "))))
             .collect::<Result<_>>()?;
         let faces = match (kind, faces.len()) {
             // `full de ases`: the lowest pair under them.
             (HandType::Full, 1) => {
-                let pair = Face::ALL
-                    .into_iter()
-                    .find(|&f| f != faces[0])
-                    .expect("six faces");
+                let pair = Face::ALL.into_iter().find(|&f| f != faces[0]).expect("six faces");
                 vec![faces[0], pair]
             }
             _ => faces,
@@ -640,10 +623,7 @@ impl Claim {
             if full.len() == DICE && HandType::of(&full) == kind {
                 return Ok(Claim::of(full));
             }
-            return Err(Error::usage(format!(
-                "'{dice}' cannot be completed to a {}",
-                kind.name()
-            )));
+            return Err(Error::usage(format!("'{dice}' cannot be completed to a {}", kind.name())));
         }
         Ok(claim)
     }
@@ -654,21 +634,12 @@ impl Claim {
         let kind = self.hand_type();
         let d = &self.dice;
         let group = |n: u8| -> Vec<Face> {
-            Face::ALL
-                .iter()
-                .rev()
-                .copied()
-                .filter(|f| d.count(*f) == n)
-                .collect()
+            Face::ALL.iter().rev().copied().filter(|f| d.count(*f) == n).collect()
         };
         let base = match kind {
             HandType::Repoker => format!("repóker de {}", group(5)[0].plural()),
             HandType::Poker => format!("póker de {}", group(4)[0].plural()),
-            HandType::Full => format!(
-                "full de {} y {}",
-                group(3)[0].plural(),
-                group(2)[0].plural()
-            ),
+            HandType::Full => format!("full de {} y {}", group(3)[0].plural(), group(2)[0].plural()),
             HandType::Trio => format!("trío de {}", group(3)[0].plural()),
             HandType::TwoPair => {
                 let p = group(2);
@@ -684,12 +655,7 @@ impl Claim {
             return base;
         }
         // Unsaid kickers are the lowest: say them only when they are not.
-        let groups: Vec<Face> = Face::ALL
-            .iter()
-            .rev()
-            .copied()
-            .filter(|f| d.count(*f) > 1)
-            .collect();
+        let groups: Vec<Face> = Face::ALL.iter().rev().copied().filter(|f| d.count(*f) > 1).collect();
         let lowest = Claim::lowest(kind, &groups).expect("a formed hand");
         if lowest.dice == *d {
             base
@@ -735,11 +701,7 @@ mod tests {
         assert_eq!(l[0].0.to_string(), "KQJ87", "the lowest nada has no ace");
         assert_eq!(l[1].0.to_string(), "AQJ87");
         assert_eq!(l[5].0.to_string(), "AKQJ8", "six nadas, by their faces");
-        assert_eq!(
-            l[6].0.to_string(),
-            "QJ877",
-            "the lowest pair: negras, the lowest kickers"
-        );
+        assert_eq!(l[6].0.to_string(), "QJ877", "the lowest pair: negras, the lowest kickers");
         assert_eq!(l[HANDS - 1].0.to_string(), "AAAAA");
         // Counts by type: 6 nada, 60 pair, 60 two pair, 60 trío, 30 full, 30 póker, 6 repóker.
         let mut by = [0; 7];
@@ -757,14 +719,8 @@ mod tests {
         assert_eq!(c("full de ases y jotas").dice().to_string(), "AAAJJ");
         assert_eq!(c("full de ases").dice().to_string(), "AAA77");
         assert_eq!(c("full de negras").dice().to_string(), "88777");
-        assert_eq!(
-            c("doble pareja de reinas y ochos").dice().to_string(),
-            "QQ887"
-        );
-        assert_eq!(
-            c("doble pareja de ochos y reinas").dice().to_string(),
-            "QQ887"
-        );
+        assert_eq!(c("doble pareja de reinas y ochos").dice().to_string(), "QQ887");
+        assert_eq!(c("doble pareja de ochos y reinas").dice().to_string(), "QQ887");
         assert_eq!(c("póker de negras").dice().to_string(), "87777");
         assert_eq!(c("repóker de ases").dice().to_string(), "AAAAA");
         assert_eq!(c("pareja de jotas").dice().to_string(), "QJJ87");
@@ -777,19 +733,8 @@ mod tests {
         assert_eq!(c("KKKA").dice().to_string(), "AKKK7");
         assert_eq!(c("nada as rey reina jota roja").dice().to_string(), "AKQJ8");
         assert_eq!(c("trío de reyes").spoken(), "trío de reyes");
-        assert_eq!(
-            Claim::of(Counts::parse("AKKK7", "x").unwrap()).spoken(),
-            "trío de reyes con as, negra"
-        );
-        for bad in [
-            "",
-            "trío",
-            "trío de nueves",
-            "full de ases y ases",
-            "AAKKQQ",
-            "escalera",
-            "AKQJ",
-        ] {
+        assert_eq!(Claim::of(Counts::parse("AKKK7", "x").unwrap()).spoken(), "trío de reyes con as, negra");
+        for bad in ["", "trío", "trío de nueves", "full de ases y ases", "AAKKQQ", "escalera", "AKQJ"] {
             let e = Claim::parse(bad).unwrap_err().to_string();
             assert!(e.contains(&format!("'{bad}'")), "{bad}: {e}");
         }
