@@ -29,6 +29,8 @@ use crate::report::Format;
   tahur domino sim --players 4 --strategies heaviest,company --games 1e6
   tahur poker reroll --dice AAKQJ --beat 'trío de reyes'
   tahur poker sim --players 4 --strategies tuned,threshold --games 1e5
+  tahur ocho sim --players 4 --strategies expert,greedy --games 1e6
+  tahur ocho value --players 4 --deals 1e5
   tahur merge part1.json part2.json
 
 Every game with whole games has sim, compare, tournament and flags (21
@@ -70,6 +72,9 @@ pub enum Command {
     /// Póker mentiroso: exact re-roll odds and plans, call chances, claim sheets, whole games.
     #[command(subcommand)]
     Poker(super::poker::PokerCommand),
+    /// Ocho loco («Montañita»): whole games, what each special card is worth, the deal's odds.
+    #[command(subcommand)]
+    Ocho(super::ocho::OchoCommand),
     /// Combine shard files (--shard K/N) into the result of the whole run, and its charts.
     Merge(super::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).

@@ -3,6 +3,7 @@
 mod args;
 mod domino;
 mod dudo;
+mod ocho;
 mod play;
 mod poker;
 mod veintiuno;
@@ -203,6 +204,7 @@ fn execute(cli: Cli) -> Result<i32> {
         Command::Veintiuno(cmd) => veintiuno::execute(cmd),
         Command::Domino(cmd) => domino::execute(cmd),
         Command::Poker(cmd) => poker::execute(cmd),
+        Command::Ocho(cmd) => ocho::execute(cmd),
         Command::Merge(m) => merge(m),
         Command::Completions { shell } => {
             let mut cmd = command();

@@ -250,7 +250,7 @@ fn command<G: Game>(name: &'static str) -> Command {
 }
 
 /// `--players` and the game's rule flags, then `--house`.
-fn rule_args<G: Game>(mut cmd: Command) -> Command {
+pub(crate) fn rule_args<G: Game>(mut cmd: Command) -> Command {
     let info = &G::INFO;
     let (min, max, default) = info.players;
     let mut players = Arg::new("players")
@@ -417,7 +417,7 @@ fn parse_alpha(s: &str) -> std::result::Result<f64, String> {
 
 /// The rules the flags describe: the standard table for `--players`, each rule flag in the
 /// game's order, then `--house`.
-fn rules<G: Game>(m: &ArgMatches) -> Result<G::Rules> {
+pub(crate) fn rules<G: Game>(m: &ArgMatches) -> Result<G::Rules> {
     let players = *m.get_one::<usize>("players").expect("players has a value");
     let mut rules = G::Rules::standard(players);
     let house = m.get_one::<String>("house").map_or("", String::as_str);

@@ -6,6 +6,7 @@
 pub mod domino;
 pub mod dudo;
 pub mod durak;
+pub mod ocho;
 pub mod poker;
 pub mod veintiuno;
 
@@ -18,6 +19,7 @@ macro_rules! with_games {
             Dudo => $crate::games::dudo::Dudo,
             Durak => $crate::games::durak::Durak,
             Poker => $crate::games::poker::Poker,
+            Ocho => $crate::games::ocho::Ocho,
             Veintiuno => $crate::games::veintiuno::Veintiuno,
             Domino => $crate::games::domino::Domino,
         }

@@ -58,6 +58,11 @@ pub trait Game: Copy + Clone + Debug + Default + PartialEq + Send + Sync + 'stat
     /// The game's own figures in a `sim` report, from its counters (default: none).
     fn sim_fields(_rules: &Self::Rules, _t: &sim::SimTally, _r: &mut crate::report::Report) {}
 
+    /// Whether `sim` also shows the finishing order by strategy (games whose whole finishing
+    /// order matters, not only the event: Ocho loco's first out and last). Off by default, so
+    /// the reports of games that do not ask for it stay as they were.
+    const PLACES_BY_STRATEGY: bool = false;
+
     /// A note for a tournament at this table (e.g. a seating that balances by construction).
     fn tournament_note(_rules: &Self::Rules) -> Option<String> {
         None

@@ -525,6 +525,9 @@ pub fn report<G: Game, S: Strategy<G>>(
         event_tables::<G, S>(&mut r, setup, t, &names);
     }
     places_table(&mut r, players, t, &names);
+    if G::PLACES_BY_STRATEGY {
+        strategy_places_table(&mut r, setup, t);
+    }
     if !info.sitting {
         let mut lengths = Table::new(
             "length",
@@ -842,6 +845,57 @@ fn places_table(r: &mut Report, players: usize, t: &SimTally, names: &[String]) 
         let row = &t.places[s * players..(s + 1) * players];
         let n: u64 = row.iter().sum();
         let mut cells = vec![Value::Int(s as i64 + 1), Value::Text(name.clone())];
+        cells.extend(row.iter().map(|&c| Value::Prob(c as f64 / n.max(1) as f64)));
+        let mean = row
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| (k + 1) as f64 * c as f64)
+            .sum::<f64>()
+            / n.max(1) as f64;
+        cells.push(Value::Num(mean, 2));
+        table.push(cells);
+    }
+    r.tables.push(table);
+}
+
+/// The finishing order by strategy: the share of its seat-games each strategy finished in each
+/// place, and its mean place (the seats of a strategy added up).
+fn strategy_places_table<G: Game, S: Strategy<G>>(
+    r: &mut Report,
+    setup: &TableSetup<G, S>,
+    t: &SimTally,
+) {
+    let players = setup.players();
+    if t.places.len() < players * players || t.games == 0 {
+        return;
+    }
+    let keys: Vec<String> = (1..=players).map(|k| format!("place_{k}")).collect();
+    let labels: Vec<String> = (1..=players).map(ordinal).collect();
+    let mut columns: Vec<(&str, &str)> = vec![("strategy", "strategy"), ("seats", "seats")];
+    columns.extend(
+        keys.iter()
+            .map(String::as_str)
+            .zip(labels.iter().map(String::as_str)),
+    );
+    columns.push(("mean_place", "mean place"));
+    let mut table = Table::new(
+        "strategy_places",
+        "Finishing order by strategy (share of its seat-games)",
+        &columns,
+    );
+    let of_seat = setup.strategy_of_seat();
+    for (k, s) in setup.distinct().iter().enumerate() {
+        let mut row = vec![0u64; players];
+        for seat in (0..players).filter(|&seat| of_seat[seat] == k) {
+            for (place, x) in row.iter_mut().enumerate() {
+                *x += t.places[seat * players + place];
+            }
+        }
+        let n: u64 = row.iter().sum();
+        let mut cells = vec![
+            Value::Text(s.to_string()),
+            Value::Int(setup.seats_of(s) as i64),
+        ];
         cells.extend(row.iter().map(|&c| Value::Prob(c as f64 / n.max(1) as f64)));
         let mean = row
             .iter()

@@ -1,0 +1,89 @@
+//! Ocho loco speed: whole four-player games per second through the shared runner (dealing, every
+//! decision, the tallies), on 1 and 2 threads: `random` ×4 (the target: at least 500 000
+//! games/s on 2 cores), `greedy` ×4 (at least 200 000) and `expert` ×4; one `ismcts` decision;
+//! and `value`'s deals (each played 9 times). Run with `cargo bench --bench ocho`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use rand_core::SeedableRng;
+use std::hint::black_box;
+use tahur::games::ocho::bots::{Bot, Kind, Strategy};
+use tahur::games::ocho::engine::Game;
+use tahur::games::ocho::rules::Rules;
+use tahur::games::ocho::value::{ValueSetup, ValueSimulation};
+use tahur::games::ocho::Ocho;
+use tahur::play::sim::GameSimulation;
+use tahur::play::TableSetup;
+use tahur::rng::Stream;
+use tahur::runner::{run, RunControl, RunSpec};
+
+fn control(threads: usize) -> RunControl {
+    RunControl {
+        threads: Some(threads),
+        progress: tahur::progress::Progress::hidden(),
+    }
+}
+
+fn games(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ocho_games");
+    g.sample_size(10);
+    for (label, kind, n) in [
+        ("4p_random", Kind::Random, 1u64 << 19),
+        ("4p_greedy", Kind::Greedy, 1 << 18),
+        ("4p_expert", Kind::Expert, 1 << 18),
+    ] {
+        let setup =
+            TableSetup::<Ocho>::new(Rules::standard(4), &[Strategy::of(kind)], false).unwrap();
+        let sim = GameSimulation::new(&setup);
+        let spec = RunSpec {
+            samples: n,
+            seed: 1,
+            chunk_size: setup.chunk_size(),
+        };
+        g.throughput(Throughput::Elements(n));
+        for threads in [1usize, 2] {
+            g.bench_with_input(BenchmarkId::new(label, threads), &threads, |b, &t| {
+                b.iter(|| black_box(run(&sim, &spec, None, &control(t)).unwrap().tally.games))
+            });
+        }
+    }
+    g.finish();
+}
+
+fn value(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ocho_value");
+    g.sample_size(10);
+    let setup = ValueSetup {
+        table: TableSetup::<Ocho>::new(Rules::standard(4), &[Strategy::of(Kind::Greedy)], false)
+            .unwrap(),
+        forget: 0.25,
+    };
+    let sim = ValueSimulation::new(&setup);
+    let n = 1u64 << 14;
+    let spec = RunSpec {
+        samples: n,
+        seed: 1,
+        chunk_size: tahur::runner::Simulation::chunk_size(&sim),
+    };
+    g.throughput(Throughput::Elements(n));
+    g.bench_function("4p_greedy_deals_2_threads", |b| {
+        b.iter(|| black_box(run(&sim, &spec, None, &control(2)).unwrap().tally.deals))
+    });
+    g.finish();
+}
+
+fn search(c: &mut Criterion) {
+    // One ISMCTS decision of 200 iterations at the first move of a four-player game.
+    let mut g = c.benchmark_group("ocho_ismcts");
+    g.sample_size(10);
+    let game = Game::new(Rules::standard(4), &mut Stream::seed_from_u64(3));
+    let mut bot = Bot::new(Strategy::of(Kind::Ismcts { budget: 200 }));
+    g.throughput(Throughput::Elements(200));
+    g.bench_function("decision_200_iterations", |b| {
+        let mut rng = Stream::seed_from_u64(7);
+        b.iter(|| black_box(bot.act(&game.view(game.turn()), &mut rng)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, games, value, search);
+criterion_main!(benches);

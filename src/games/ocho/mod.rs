@@ -1,0 +1,288 @@
+//! Ocho loco under the «Montañita» rules (`../shared/RULES.md` §5): every special card (A plays
+//! again, 2 skips, 3 and joker stack draw-three, 8 names a suit, J and K reverse), «voy por
+//! una», one or two decks, 2–10 players, every open point a house rule; bots from random to
+//! ISMCTS. Whole games, comparisons, tournaments and house rules come from the shared
+//! [`crate::play`] layer; [`value`] prices each special card and [`deal`] gives the exact odds
+//! of the deal.
+//!
+//! The game's event is **going out first** (the text: «gana quien lo hace primero»); play goes
+//! on until one player holds cards, and the whole finishing order, the last place included, is
+//! reported next to it. A game stopped at the action cap after somebody went out still has its
+//! winner; only its finishing order (and so its last place) is unknown.
+
+pub mod bots;
+pub mod cards;
+pub mod deal;
+pub mod engine;
+pub mod ismcts;
+pub mod rules;
+pub mod value;
+
+use serde::{Deserialize, Serialize};
+
+use crate::humanize;
+use crate::play::sim::{share_p_value, SimTally};
+use crate::play::{Game, GameInfo, RuleFlag, Scoring, Words};
+use crate::report::{Report, Value};
+use crate::stats::wilson95;
+
+/// Ocho loco, for the whole-game layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ocho;
+
+/// The game's own counters, per game (see [`engine::Game`]'s accessors).
+pub const COUNTERS: &[&str] = &[
+    "cards_drawn",
+    "stack_cards",
+    "penalty_cards",
+    "forgotten",
+    "reshuffles",
+    "starter_last",
+    "dealer_last",
+    "actions",
+    "longest_stack",
+    "capped_after_first",
+];
+
+const FLAGS: &[RuleFlag] = &[
+    RuleFlag {
+        long: "decks",
+        key: "decks",
+        value_name: Some("N"),
+        switch_sets: "",
+        help: "Decks of 52 cards and 2 jokers: 1 or 2 [default: 1 up to 5 players, 2 from 6]",
+    },
+    RuleFlag {
+        long: "hand",
+        key: "hand",
+        value_name: Some("N"),
+        switch_sets: "",
+        help: "Cards dealt to each player, 1–12 [default: 8]",
+    },
+    RuleFlag {
+        long: "joker",
+        key: "joker",
+        value_name: Some("RULE"),
+        switch_sets: "",
+        help: "Where a joker may be played: any (on any card; it keeps the suit in force) or three (only where a 3 may go: on a 3 or a joker) [default: any]",
+    },
+    RuleFlag {
+        long: "eight-answers",
+        key: "eight-answers",
+        value_name: None,
+        switch_sets: "on",
+        help: "An 8 may answer a pending draw-three: it cancels it and names a suit",
+    },
+    RuleFlag {
+        long: "first-card",
+        key: "first-card",
+        value_name: Some("RULE"),
+        switch_sets: "",
+        help: "A special turned as the first card: plain (it only sets the suit) or acts (as if the dealer played it) [default: plain]",
+    },
+    RuleFlag {
+        long: "keep-drawn",
+        key: "keep-drawn",
+        value_name: None,
+        switch_sets: "on",
+        help: "A player who drew a playable card may keep it and end the turn (default: it is played)",
+    },
+    RuleFlag {
+        long: "max-actions",
+        key: "max-actions",
+        value_name: Some("N"),
+        switch_sets: "",
+        help: "Stop a game unfinished after this many actions (a player already out first stays the winner; otherwise it counts as capped) [default: 5000]",
+    },
+];
+
+impl Game for Ocho {
+    type Rules = rules::Rules;
+    type State = engine::Game;
+    type Strategy = bots::Strategy;
+    const INFO: GameInfo = GameInfo {
+        key: "ocho",
+        title: "Ocho loco",
+        about: "Ocho loco («Montañita»: A, 2, 3, joker, 8, J, K; 2–10 players): whole games between bots, the starter's and the dealer's edge, what each special card is worth, exact deal odds",
+        scoring: Scoring::Event { good: true },
+        words: Words {
+            first_player: "starter",
+            positions: &["starter (dealer's right)"],
+            event: "first out",
+            rate: "first-out rate",
+            phrase: "goes out first",
+            team_phrase: "wins",
+            length_unit: "turns",
+            chart_axis: "games out first",
+        },
+        draws: false,
+        move_cap: true,
+        series: None,
+        sitting: false,
+        sample_unit: "games",
+        own_sim: false,
+        players: (2, rules::MAX_PLAYERS, None),
+        flags: FLAGS,
+        change_keys: rules::CHANGE_KEYS,
+        strategies_help: "random, greedy, expert, ismcts[:N] (N iterations per move, default 200); each takes forget=R, the chance of forgetting «voy por una» (greedy:forget=0.1); Spanish azar, codicioso, experto, busqueda",
+        default_strategies: "greedy",
+        default_tournament: "random,greedy,expert",
+        counters: COUNTERS,
+        compared: &[],
+        chunk: 1024,
+        slow_chunk: 4,
+        tournament_chunk: (128, 1),
+        examples: [
+            "  tahur ocho sim --players 4 --games 1e6
+  tahur ocho sim --players 4 --strategies expert,greedy --chart seats.svg
+  tahur ocho sim --players 6 --strategies greedy:forget=0.2,greedy \\
+      --length-chart length.svg
+  tahur ocho sim --players 3 --joker three --first-card acts --format json
+  tahur ocho sim --players 2 --strategies ismcts:50,expert --games 200 --check
+  tahur ocho sim --players 4 --games 1e7 --shard 1/4 --output part1.json",
+            "  tahur ocho compare --players 4 --b eight-answers=on
+  tahur ocho compare --players 4 --a-strategies greedy \\
+      --b-strategies greedy:forget=0.5,greedy     # what forgetting costs
+  tahur ocho compare --players 5 --b joker=three --until-decided --games 1e7",
+            "  tahur ocho tournament --players 2 --strategies random,greedy,expert
+  tahur ocho tournament --players 4 --strategies greedy,expert \\
+      --chart ranking.svg
+  tahur ocho tournament --players 2 --strategies expert,ismcts:50 --games 100",
+            "  tahur ocho flags --players 4 --games 1e5
+  tahur ocho flags --players 6 --strategies expert --chart fair.svg
+  tahur ocho flags --players 3 --joker three --format markdown",
+        ],
+    };
+
+    const PLACES_BY_STRATEGY: bool = true;
+
+    /// The dealer's first-out rate against the fair share; the starter's and the dealer's
+    /// last-place rates; cards drawn, draw-three stacks, «voy por una» forgotten and what it
+    /// cost, reshuffles, actions.
+    fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
+        let n = rules.players as usize;
+        let decided = t.decided();
+        let fair = if t.games == 0 {
+            0.0
+        } else {
+            decided as f64 / t.games as f64 / n as f64
+        };
+        let dealer = t.positions.get(n - 1).map_or(0, |p| p.sum.max(0) as u64);
+        edge_fields(
+            r,
+            ("dealer", "dealer goes out first"),
+            dealer,
+            t,
+            (fair, n),
+            true,
+        );
+        edge_fields(
+            r,
+            ("starter_last", "starter is left with cards (last)"),
+            t.counter(5).max(0) as u64,
+            t,
+            (fair, n),
+            false,
+        );
+        edge_fields(
+            r,
+            ("dealer_last", "dealer is left with cards (last)"),
+            t.counter(6).max(0) as u64,
+            t,
+            (fair, n),
+            false,
+        );
+        let per_game = |r: &mut Report, key: &str, label: &str, k: usize, decimals: usize| {
+            let m = t
+                .counters
+                .get(k)
+                .copied()
+                .unwrap_or_default()
+                .estimate(t.games);
+            let ci = m.interval(0.95);
+            r.field(key, label, Value::Num(m.mean, decimals));
+            r.field(
+                &format!("{key}_ci95"),
+                "95 % interval",
+                Value::NumInterval(ci.low, ci.high, decimals),
+            );
+        };
+        per_game(r, "cards_drawn", "cards drawn per game", 0, 2);
+        per_game(r, "stack_cards", "of them taking draw-threes", 1, 2);
+        per_game(
+            r,
+            "longest_stack",
+            "longest draw-three per game (cards)",
+            8,
+            2,
+        );
+        per_game(r, "forgotten", "«voy por una» forgotten per game", 3, 4);
+        per_game(
+            r,
+            "penalty_cards",
+            "cards drawn for it («tres, por cojudo»)",
+            2,
+            4,
+        );
+        per_game(r, "reshuffles", "reshuffles per game", 4, 3);
+        per_game(r, "actions", "actions per game", 7, 1);
+        r.field(
+            "capped_after_first",
+            "games stopped at the cap after the first went out",
+            Value::Int(t.counter(9)),
+        );
+    }
+}
+
+/// A seat's rate of an event (going out first, or being left last) against the fair share
+/// (the finished games split evenly between the players), with its test and edge in points
+/// (positive: an advantage).
+fn edge_fields(
+    r: &mut Report,
+    (key, label): (&str, &str),
+    hits: u64,
+    t: &SimTally,
+    (fair, players): (f64, usize),
+    good: bool,
+) {
+    let (rate, ci) = wilson95(hits, t.games);
+    let p = share_p_value(hits, t.decided(), players);
+    let who = if key.starts_with("dealer") {
+        "the dealer"
+    } else {
+        "the starter"
+    };
+    r.field_plain(
+        &format!("{key}_rate"),
+        label,
+        Value::Prob(rate.estimate()),
+        humanize::edge_reading(rate.estimate(), fair, p, who, good),
+    );
+    r.field(
+        &format!("{key}_ci95"),
+        "95 % interval",
+        Value::ProbInterval(ci.low, ci.high),
+    );
+    r.field(
+        &format!("{key}_p_value"),
+        "p-value against the fair share",
+        Value::PValue(p),
+    );
+    let edge = if good {
+        rate.estimate() - fair
+    } else {
+        fair - rate.estimate()
+    };
+    r.field(
+        &format!("{key}_edge"),
+        &format!(
+            "{who}'s edge {} (points better than fair)",
+            if good {
+                "in going out first"
+            } else {
+                "in not being left last"
+            }
+        ),
+        Value::Num(100.0 * edge, 2),
+    );
+}
