@@ -492,6 +492,24 @@ fn whole_game_commands_report_the_game_s_figures() {
         assert!(!v[k].is_null(), "no {k}: {v}");
     }
     assert_eq!(v["tables"]["hand_positions"].as_array().unwrap().len(), 3);
+    // Every hand has one loser: the seats' losses add up to the hands played, and a seat takes
+    // part in at least the hands it lost and at most every hand.
+    let seats = v["tables"]["hand_seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 3);
+    let hands = (v["mean_length"].as_f64().unwrap() * 400.0).round() as u64;
+    let lost: u64 = seats.iter().map(|s| s["lost"].as_u64().unwrap()).sum();
+    assert_eq!(lost, hands, "{seats:?}");
+    for s in seats {
+        let (played, lost) = (s["hands"].as_u64().unwrap(), s["lost"].as_u64().unwrap());
+        assert!(lost <= played && played <= hands, "{s}");
+        // Every game runs until two players are out at 3 points each.
+        assert!(lost <= 3 * 400, "{s}");
+    }
+    let played: u64 = seats.iter().map(|s| s["hands"].as_u64().unwrap()).sum();
+    assert!(
+        played >= 2 * hands && played <= 3 * hands,
+        "{played} of {hands}"
+    );
     // Spanish and English names play the same games.
     let line = |list: &str| {
         stdout(&[

@@ -42,7 +42,7 @@ pub type Seat = usize;
 /// Most seats at any table.
 pub const MAX_SEATS: usize = 16;
 /// Most counters a game may keep of its own.
-pub const MAX_COUNTERS: usize = 16;
+pub const MAX_COUNTERS: usize = 32;
 
 /// A game: a marker type that ties its rules, engine state and bots together.
 pub trait Game: Copy + Clone + Debug + Default + PartialEq + Send + Sync + 'static {

@@ -48,6 +48,22 @@ pub const COUNTERS: &[&str] = &[
     "lost_at_5",
     "lost_at_6",
     "lost_at_7",
+    "seat_hands_0",
+    "seat_hands_1",
+    "seat_hands_2",
+    "seat_hands_3",
+    "seat_hands_4",
+    "seat_hands_5",
+    "seat_hands_6",
+    "seat_hands_7",
+    "seat_lost_0",
+    "seat_lost_1",
+    "seat_lost_2",
+    "seat_lost_3",
+    "seat_lost_4",
+    "seat_lost_5",
+    "seat_lost_6",
+    "seat_lost_7",
 ];
 /// Claims made.
 pub const C_CLAIMS: usize = 0;
@@ -68,10 +84,15 @@ pub const C_FIRST_EXCESS: usize = 6;
 pub const C_FULL_HANDS: usize = 7;
 /// Of those, hands lost by the player k seats after the first roller (k = 0…7).
 pub const C_LOST_AT: usize = 8;
+/// Hands seat s took part in (s = 0…7).
+pub const C_SEAT_HANDS: usize = C_LOST_AT + MAX_PLAYERS;
+/// Hands seat s lost (s = 0…7).
+pub const C_SEAT_LOST: usize = C_SEAT_HANDS + MAX_PLAYERS;
 /// The scale of [`C_FIRST_EXCESS`].
 pub const SCALE: i64 = 840;
 
-const _: () = assert!(COUNTERS.len() <= MAX_COUNTERS && C_LOST_AT + MAX_PLAYERS == COUNTERS.len());
+const _: () =
+    assert!(COUNTERS.len() <= MAX_COUNTERS && C_SEAT_LOST + MAX_PLAYERS == COUNTERS.len());
 
 /// Where a hand stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -353,6 +374,12 @@ impl Game {
             let k = (loser + self.rules.players - self.hand_first) % self.rules.players;
             c[C_LOST_AT + k as usize] += 1;
         }
+        let mut alive = self.alive;
+        while alive != 0 {
+            c[C_SEAT_HANDS + alive.trailing_zeros() as usize] += 1;
+            alive &= alive - 1;
+        }
+        c[C_SEAT_LOST + loser as usize] += 1;
         self.hands += 1;
         self.points[loser as usize] += 1;
         if self.points[loser as usize] >= self.rules.points {

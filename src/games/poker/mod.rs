@@ -225,5 +225,35 @@ impl crate::play::Game for Poker {
             );
         }
         r.tables.push(table);
+        // By seat, every hand the seat took part in: the seats meet the same mix of table
+        // sizes, so their rates compare with each other and with the table's average.
+        let (played, lost): (Vec<u64>, Vec<u64>) = (0..n)
+            .map(|s| (c(C_SEAT_HANDS + s), c(C_SEAT_LOST + s)))
+            .unzip();
+        let average = per(lost.iter().sum(), played.iter().sum());
+        let mut seats = Table::new(
+            "hand_seats",
+            "Hands lost by seat (of the hands each seat took part in)",
+            &[
+                ("seat", "seat"),
+                ("hands", "hands"),
+                ("lost", "lost"),
+                ("rate", "loss rate"),
+                ("ci95", "95 % interval"),
+                ("table_average", "table average"),
+            ],
+        );
+        for s in 0..n {
+            let (rate, ci) = wilson95(lost[s], played[s]);
+            seats.push(vec![
+                Value::Int(s as i64 + 1),
+                Value::Int(played[s] as i64),
+                Value::Int(lost[s] as i64),
+                Value::Prob(rate.estimate()),
+                Value::ProbInterval(ci.low, ci.high),
+                Value::Prob(average),
+            ]);
+        }
+        r.tables.push(seats);
     }
 }
