@@ -246,7 +246,7 @@ fn play_checked(r: Rules, strategies: &[Strategy], seed: u64) -> Result<Game, St
         }
         (o, _) => return Err(format!("ended as {o:?}")),
     }
-    let mut c = [0i64; 16];
+    let mut c = [0i64; tahur::play::MAX_COUNTERS];
     tahur::play::State::counters(&g, &mut c);
     let side_sum: i64 = (0..sides.min(4)).map(|k| c[12 + k]).sum();
     if side_sum != (0..sides).map(|k| g.points(k)).sum::<i64>() || c[0] != g.games() as i64 {
