@@ -203,8 +203,8 @@ fn every_user_mistake_gets_one_line_and_exit_2() {
             &["dudo", "prob", "15", "cuadrillas", "--dice", "30"],
             "cuadrillas",
         ),
-        (&["dudo", "prob", "15x7", "--dice", "30"], "face 7"),
-        (&["dudo", "prob", "15", "7", "--dice", "30"], "face 7"),
+        (&["dudo", "prob", "15x7", "--dice", "30"], "face '7'"),
+        (&["dudo", "prob", "15", "7", "--dice", "30"], "face '7'"),
         (&["dudo", "prob", "-3", "cuadras", "--dice", "30"], "-3"),
         (
             &["dudo", "prob", "cuadras", "--dice", "30"],

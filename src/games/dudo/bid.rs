@@ -221,7 +221,7 @@ mod tests {
         assert!(msg("cero cuadras").contains("at least 1"));
         let m = msg("15 cuadrillas");
         assert!(m.contains("cuadrillas") && m.contains("cuadra"), "{m}");
-        assert!(msg("15x7").contains("face 7"));
+        assert!(msg("15x7").contains("face '7'"));
         assert!(msg("cuadras").contains("expected a quantity"));
         assert!(msg("").contains("expected a quantity"));
         assert!(msg("mil cuadras").contains("'mil' is not a quantity"));

@@ -72,10 +72,12 @@ impl Face {
     pub fn parse(word: &str) -> Result<Face> {
         let w = normalize(word);
         if let Ok(v) = w.parse::<i64>() {
+            // The message quotes the face as typed ("00", "+7"), not the number it reads as.
             return match u8::try_from(v) {
-                Ok(v) => Face::new(v),
-                Err(_) => Err(Error::usage(format!(
-                    "face {v} is not a die face: faces are 1 to 6"
+                Ok(v @ 1..=6) => Ok(Face(v)),
+                _ => Err(Error::usage(format!(
+                    "face '{}' is not a die face: faces are 1 to 6",
+                    word.trim()
                 ))),
             };
         }
