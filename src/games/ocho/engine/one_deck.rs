@@ -1,0 +1,579 @@
+//! The random play-out of a one-deck table (54 cards: every set fits a `u64`), the common case
+//! (the default up to 5 players). The game is copied into a [`Table`] of 64-bit sets, played
+//! out and copied back: a card's bit is one shift, its rank a shift, a hand one word, the cards
+//! that follow the top card and the next seat each way are kept up to date instead of
+//! recomputed at every action, and a play's effect and whose turn comes next are one `match`.
+//! It makes exactly the moves of [`Game::play_out_random_with`] (and so of the random bots) from
+//! the same draws, card for card: the same rules, the same stock order (a reshuffle lists the
+//! played cards lowest first), the same random numbers consumed in the same order. A test
+//! holds the two to each other, state and streams.
+
+use super::{next_in, Game, Phase, DRAW_PENALTY, SLOTS};
+use crate::games::ocho::cards::{
+    rank_mask, suit_mask, Card, ACE, EIGHT, JACK, JOKER, JOKERS, KING, ONE_DECK, THREE, TWO,
+};
+use crate::games::ocho::rules::MAX_PLAYERS;
+use crate::rng::{uniform_below, Rng};
+
+/// A one-deck set: bit `k` is card `k` (the low half of a `CardSet`).
+type Set = u64;
+
+const EIGHTS64: Set = rank_mask(EIGHT) as Set;
+const DRAW_THREE64: Set = (rank_mask(THREE) | JOKERS) as Set;
+
+/// What plays on a suit in force and a value in a normal turn (index `suit · 16 + value`),
+/// jokers where they go on a 3: the engine's `FOLLOW` in 64 bits.
+static FOLLOW64: [Set; 64] = {
+    let mut t = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        let (suit, value) = ((i / 16) as u8, (i % 16) as u8);
+        if value < JOKER {
+            let mut m = suit_mask(suit) | rank_mask(value) | rank_mask(EIGHT);
+            if value == THREE {
+                m |= JOKERS;
+            }
+            t[i] = m as Set;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// A card's rank: index / 4, which is [`JOKER`] (13) for the jokers 52 and 53.
+#[inline(always)]
+fn rank(c: u8) -> u8 {
+    c >> 2
+}
+
+/// A card's bit.
+#[inline(always)]
+fn bit(c: u8) -> Set {
+    1 << (c & 63)
+}
+
+/// Called on a rare branch, so that the compiler lays the common path out straight.
+#[cold]
+#[inline(never)]
+fn rare() {}
+
+/// Writes the cards of a set into `stock`, lowest first (as the engine's reshuffle lists
+/// them); returns how many. Apart, and given only the stock, so that the rest of the table can
+/// stay in registers.
+#[cold]
+#[inline(never)]
+fn list(mut set: Set, stock: &mut [u8; 64]) -> u32 {
+    let mut m = 0;
+    while set != 0 {
+        stock[m & 63] = set.trailing_zeros() as u8;
+        set &= set - 1;
+        m += 1;
+    }
+    m as u32
+}
+
+/// The game in locals: the fields of [`Game`] the play-out changes, sets as `u64`, plus what
+/// follows the top card and the next seats.
+struct Table {
+    hands: [Set; SLOTS],
+    stock: [u8; 64],
+    stock_len: u32,
+    pile: Set,
+    top: u8,
+    suit: u8,
+    value: u8,
+    /// The cards that play on the top card in a normal turn (set with `suit` and `value`).
+    follow: Set,
+    wild: Set,
+    pending: u16,
+    /// The direction: 0 to the right, 16 reversed (the half of `next_seat` in use).
+    dir: usize,
+    /// `next_seat[dir | seat]`: the next seat holding cards after `seat` (set again when a
+    /// player goes out).
+    next_seat: [u8; 32],
+    to_act: u8,
+    phase: Phase,
+    drawn: u8,
+    active: u16,
+    n_active: u8,
+    order: [u8; MAX_PLAYERS],
+    n_out: u8,
+    n: u8,
+    eight_answers: bool,
+    keep_drawn: bool,
+    turns: u32,
+    actions: u32,
+    cards_drawn: u32,
+    stack_cards: u32,
+    penalty_cards: u32,
+    forgotten: u16,
+    reshuffles: u16,
+    longest_stack: u16,
+    capped: bool,
+}
+
+impl Table {
+    /// The game's state in 64 bits (every card of it is in the low half).
+    #[inline(always)]
+    fn of(g: &Game) -> Table {
+        let mut hands = [0; SLOTS];
+        for (h, &g) in hands.iter_mut().zip(g.hands.iter()) {
+            *h = g as Set;
+        }
+        // All 64 places, those past the stock's end too, so that the game comes back exactly
+        // as the engine would leave it.
+        let mut stock = [0; 64];
+        for (s, &c) in stock.iter_mut().zip(g.stock.iter()) {
+            *s = c.0;
+        }
+        let mut t = Table {
+            hands,
+            stock,
+            stock_len: g.stock_len as u32,
+            pile: g.pile as Set,
+            top: g.top.0,
+            suit: g.suit,
+            value: g.value,
+            follow: 0,
+            wild: g.wild as Set,
+            pending: g.pending,
+            dir: if g.reversed { 16 } else { 0 },
+            next_seat: [0; 32],
+            to_act: g.to_act,
+            phase: g.phase,
+            drawn: g.drawn.0,
+            active: g.active,
+            n_active: g.n_active,
+            order: g.order,
+            n_out: g.n_out,
+            n: g.n,
+            eight_answers: g.rules.eight_answers,
+            keep_drawn: g.rules.keep_drawn,
+            turns: g.turns,
+            actions: g.actions,
+            cards_drawn: g.cards_drawn,
+            stack_cards: g.stack_cards,
+            penalty_cards: g.penalty_cards,
+            forgotten: g.forgotten,
+            reshuffles: g.reshuffles,
+            longest_stack: g.longest_stack,
+            capped: g.capped,
+        };
+        t.show(t.suit, t.value);
+        t.seats();
+        t
+    }
+
+    /// Writes the state back into the game.
+    #[inline(always)]
+    fn store(&self, g: &mut Game) {
+        for (g, &h) in g.hands.iter_mut().zip(self.hands.iter()) {
+            *g = h as u128;
+        }
+        for (g, &c) in g.stock.iter_mut().zip(self.stock.iter()) {
+            *g = Card(c);
+        }
+        g.stock_len = self.stock_len as u8;
+        g.pile = self.pile as u128;
+        g.top = Card(self.top);
+        g.suit = self.suit;
+        g.value = self.value;
+        g.pending = self.pending;
+        g.reversed = self.dir != 0;
+        g.to_act = self.to_act;
+        g.phase = self.phase;
+        g.drawn = Card(self.drawn);
+        g.active = self.active;
+        g.n_active = self.n_active;
+        g.order = self.order;
+        g.n_out = self.n_out;
+        g.turns = self.turns;
+        g.actions = self.actions;
+        g.cards_drawn = self.cards_drawn;
+        g.stack_cards = self.stack_cards;
+        g.penalty_cards = self.penalty_cards;
+        g.forgotten = self.forgotten;
+        g.reshuffles = self.reshuffles;
+        g.longest_stack = self.longest_stack;
+        g.capped = self.capped;
+    }
+
+    /// Sets the next seats each way from the seats holding cards.
+    fn seats(&mut self) {
+        for s in 0..self.n.min(16) {
+            self.next_seat[s as usize] = next_in(self.active, s, false);
+            self.next_seat[16 | s as usize] = next_in(self.active, s, true);
+        }
+    }
+
+    /// The engine's `next`.
+    #[inline(always)]
+    fn next(&self, seat: u8) -> u8 {
+        self.next_seat[self.dir & 16 | seat as usize & 15]
+    }
+
+    /// The suit in force and the value to match, and what follows them.
+    #[inline(always)]
+    fn show(&mut self, suit: u8, value: u8) {
+        self.suit = suit;
+        self.value = value;
+        self.follow = FOLLOW64[(suit as usize & 3) << 4 | value as usize & 15] | self.wild;
+    }
+
+    /// The engine's `start_turn`.
+    #[inline(always)]
+    fn start_turn(&mut self, seat: u8) {
+        self.to_act = seat;
+        self.phase = if self.pending > 0 {
+            Phase::Stack
+        } else {
+            Phase::Turn
+        };
+        self.turns += 1;
+    }
+
+    #[inline(always)]
+    fn answer_mask(&self) -> Set {
+        if self.eight_answers {
+            DRAW_THREE64 | EIGHTS64
+        } else {
+            DRAW_THREE64
+        }
+    }
+
+    /// The engine's `reshuffle`: the played cards but the top one become the stock.
+    #[inline(always)]
+    fn reshuffle(&mut self) {
+        let rest = self.pile & !bit(self.top);
+        if rest != 0 {
+            self.stock_len = list(rest, &mut self.stock);
+            self.pile = bit(self.top);
+            self.reshuffles += 1;
+        }
+    }
+
+    /// The engine's `draw_one`.
+    #[inline(always)]
+    fn draw_one(&mut self, rng: &mut impl Rng) -> Option<u8> {
+        if self.stock_len == 0 {
+            self.reshuffle();
+            if self.stock_len == 0 {
+                return None;
+            }
+        }
+        let j = uniform_below(rng, self.stock_len as usize) & 63;
+        self.stock_len -= 1;
+        self.cards_drawn += 1;
+        let c = self.stock[j];
+        self.stock[j] = self.stock[self.stock_len as usize & 63];
+        Some(c)
+    }
+
+    /// The engine's `draw_cards`.
+    #[inline(always)]
+    fn draw_cards(&mut self, seat: u8, k: u16, rng: &mut impl Rng) -> u32 {
+        let mut got = 0;
+        let mut hand = self.hands[seat as usize & 15];
+        for _ in 0..k {
+            match self.draw_one(rng) {
+                Some(c) => {
+                    hand |= bit(c);
+                    got += 1;
+                }
+                None => break,
+            }
+        }
+        self.hands[seat as usize & 15] = hand;
+        got
+    }
+
+    /// A draw-three more is pending.
+    #[inline(always)]
+    fn stack(&mut self) {
+        self.pending = self.pending.saturating_add(DRAW_PENALTY);
+        self.longest_stack = self.longest_stack.max(self.pending);
+    }
+
+    /// The engine's `play`. A play that neither empties the hand nor forgot «voy por una» (the
+    /// common case) takes one `match` on the rank: the effect and whose turn is next.
+    #[inline(always)]
+    fn play(&mut self, card: u8, suit: u8, silent: bool, rng: &mut impl Rng) {
+        let p = self.to_act;
+        let b = bit(card);
+        let hand = self.hands[p as usize & 15] & !b;
+        self.hands[p as usize & 15] = hand;
+        self.pile |= b;
+        self.top = card;
+        let rank = rank(card);
+        if hand == 0 || silent {
+            rare();
+            self.play_rest(card, suit, silent, rng);
+            return;
+        }
+        // Neither a pending draw (the 8 cancels it, the others are played without one) nor a
+        // longest stack to update but after a 3 or a joker.
+        match rank {
+            ACE => {
+                self.show(card & 3, ACE);
+                self.start_turn(p);
+            }
+            TWO => {
+                self.show(card & 3, TWO);
+                let skipped = self.next(p);
+                self.start_turn(self.next(skipped));
+            }
+            THREE => {
+                self.show(card & 3, THREE);
+                self.stack();
+                self.start_turn(self.next(p));
+            }
+            EIGHT => {
+                self.show(suit, EIGHT);
+                self.pending = 0;
+                self.start_turn(self.next(p));
+            }
+            JACK | KING => {
+                self.show(card & 3, rank);
+                if self.n_active == 2 {
+                    self.start_turn(p);
+                } else {
+                    self.dir ^= 16;
+                    self.start_turn(self.next(p));
+                }
+            }
+            JOKER => {
+                // The suit in force stays; it counts as a 3.
+                self.show(self.suit, THREE);
+                self.stack();
+                self.start_turn(self.next(p));
+            }
+            _ => {
+                self.show(card & 3, rank);
+                self.start_turn(self.next(p));
+            }
+        }
+    }
+
+    /// The rest of the engine's `play` (the card already left the hand for the pile) when the
+    /// hand is empty or «voy por una» was forgotten.
+    #[inline(always)]
+    fn play_rest(&mut self, card: u8, suit: u8, silent: bool, rng: &mut impl Rng) {
+        let p = self.to_act;
+        let answering = matches!(self.phase, Phase::Stack | Phase::StackDrawn);
+        let rank = rank(card);
+        let out = self.hands[p as usize & 15] == 0;
+        match rank {
+            EIGHT => {
+                self.show(if out { card & 3 } else { suit }, EIGHT);
+                if answering {
+                    self.pending = 0;
+                }
+            }
+            JOKER => {
+                self.show(self.suit, THREE);
+                self.pending = self.pending.saturating_add(DRAW_PENALTY);
+            }
+            THREE => {
+                self.show(card & 3, THREE);
+                self.pending = self.pending.saturating_add(DRAW_PENALTY);
+            }
+            _ => self.show(card & 3, rank),
+        }
+        self.longest_stack = self.longest_stack.max(self.pending);
+        if silent {
+            self.forgotten += 1;
+            self.penalty_cards += self.draw_cards(p, DRAW_PENALTY, rng);
+        }
+        if out {
+            self.active &= !(1 << p);
+            self.n_active -= 1;
+            self.order[self.n_out as usize % MAX_PLAYERS] = p;
+            self.n_out += 1;
+            if self.n_active == 1 {
+                self.order[self.n_out as usize % MAX_PLAYERS] = self.active.trailing_zeros() as u8;
+                self.phase = Phase::Over;
+                return;
+            }
+            self.seats();
+        }
+        match rank {
+            ACE if !out => self.start_turn(p),
+            TWO => {
+                let skipped = self.next(p);
+                self.start_turn(self.next(skipped));
+            }
+            JACK | KING if !out && self.n_active == 2 => self.start_turn(p),
+            JACK | KING => {
+                self.dir ^= 16;
+                self.start_turn(self.next(p));
+            }
+            _ => self.start_turn(self.next(p)),
+        }
+    }
+
+    /// The engine's `draw_until_playable`.
+    #[inline(always)]
+    fn draw_until_playable(&mut self, rng: &mut impl Rng) {
+        let p = self.to_act;
+        let follow = self.follow;
+        let mut hand = self.hands[p as usize & 15];
+        while let Some(c) = self.draw_one(rng) {
+            hand |= bit(c);
+            if follow & bit(c) != 0 {
+                self.hands[p as usize & 15] = hand;
+                self.phase = Phase::Drawn;
+                self.drawn = c;
+                return;
+            }
+        }
+        self.hands[p as usize & 15] = hand;
+        self.start_turn(self.next(p));
+    }
+
+    /// The engine's `take`.
+    #[inline(always)]
+    fn take(&mut self, rng: &mut impl Rng) {
+        let p = self.to_act;
+        let owed = self.pending;
+        let rest = if self.phase == Phase::Stack {
+            match self.draw_one(rng) {
+                Some(c) => {
+                    self.hands[p as usize & 15] |= bit(c);
+                    self.stack_cards += 1;
+                    if DRAW_THREE64 & bit(c) != 0 {
+                        self.phase = Phase::StackDrawn;
+                        self.drawn = c;
+                        return;
+                    }
+                    owed - 1
+                }
+                None => 0,
+            }
+        } else {
+            owed - 1
+        };
+        self.stack_cards += self.draw_cards(p, rest, rng);
+        self.pending = 0;
+        self.start_turn(self.next(p));
+    }
+}
+
+impl Game {
+    /// Whether every card of the game fits 64 bits (one deck).
+    #[inline]
+    pub(super) fn is_one_deck(&self) -> bool {
+        self.rules.deck_cards() & !ONE_DECK == 0
+    }
+
+    /// [`Game::play_out_random_with`] for a one-deck game, every set a `u64`: the same moves
+    /// from the same draws.
+    #[inline(always)]
+    pub(super) fn play_out_one_deck(
+        &mut self,
+        decisions: &mut impl Rng,
+        deal: &mut impl Rng,
+        forget_below: &[u64; MAX_PLAYERS],
+        always_forgets: u16,
+        select: impl Fn(Set, u32) -> u8,
+    ) {
+        debug_assert!(self.is_one_deck());
+        let mut t = Table::of(self);
+        // Seats that may forget «voy por una».
+        let mut forgetful = always_forgets;
+        for (s, &f) in forget_below.iter().enumerate() {
+            forgetful |= ((f > 0) as u16) << s;
+        }
+        // Whether the player to act forgets «voy por una» playing from a hand of two.
+        let forgets = |t: &Table, decisions: &mut _| -> bool {
+            let p = t.to_act as usize;
+            forgetful != 0
+                && forgetful >> p & 1 == 1
+                && t.hands[p & 15].count_ones() == 2
+                && (always_forgets >> p & 1 == 1
+                    || Rng::next_u64(decisions) < forget_below[p % MAX_PLAYERS])
+        };
+        let max = self.rules.max_actions;
+        loop {
+            if t.phase == Phase::Over {
+                break;
+            }
+            if t.actions >= max {
+                t.phase = Phase::Over;
+                t.capped = true;
+                break;
+            }
+            t.actions += 1;
+            let p = t.to_act;
+            let hand = t.hands[p as usize & 15];
+            if t.phase == Phase::Turn {
+                let plays = hand & t.follow;
+                if plays == 0 {
+                    if t.stock_len == 0 && t.pile & !bit(t.top) == 0 {
+                        // Nothing to draw: the player passes.
+                        t.start_turn(t.next(p));
+                        continue;
+                    }
+                    t.draw_until_playable(deal);
+                    // A drawn card that must be played and names no suit leaves one move, which
+                    // takes no draw: played at once (unless the draw reached the cap).
+                    if t.phase == Phase::Drawn
+                        && !t.keep_drawn
+                        && t.actions < max
+                        && (rank(t.drawn) != EIGHT || t.hands[p as usize & 15].count_ones() == 1)
+                    {
+                        t.actions += 1;
+                        let c = t.drawn;
+                        let silent = forgets(&t, decisions);
+                        t.play(c, c & 3, silent, deal);
+                    }
+                    continue;
+                }
+                // Only cards to choose from.
+                let cards = plays.count_ones();
+                let k = if cards == 1 {
+                    0
+                } else {
+                    uniform_below(decisions, cards as usize) as u32
+                };
+                let c = select(plays, k);
+                let suit = if rank(c) == EIGHT && hand.count_ones() != 1 {
+                    uniform_below(decisions, 4) as u8
+                } else {
+                    c & 3
+                };
+                let silent = forgets(&t, decisions);
+                t.play(c, suit, silent, deal);
+                continue;
+            }
+            // A drawn card to play or keep, or a draw-three to answer or take.
+            let (plays, other) = match t.phase {
+                Phase::Drawn => (bit(t.drawn), t.keep_drawn),
+                Phase::Stack => (hand & t.answer_mask(), true),
+                _ => (bit(t.drawn), true),
+            };
+            let cards = plays.count_ones();
+            let moves = cards + other as u32;
+            let k = if moves == 1 {
+                0
+            } else {
+                uniform_below(decisions, moves as usize) as u32
+            };
+            if k < cards {
+                let c = select(plays, k);
+                let suit = if rank(c) == EIGHT && hand.count_ones() != 1 {
+                    uniform_below(decisions, 4) as u8
+                } else {
+                    c & 3
+                };
+                let silent = forgets(&t, decisions);
+                t.play(c, suit, silent, deal);
+            } else if t.phase == Phase::Drawn {
+                t.start_turn(t.next(p));
+            } else {
+                t.take(deal);
+            }
+        }
+        t.store(self);
+        self.refresh();
+    }
+}
