@@ -52,6 +52,39 @@ fn bit(c: u8) -> Set {
     1 << (c & 63)
 }
 
+/// [`effect`]: the value to match (a joker counts as a 3).
+const VALUE: usize = 15;
+/// [`effect`]: the suit in force stays (a joker).
+const KEEPS_SUIT: usize = 1 << 4;
+/// [`effect`]: adds to a draw-three (3, joker).
+const STACKS: usize = 1 << 5;
+/// [`effect`]: reverses the direction (J, K with more than two players); `>> 2` is 16, the
+/// direction's bit.
+const REVERSES: usize = 1 << 6;
+/// [`effect`]: how many seats on the next turn goes, times 128 (`>> 2` is the steps' offset in
+/// `next_seat`): 0 to play again (A; J and K with two players left), 2 past a skipped player
+/// (2), else 1.
+const STEPS: usize = 3 << 7;
+
+/// What playing a card of `rank` does, packed: see [`VALUE`], [`KEEPS_SUIT`], [`STACKS`],
+/// [`REVERSES`] and [`STEPS`].
+const fn effect(rank: u8, two_left: bool) -> u16 {
+    let (value, keeps, stacks, reverses, steps) = match rank {
+        ACE => (ACE, false, false, false, 0),
+        TWO => (TWO, false, false, false, 2),
+        THREE => (THREE, false, true, false, 1),
+        JACK | KING if two_left => (rank, false, false, false, 0),
+        JACK | KING => (rank, false, false, true, 1),
+        JOKER => (THREE, true, true, false, 1),
+        _ => (rank, false, false, false, 1),
+    };
+    (value as usize
+        | if keeps { KEEPS_SUIT } else { 0 }
+        | if stacks { STACKS } else { 0 }
+        | if reverses { REVERSES } else { 0 }
+        | steps << 7) as u16
+}
+
 /// Called on a rare branch, so that the compiler lays the common path out straight.
 #[cold]
 #[inline(never)]
@@ -86,11 +119,14 @@ struct Table {
     follow: Set,
     wild: Set,
     pending: u16,
-    /// The direction: 0 to the right, 16 reversed (the half of `next_seat` in use).
+    /// The direction: 0 to the right, 16 reversed.
     dir: usize,
-    /// `next_seat[dir | seat]`: the next seat holding cards after `seat` (set again when a
-    /// player goes out).
-    next_seat: [u8; 32],
+    /// `next_seat[steps · 32 + dir + seat]`: the seat `steps` (0, 1 or 2) seats on from `seat`
+    /// among those holding cards (set again when a player goes out).
+    next_seat: [u8; 128],
+    /// What a card of each rank does when played (see [`effect`]; set again when a player
+    /// goes out: with two players left J and K play again).
+    effects: [u16; 16],
     to_act: u8,
     phase: Phase,
     drawn: u8,
@@ -138,7 +174,8 @@ impl Table {
             wild: g.wild as Set,
             pending: g.pending,
             dir: if g.reversed { 16 } else { 0 },
-            next_seat: [0; 32],
+            next_seat: [0; 128],
+            effects: [0; 16],
             to_act: g.to_act,
             phase: g.phase,
             drawn: g.drawn.0,
@@ -198,18 +235,26 @@ impl Table {
         g.capped = self.capped;
     }
 
-    /// Sets the next seats each way from the seats holding cards.
+    /// Sets the next seats each way and the effects from the seats holding cards.
     fn seats(&mut self) {
         for s in 0..self.n.min(16) {
-            self.next_seat[s as usize] = next_in(self.active, s, false);
-            self.next_seat[16 | s as usize] = next_in(self.active, s, true);
+            for dir in [0, 16] {
+                let next = next_in(self.active, s, dir != 0);
+                let at = dir | s as usize;
+                self.next_seat[at] = s;
+                self.next_seat[32 | at] = next;
+                self.next_seat[64 | at] = next_in(self.active, next, dir != 0);
+            }
+        }
+        for (rank, e) in self.effects.iter_mut().enumerate() {
+            *e = effect(rank as u8, self.n_active == 2);
         }
     }
 
     /// The engine's `next`.
     #[inline(always)]
     fn next(&self, seat: u8) -> u8 {
-        self.next_seat[self.dir & 16 | seat as usize & 15]
+        self.next_seat[32 | self.dir & 16 | seat as usize & 15]
     }
 
     /// The suit in force and the value to match, and what follows them.
@@ -287,13 +332,6 @@ impl Table {
         got
     }
 
-    /// A draw-three more is pending.
-    #[inline(always)]
-    fn stack(&mut self) {
-        self.pending = self.pending.saturating_add(DRAW_PENALTY);
-        self.longest_stack = self.longest_stack.max(self.pending);
-    }
-
     /// The engine's `play`. A play that neither empties the hand nor forgot «voy por una» (the
     /// common case) takes one `match` on the rank: the effect and whose turn is next.
     #[inline(always)]
@@ -310,48 +348,28 @@ impl Table {
             self.play_rest(card, suit, silent, rng);
             return;
         }
-        // Neither a pending draw (the 8 cancels it, the others are played without one) nor a
-        // longest stack to update but after a 3 or a joker.
-        match rank {
-            ACE => {
-                self.show(card & 3, ACE);
-                self.start_turn(p);
-            }
-            TWO => {
-                self.show(card & 3, TWO);
-                let skipped = self.next(p);
-                self.start_turn(self.next(skipped));
-            }
-            THREE => {
-                self.show(card & 3, THREE);
-                self.stack();
-                self.start_turn(self.next(p));
-            }
-            EIGHT => {
-                self.show(suit, EIGHT);
-                self.pending = 0;
-                self.start_turn(self.next(p));
-            }
-            JACK | KING => {
-                self.show(card & 3, rank);
-                if self.n_active == 2 {
-                    self.start_turn(p);
-                } else {
-                    self.dir ^= 16;
-                    self.start_turn(self.next(p));
-                }
-            }
-            JOKER => {
-                // The suit in force stays; it counts as a 3.
-                self.show(self.suit, THREE);
-                self.stack();
-                self.start_turn(self.next(p));
-            }
-            _ => {
-                self.show(card & 3, rank);
-                self.start_turn(self.next(p));
-            }
-        }
+        // Without a branch on the rank (a random game's ranks follow no pattern a branch
+        // predictor could learn): the effect is looked up. A pending draw grows after a 3 or a
+        // joker and is otherwise none (the 8 cancels it; other cards are played without one).
+        let e = self.effects[rank as usize & 15] as usize;
+        self.show(
+            if e & KEEPS_SUIT != 0 { self.suit } else { suit },
+            (e & VALUE) as u8,
+        );
+        self.pending = if e & STACKS != 0 {
+            self.pending.saturating_add(DRAW_PENALTY)
+        } else {
+            0
+        };
+        self.longest_stack = self.longest_stack.max(self.pending);
+        self.dir ^= (e & REVERSES) >> 2;
+        self.to_act = self.next_seat[(e & STEPS) >> 2 | self.dir & 16 | p as usize & 15];
+        self.phase = if self.pending > 0 {
+            Phase::Stack
+        } else {
+            Phase::Turn
+        };
+        self.turns += 1;
     }
 
     /// The rest of the engine's `play` (the card already left the hand for the pile) when the
