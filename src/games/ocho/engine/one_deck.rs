@@ -58,6 +58,8 @@ const VALUE: usize = 15;
 const KEEPS_SUIT: usize = 1 << 4;
 /// [`effect`]: adds to a draw-three (3, joker).
 const STACKS: usize = 1 << 5;
+/// The ranks that add to a draw-three: 3 and joker.
+const STACK_RANKS: u32 = 1 << THREE | 1 << JOKER;
 /// [`effect`]: reverses the direction (J, K with more than two players); `>> 2` is 16, the
 /// direction's bit.
 const REVERSES: usize = 1 << 6;
@@ -105,6 +107,29 @@ fn list(mut set: Set, stock: &mut [u8; 64]) -> u32 {
     m as u32
 }
 
+/// Who forgets «voy por una» and how often.
+struct Forgetting<'a> {
+    /// Seats that may forget.
+    may: u16,
+    /// Seats that always forget.
+    always: u16,
+    /// A seat forgets when a uniform 64-bit draw is below this.
+    below: &'a [u64; MAX_PLAYERS],
+}
+
+impl Forgetting<'_> {
+    /// Whether the player to act forgets «voy por una» playing from a hand of two (a draw
+    /// from `decisions` only for a seat that forgets sometimes).
+    #[inline(always)]
+    fn forgets(&self, t: &Table, decisions: &mut impl Rng) -> bool {
+        let p = t.to_act as usize;
+        self.may != 0
+            && self.may >> p & 1 == 1
+            && t.hands[p & 15].count_ones() == 2
+            && (self.always >> p & 1 == 1 || decisions.next_u64() < self.below[p % MAX_PLAYERS])
+    }
+}
+
 /// The game in locals: the fields of [`Game`] the play-out changes, sets as `u64`, plus what
 /// follows the top card and the next seats.
 struct Table {
@@ -127,6 +152,13 @@ struct Table {
     /// What a card of each rank does when played (see [`effect`]; set again when a player
     /// goes out: with two players left J and K play again).
     effects: [u16; 16],
+    /// `next_bytes[seat]`, byte `4 · reversed + steps`: `next_seat` packed in one word per
+    /// seat, for [`Table::common_turns`].
+    next_bytes: [u64; 16],
+    /// [`STEPS`] of each rank, two bits per rank.
+    steps_code: u32,
+    /// [`REVERSES`] of each rank, one bit per rank.
+    reverse_code: u32,
     to_act: u8,
     phase: Phase,
     drawn: u8,
@@ -176,6 +208,9 @@ impl Table {
             dir: if g.reversed { 16 } else { 0 },
             next_seat: [0; 128],
             effects: [0; 16],
+            next_bytes: [0; 16],
+            steps_code: 0,
+            reverse_code: 0,
             to_act: g.to_act,
             phase: g.phase,
             drawn: g.drawn.0,
@@ -248,6 +283,20 @@ impl Table {
         }
         for (rank, e) in self.effects.iter_mut().enumerate() {
             *e = effect(rank as u8, self.n_active == 2);
+        }
+        for s in 0..16 {
+            let mut packed = 0;
+            for (k, at) in [0, 32, 64, 0, 16, 48, 80, 16].into_iter().enumerate() {
+                packed |= (self.next_seat[at | s] as u64) << (8 * k);
+            }
+            self.next_bytes[s] = packed;
+        }
+        self.steps_code = 0;
+        self.reverse_code = 0;
+        for (rank, &e) in self.effects.iter().enumerate().take(JOKER as usize + 1) {
+            let e = e as usize;
+            self.steps_code |= (((e & STEPS) >> 7) as u32) << (2 * rank);
+            self.reverse_code |= ((e & REVERSES != 0) as u32) << rank;
         }
     }
 
@@ -448,6 +497,147 @@ impl Table {
         self.start_turn(self.next(p));
     }
 
+    /// Plays normal turns in a row while they are the common case: a card to play, or cards
+    /// to draw until one plays (and it is played), and the play neither empties the hand nor
+    /// may forget «voy por una». What carries from turn to turn stays in registers, and the
+    /// next seat and the effect come from the rank by shifts of words held in registers. Returns
+    /// when a draw-three is pending, the cap is reached, nothing is left to draw, a drawn card
+    /// may be kept, or a play is not the common case (it is then played by [`Table::play`]).
+    #[inline(always)]
+    fn common_turns(
+        &mut self,
+        decisions: &mut impl Rng,
+        deal: &mut impl Rng,
+        select: &impl Fn(Set, u32) -> u8,
+        forgetting: &Forgetting,
+        max: u32,
+    ) {
+        debug_assert!(self.phase == Phase::Turn && self.pending == 0);
+        let wild = self.wild;
+        let keep_drawn = self.keep_drawn;
+        let (steps_code, reverse_code) = (self.steps_code, self.reverse_code);
+        let mut p = self.to_act as usize & 15;
+        let mut follow = self.follow;
+        let (mut suit, mut value) = (self.suit as usize, self.value as usize);
+        // 0 or 4: the reversed half of a `next_bytes` word.
+        let mut half = self.dir >> 2 & 4;
+        let (mut pile, mut top) = (self.pile, self.top);
+        let (mut actions, mut turns) = (self.actions, self.turns);
+        let mut len = self.stock_len;
+        let mut cards_drawn = self.cards_drawn;
+        let mut rare_play = None;
+        while actions < max {
+            let mut hand = self.hands[p];
+            let plays = hand & follow;
+            actions += 1;
+            let c;
+            if plays != 0 {
+                let cards = plays.count_ones();
+                let k = if cards == 1 {
+                    0
+                } else {
+                    uniform_below(decisions, cards as usize) as u32
+                };
+                c = select(plays, k);
+            } else {
+                // Draw until a card plays (the engine's `draw_until_playable`).
+                if len == 0 && pile & !bit(top) == 0 {
+                    // Nothing to draw: the player passes (the general loop does it).
+                    rare();
+                    actions -= 1;
+                    break;
+                }
+                let drawn = loop {
+                    if len == 0 {
+                        rare();
+                        let rest = pile & !bit(top);
+                        if rest == 0 {
+                            break None;
+                        }
+                        len = list(rest, &mut self.stock);
+                        pile = bit(top);
+                        self.reshuffles += 1;
+                    }
+                    let j = uniform_below(deal, len as usize) & 63;
+                    len -= 1;
+                    cards_drawn += 1;
+                    let c = self.stock[j];
+                    self.stock[j] = self.stock[len as usize & 63];
+                    hand |= bit(c);
+                    if follow & bit(c) != 0 {
+                        break Some(c);
+                    }
+                };
+                self.hands[p] = hand;
+                let Some(d) = drawn else {
+                    // Nothing playable came and nothing is left: the turn passes.
+                    rare();
+                    turns += 1;
+                    p = self.next_seat[32 | half << 2 | p] as usize;
+                    continue;
+                };
+                self.drawn = d;
+                if keep_drawn || actions >= max {
+                    // The drawn card may be kept (a choice for the general loop), or the cap
+                    // stops the game before it is played.
+                    rare();
+                    self.phase = Phase::Drawn;
+                    break;
+                }
+                // Playing the drawn card is an action of its own, its only move: no draw.
+                actions += 1;
+                c = d;
+            }
+            let rank = c as usize >> 2;
+            let named = if rank == EIGHT as usize && hand.count_ones() != 1 {
+                uniform_below(decisions, 4)
+            } else {
+                c as usize & 3
+            };
+            let left = hand & !bit(c);
+            if left == 0 || forgetting.may >> p & 1 == 1 && hand.count_ones() == 2 {
+                rare();
+                rare_play = Some((c, named as u8));
+                break;
+            }
+            let nexts = self.next_bytes[p];
+            self.hands[p] = left;
+            pile |= bit(c);
+            top = c;
+            // As `play`: a joker keeps the suit and counts as a 3.
+            let joker = rank == JOKER as usize;
+            suit = if joker { suit } else { named };
+            value = if joker { THREE as usize } else { rank };
+            follow = FOLLOW64[(suit << 4 | value) & 63] | wild;
+            half ^= ((reverse_code >> rank & 1) << 2) as usize;
+            let steps = (steps_code >> (2 * rank) & 3) as usize;
+            p = (nexts >> (8 * (half + steps))) as usize & 15;
+            turns += 1;
+            if STACK_RANKS >> rank & 1 != 0 {
+                // A 3 or a joker: a draw-three is pending now.
+                self.pending = DRAW_PENALTY;
+                self.longest_stack = self.longest_stack.max(DRAW_PENALTY);
+                self.phase = Phase::Stack;
+                break;
+            }
+        }
+        self.to_act = p as u8;
+        self.follow = follow;
+        self.suit = suit as u8;
+        self.value = value as u8;
+        self.dir = half << 2;
+        self.pile = pile;
+        self.top = top;
+        self.actions = actions;
+        self.turns = turns;
+        self.stock_len = len;
+        self.cards_drawn = cards_drawn;
+        if let Some((c, named)) = rare_play {
+            let silent = forgetting.forgets(self, decisions);
+            self.play(c, named, silent, deal);
+        }
+    }
+
     /// The engine's `take`.
     #[inline(always)]
     fn take(&mut self, rng: &mut impl Rng) {
@@ -497,21 +687,20 @@ impl Game {
         debug_assert!(self.is_one_deck());
         let mut t = Table::of(self);
         // Seats that may forget «voy por una».
-        let mut forgetful = always_forgets;
+        let mut may = always_forgets;
         for (s, &f) in forget_below.iter().enumerate() {
-            forgetful |= ((f > 0) as u16) << s;
+            may |= ((f > 0) as u16) << s;
         }
-        // Whether the player to act forgets «voy por una» playing from a hand of two.
-        let forgets = |t: &Table, decisions: &mut _| -> bool {
-            let p = t.to_act as usize;
-            forgetful != 0
-                && forgetful >> p & 1 == 1
-                && t.hands[p & 15].count_ones() == 2
-                && (always_forgets >> p & 1 == 1
-                    || Rng::next_u64(decisions) < forget_below[p % MAX_PLAYERS])
+        let forgetting = Forgetting {
+            may,
+            always: always_forgets,
+            below: forget_below,
         };
         let max = self.rules.max_actions;
         loop {
+            if t.phase == Phase::Turn {
+                t.common_turns(decisions, deal, &select, &forgetting, max);
+            }
             if t.phase == Phase::Over {
                 break;
             }
@@ -541,7 +730,7 @@ impl Game {
                     {
                         t.actions += 1;
                         let c = t.drawn;
-                        let silent = forgets(&t, decisions);
+                        let silent = forgetting.forgets(&t, decisions);
                         t.play(c, c & 3, silent, deal);
                     }
                     continue;
@@ -559,7 +748,7 @@ impl Game {
                 } else {
                     c & 3
                 };
-                let silent = forgets(&t, decisions);
+                let silent = forgetting.forgets(&t, decisions);
                 t.play(c, suit, silent, deal);
                 continue;
             }
@@ -583,7 +772,7 @@ impl Game {
                 } else {
                     c & 3
                 };
-                let silent = forgets(&t, decisions);
+                let silent = forgetting.forgets(&t, decisions);
                 t.play(c, suit, silent, deal);
             } else if t.phase == Phase::Drawn {
                 t.start_turn(t.next(p));
