@@ -152,11 +152,10 @@ struct Table {
     /// What a card of each rank does when played (see [`effect`]; set again when a player
     /// goes out: with two players left J and K play again).
     effects: [u16; 16],
-    /// `next_bytes[seat]`, byte `4 · reversed + steps`: `next_seat` packed in one word per
-    /// seat, for [`Table::common_turns`].
-    next_bytes: [u64; 16],
-    /// [`STEPS`] of each rank, two bits per rank.
-    steps_code: u32,
+    /// `after[16 · reversed + seat]`, nibble `rank`: whose turn it is after `seat` plays a
+    /// card of `rank` (the direction it reverses to, the steps it goes), for
+    /// [`Table::common_turns`]: the next seat in three operations from the card.
+    after: [u64; 32],
     /// [`REVERSES`] of each rank, one bit per rank.
     reverse_code: u32,
     to_act: u8,
@@ -208,8 +207,7 @@ impl Table {
             dir: if g.reversed { 16 } else { 0 },
             next_seat: [0; 128],
             effects: [0; 16],
-            next_bytes: [0; 16],
-            steps_code: 0,
+            after: [0; 32],
             reverse_code: 0,
             to_act: g.to_act,
             phase: g.phase,
@@ -284,19 +282,40 @@ impl Table {
         for (rank, e) in self.effects.iter_mut().enumerate() {
             *e = effect(rank as u8, self.n_active == 2);
         }
-        for s in 0..16 {
-            let mut packed = 0;
-            for (k, at) in [0, 32, 64, 0, 16, 48, 80, 16].into_iter().enumerate() {
-                packed |= (self.next_seat[at | s] as u64) << (8 * k);
-            }
-            self.next_bytes[s] = packed;
-        }
-        self.steps_code = 0;
         self.reverse_code = 0;
         for (rank, &e) in self.effects.iter().enumerate().take(JOKER as usize + 1) {
-            let e = e as usize;
-            self.steps_code |= (((e & STEPS) >> 7) as u32) << (2 * rank);
-            self.reverse_code |= ((e & REVERSES != 0) as u32) << rank;
+            self.reverse_code |= ((e as usize & REVERSES != 0) as u32) << rank;
+        }
+        // A nibble for each rank: the A plays again, the 2 skips one, J and K reverse (or play
+        // again with two players left), the others pass to the next.
+        const fn nibbles(ranks: u32) -> u64 {
+            let mut m = 0;
+            let mut r = 0;
+            while r < 16 {
+                if ranks >> r & 1 == 1 {
+                    m |= 1 << (4 * r);
+                }
+                r += 1;
+            }
+            m
+        }
+        const AGAIN: u64 = nibbles(1 << ACE);
+        const SKIP: u64 = nibbles(1 << TWO);
+        const REVERSE: u64 = nibbles(1 << JACK | 1 << KING);
+        const NEXT: u64 =
+            nibbles((1 << (JOKER + 1)) - 1 & !(1 << ACE | 1 << TWO | 1 << JACK | 1 << KING));
+        let two_left = self.n_active == 2;
+        for s in 0..self.n.min(16) as usize {
+            for dir in [0, 16] {
+                let next = self.next_seat[32 | dir | s] as u64;
+                let skip = self.next_seat[64 | dir | s] as u64;
+                let back = if two_left {
+                    s as u64
+                } else {
+                    self.next_seat[32 | (dir ^ 16) | s] as u64
+                };
+                self.after[dir | s] = s as u64 * AGAIN + skip * SKIP + back * REVERSE + next * NEXT;
+            }
         }
     }
 
@@ -515,19 +534,19 @@ impl Table {
         debug_assert!(self.phase == Phase::Turn && self.pending == 0);
         let wild = self.wild;
         let keep_drawn = self.keep_drawn;
-        let (steps_code, reverse_code) = (self.steps_code, self.reverse_code);
+        let reverse_code = self.reverse_code;
         let mut p = self.to_act as usize & 15;
         let mut follow = self.follow;
         let (mut suit, mut value) = (self.suit as usize, self.value as usize);
-        // 0 or 4: the reversed half of a `next_bytes` word.
-        let mut half = self.dir >> 2 & 4;
+        // 0 or 16: the reversed half of `after`.
+        let mut half = self.dir & 16;
         let (mut pile, mut top) = (self.pile, self.top);
         let (mut actions, mut turns) = (self.actions, self.turns);
         let mut len = self.stock_len;
         let mut cards_drawn = self.cards_drawn;
         let mut rare_play = None;
         while actions < max {
-            let mut hand = self.hands[p];
+            let mut hand = self.hands[p & 15];
             let plays = hand & follow;
             actions += 1;
             let c;
@@ -573,7 +592,7 @@ impl Table {
                     // Nothing playable came and nothing is left: the turn passes.
                     rare();
                     turns += 1;
-                    p = self.next_seat[32 | half << 2 | p] as usize;
+                    p = self.next_seat[32 | half | p] as usize & 15;
                     continue;
                 };
                 self.drawn = d;
@@ -600,7 +619,7 @@ impl Table {
                 rare_play = Some((c, named as u8));
                 break;
             }
-            let nexts = self.next_bytes[p];
+            let after = self.after[half | p];
             self.hands[p] = left;
             pile |= bit(c);
             top = c;
@@ -609,9 +628,9 @@ impl Table {
             suit = if joker { suit } else { named };
             value = if joker { THREE as usize } else { rank };
             follow = FOLLOW64[(suit << 4 | value) & 63] | wild;
-            half ^= ((reverse_code >> rank & 1) << 2) as usize;
-            let steps = (steps_code >> (2 * rank) & 3) as usize;
-            p = (nexts >> (8 * (half + steps))) as usize & 15;
+            half ^= ((reverse_code >> rank & 1) << 4) as usize;
+            // 4 · rank is the card's index but its suit.
+            p = (after >> (c & 60)) as usize & 15;
             turns += 1;
             if STACK_RANKS >> rank & 1 != 0 {
                 // A 3 or a joker: a draw-three is pending now.
@@ -625,7 +644,7 @@ impl Table {
         self.follow = follow;
         self.suit = suit as u8;
         self.value = value as u8;
-        self.dir = half << 2;
+        self.dir = half;
         self.pile = pile;
         self.top = top;
         self.actions = actions;
