@@ -431,6 +431,9 @@ proptest! {
         prop_assert_eq!(a.is_capped(), b.is_capped());
         prop_assert_eq!(decisions, decisions_b);
         prop_assert_eq!(deal, deal_b);
+        // The whole state, field by field: hands, stock (in order), pile, top, suit, direction,
+        // counters and the legal actions left.
+        prop_assert_eq!(format!("{a:?}"), format!("{b:?}"));
         a.check_invariants().unwrap();
     }
 }

@@ -33,6 +33,8 @@ use super::cards::{
 use super::rules::{FirstCard, JokerRule, Rules, MAX_CARDS, MAX_PLAYERS};
 use crate::rng::{uniform_below, Rng};
 
+mod one_deck;
+
 /// Cards drawn for each 3 or joker in a draw-three stack, and for forgetting «voy por una».
 pub const DRAW_PENALTY: u16 = 3;
 
@@ -654,7 +656,13 @@ impl Game {
             unsafe { self.play_out_random_bmi2(decisions, deal, forget_below, always_forgets) };
             return;
         }
-        self.play_out_random_with(decisions, deal, forget_below, always_forgets, nth);
+        if self.is_one_deck() {
+            self.play_out_one_deck(decisions, deal, forget_below, always_forgets, |set, k| {
+                crate::games::durak::cards::nth(set, k).0
+            });
+        } else {
+            self.play_out_random_with(decisions, deal, forget_below, always_forgets, nth);
+        }
     }
 
     /// [`Self::play_out_random`] compiled for BMI2, selecting cards with `pdep`.
@@ -670,10 +678,16 @@ impl Game {
         forget_below: &[u64; MAX_PLAYERS],
         always_forgets: u16,
     ) {
-        // The closure inherits this function's BMI2.
-        self.play_out_random_with(decisions, deal, forget_below, always_forgets, |set, k| {
-            super::cards::nth_bmi2(set, k)
-        })
+        // The closures inherit this function's BMI2.
+        if self.is_one_deck() {
+            self.play_out_one_deck(decisions, deal, forget_below, always_forgets, |set, k| {
+                crate::games::durak::cards::nth_bmi2(set, k).0
+            })
+        } else {
+            self.play_out_random_with(decisions, deal, forget_below, always_forgets, |set, k| {
+                super::cards::nth_bmi2(set, k)
+            })
+        }
     }
 
     /// The random play-out with a given card selection (the same card either way).
