@@ -62,7 +62,7 @@ proptest! {
 // item of it that is wrong).
 
 use tahur::error::Error;
-use tahur::games::{domino, dudo, durak, poker, veintiuno};
+use tahur::games::{domino, dudo, durak, ocho, poker, veintiuno};
 use tahur::play::Strategy as _;
 
 /// Whether `message` names `input`: the input itself (trimmed), or one of its items.
@@ -153,6 +153,11 @@ const HOUSE_WORDS: &[&str] = &[
     "lives",
     "=on",
     "redeal=off",
+    "joker=three",
+    "eight-answers=on",
+    "first-card=acts",
+    "keep-drawn=on",
+    "max-actions=0",
 ];
 const CARD_WORDS: &[&str] = &[
     "AH",
@@ -189,6 +194,7 @@ proptest! {
             answered("durak --strategies", t, durak::bots::Strategy::parse_list(t))?;
             answered("poker --strategies", t, poker::bots::Strategy::parse_list(t))?;
             answered("domino --strategies", t, domino::bots::Strategy::parse_list(t))?;
+            answered("ocho --strategies", t, ocho::bots::Strategy::parse_list(t))?;
             answered("veintiuno --policies", t,
                 <veintiuno::engine::PlayerPolicy as tahur::play::Strategy<veintiuno::Veintiuno>>::parse_list(t))?;
             answered("spec", t, tahur::text::Spec::parse(t, "strategy"))?;
@@ -205,6 +211,7 @@ proptest! {
             answered("poker claim", t, poker::hand::Claim::parse(t))?;
             answered("poker dice", t, poker::hand::Counts::parse(t, "--dice"))?;
             answered("domino tiles", t, domino::tiles::parse_list(t, 6))?;
+            answered("ocho card", t, ocho::cards::Card::parse(t))?;
         }
         for t in [&s, &h] {
             answered("21 --house", t, veintiuno::rules::Options::default().with_house_rules(t))?;
@@ -214,6 +221,8 @@ proptest! {
             answered("poker --house", t, poker_table.with_changes(t))?;
             let domino_table = <domino::rules::Rules as tahur::play::GameRules>::standard(4);
             answered("domino --house", t, domino_table.with_changes(t))?;
+            let ocho_table = <ocho::rules::Rules as tahur::play::GameRules>::standard(4);
+            answered("ocho --house", t, ocho_table.with_changes(t))?;
             answered("--shard", t, tahur::runner::Shard::parse_with_env(t, |_| None))?;
         }
     }
@@ -282,7 +291,7 @@ proptest! {
     /// The command line itself, in-process: any value in any of these places ends with 0 or 2,
     /// never a panic or an internal error (1).
     #[test]
-    fn command_lines_answer_any_value(which in 0usize..16, v in prop_oneof!["\\PC{0,16}", near_miss(STRATEGY_WORDS), near_miss(HOUSE_WORDS), "-?[0-9]{0,3}(\\.[0-9])?(e[0-9])?"]) {
+    fn command_lines_answer_any_value(which in 0usize..19, v in prop_oneof!["\\PC{0,16}", near_miss(STRATEGY_WORDS), near_miss(HOUSE_WORDS), "-?[0-9]{0,3}(\\.[0-9])?(e[0-9])?"]) {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out.json").display().to_string();
         let v = v.as_str();
@@ -302,7 +311,10 @@ proptest! {
             12 => vec!["poker", "reroll", "--dice", "AAKQJ", "--beat", v],
             13 => vec!["poker", "chances", "--public", v, "--claim", "trío de reyes"],
             14 => vec!["domino", "sim", "--players", "4", "--games", "3", "--house", v],
-            _ => vec!["domino", "deal", "--players", "4", "--holding", v],
+            15 => vec!["domino", "deal", "--players", "4", "--holding", v],
+            16 => vec!["ocho", "sim", "--players", "3", "--games", "3", "--house", v],
+            17 => vec!["ocho", "sim", "--players", "3", "--games", "3", "--strategies", v],
+            _ => vec!["ocho", "deal", "--players", v],
         };
         tahur::set_quiet(true);
         let mut args = vec!["tahur"];
