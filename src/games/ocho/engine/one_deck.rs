@@ -431,13 +431,7 @@ impl Table {
         };
         self.longest_stack = self.longest_stack.max(self.pending);
         self.dir ^= (e & REVERSES) >> 2;
-        self.to_act = self.next_seat[(e & STEPS) >> 2 | self.dir & 16 | p as usize & 15];
-        self.phase = if self.pending > 0 {
-            Phase::Stack
-        } else {
-            Phase::Turn
-        };
-        self.turns += 1;
+        self.start_turn(self.next_seat[(e & STEPS) >> 2 | self.dir & 16 | p as usize & 15]);
     }
 
     /// The rest of the engine's `play` (the card already left the hand for the pile) when the
