@@ -303,7 +303,7 @@ impl Table {
         const SKIP: u64 = nibbles(1 << TWO);
         const REVERSE: u64 = nibbles(1 << JACK | 1 << KING);
         const NEXT: u64 =
-            nibbles((1 << (JOKER + 1)) - 1 & !(1 << ACE | 1 << TWO | 1 << JACK | 1 << KING));
+            nibbles(((1 << (JOKER + 1)) - 1) & !(1 << ACE | 1 << TWO | 1 << JACK | 1 << KING));
         let two_left = self.n_active == 2;
         for s in 0..self.n.min(16) as usize {
             for dir in [0, 16] {
