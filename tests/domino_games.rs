@@ -691,3 +691,36 @@ fn rounding_to_five() {
         assert!((r - x).abs() <= 2, "{x} → {r}");
     }
 }
+
+/// `compare` shows games per match only when a match is played at one of the two tables (a
+/// single game is always one game: the row would say nothing), and then with its real figures.
+#[test]
+fn compare_shows_games_per_match_only_for_matches() {
+    let text = |b: &str| {
+        common::stdout(&[
+            "domino",
+            "compare",
+            "--players",
+            "4",
+            "--b",
+            b,
+            "--games",
+            "400",
+        ])
+    };
+    let single = text("draw=on");
+    assert!(single.contains("blocked games"), "{single}");
+    assert!(!single.contains("games per match"), "{single}");
+    let matched = text("to=100");
+    let line = matched
+        .lines()
+        .find(|l| l.trim_start().starts_with("games per match"))
+        .unwrap_or_else(|| panic!("{matched}"));
+    // A: one game; B: a match to 100 points takes many games.
+    let cells: Vec<f64> = line
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(cells[0], 1.0, "{line}");
+    assert!(cells[1] > 10.0, "{line}");
+}

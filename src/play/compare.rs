@@ -399,6 +399,9 @@ pub fn comparisons<G: Game, S: Strategy<G>>(
     let w = &G::INFO.words;
     let mut v = Vec::new();
     for k in 0..G::INFO.compared.len() {
+        if !G::compared_applies(&setup.a.rules, k) && !G::compared_applies(&setup.b.rules, k) {
+            continue;
+        }
         v.push(row(
             G::INFO.compared[k].label.to_string(),
             RowKind::Mean,

@@ -67,6 +67,13 @@ pub trait Game: Copy + Clone + Debug + Default + PartialEq + Send + Sync + 'stat
     fn tournament_note(_rules: &Self::Rules) -> Option<String> {
         None
     }
+
+    /// Whether compared counter `k` ([`GameInfo::compared`]) means something at this table
+    /// (Dominó's games per match only when a match is played): `compare` leaves out a row that
+    /// means nothing at either table. Every counter by default.
+    fn compared_applies(_rules: &Self::Rules, _k: usize) -> bool {
+        true
+    }
 }
 
 /// The rules of a game as a value: built from the standard table and `key=value` changes.

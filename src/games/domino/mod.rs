@@ -203,6 +203,11 @@ impl Game for Domino {
     fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
         sim_fields(rules, t, r)
     }
+
+    fn compared_applies(rules: &rules::Rules, k: usize) -> bool {
+        // Games per match is 1 when a single game is played.
+        Self::INFO.compared[k].counter != counter::GAMES || rules.is_match()
+    }
 }
 
 /// A count of games as a proportion of `of` (clamped so bad input cannot panic).
