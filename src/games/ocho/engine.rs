@@ -645,7 +645,7 @@ impl Game {
     /// position (a test holds the two to each other).
     pub fn play_out_random(
         &mut self,
-        decisions: &mut impl Rng,
+        decisions: &mut (impl Rng + Clone),
         deal: &mut impl Rng,
         forget_below: &[u64; MAX_PLAYERS],
         always_forgets: u16,
@@ -673,7 +673,7 @@ impl Game {
     #[target_feature(enable = "bmi2")]
     unsafe fn play_out_random_bmi2(
         &mut self,
-        decisions: &mut impl Rng,
+        decisions: &mut (impl Rng + Clone),
         deal: &mut impl Rng,
         forget_below: &[u64; MAX_PLAYERS],
         always_forgets: u16,

@@ -279,13 +279,22 @@ impl Table {
                 self.next_seat[64 | at] = next_in(self.active, next, dir != 0);
             }
         }
-        for (rank, e) in self.effects.iter_mut().enumerate() {
-            *e = effect(rank as u8, self.n_active == 2);
+        // With more than two players left and with two: built once, when compiled.
+        const fn effects(two_left: bool) -> ([u16; 16], u32) {
+            let mut table = [0; 16];
+            let mut reverse_code = 0;
+            let mut rank = 0;
+            while rank < 16 {
+                table[rank] = effect(rank as u8, two_left);
+                if rank <= JOKER as usize && table[rank] as usize & REVERSES != 0 {
+                    reverse_code |= 1 << rank;
+                }
+                rank += 1;
+            }
+            (table, reverse_code)
         }
-        self.reverse_code = 0;
-        for (rank, &e) in self.effects.iter().enumerate().take(JOKER as usize + 1) {
-            self.reverse_code |= ((e as usize & REVERSES != 0) as u32) << rank;
-        }
+        const EFFECTS: [([u16; 16], u32); 2] = [effects(false), effects(true)];
+        (self.effects, self.reverse_code) = EFFECTS[(self.n_active == 2) as usize];
         // A nibble for each rank: the A plays again, the 2 skips one, J and K reverse (or play
         // again with two players left), the others pass to the next.
         const fn nibbles(ranks: u32) -> u64 {
@@ -519,7 +528,7 @@ impl Table {
     #[inline(always)]
     fn common_turns(
         &mut self,
-        decisions: &mut impl Rng,
+        decisions: &mut (impl Rng + Clone),
         deal: &mut impl Rng,
         select: &impl Fn(Set, u32) -> u8,
         forgetting: &Forgetting,
@@ -546,11 +555,12 @@ impl Table {
             let c;
             if plays != 0 {
                 let cards = plays.count_ones();
-                let k = if cards == 1 {
-                    0
-                } else {
-                    uniform_below(decisions, cards as usize) as u32
-                };
+                // A choice among one card takes no draw: the draw is made anyway and kept only
+                // when there was a choice, without a branch (whether a hand has a choice follows
+                // no pattern a predictor could learn). With one card it gives 0.
+                let mut drawn = decisions.clone();
+                let k = uniform_below(&mut drawn, cards as usize) as u32;
+                *decisions = std::hint::select_unpredictable(cards > 1, drawn, decisions.clone());
                 c = select(plays, k);
             } else {
                 // Draw until a card plays (the engine's `draw_until_playable`).
@@ -691,7 +701,7 @@ impl Game {
     #[inline(always)]
     pub(super) fn play_out_one_deck(
         &mut self,
-        decisions: &mut impl Rng,
+        decisions: &mut (impl Rng + Clone),
         deal: &mut impl Rng,
         forget_below: &[u64; MAX_PLAYERS],
         always_forgets: u16,
@@ -773,11 +783,10 @@ impl Game {
             };
             let cards = plays.count_ones();
             let moves = cards + other as u32;
-            let k = if moves == 1 {
-                0
-            } else {
-                uniform_below(decisions, moves as usize) as u32
-            };
+            // As in `common_turns`: one move takes no draw, without a branch.
+            let mut drawn = decisions.clone();
+            let k = uniform_below(&mut drawn, moves as usize) as u32;
+            *decisions = std::hint::select_unpredictable(moves > 1, drawn, decisions.clone());
             if k < cards {
                 let c = select(plays, k);
                 let suit = if rank(c) == EIGHT && hand.count_ones() != 1 {
