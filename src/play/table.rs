@@ -138,7 +138,7 @@ impl<G: Game, S: Strategy<G>> TableSetup<G, S> {
     /// hold whole series, so this depends on the run's definition only).
     pub fn start_of(&self, index: u64, previous: Option<Seat>) -> Start {
         match previous {
-            Some(seat) if index % self.series as u64 != 0 => self.rules_start_after(seat),
+            Some(seat) if !index.is_multiple_of(self.series as u64) => self.rules_start_after(seat),
             _ => Start::default(),
         }
     }

@@ -81,7 +81,7 @@ impl<G: Game, S: Strategy<G>> TournamentSetup<G, S> {
     /// odd one.
     pub fn rotations(&self) -> usize {
         let p = self.rules.players();
-        if p % 2 == 0 {
+        if p.is_multiple_of(2) {
             2
         } else {
             p
@@ -96,7 +96,7 @@ impl<G: Game, S: Strategy<G>> TournamentSetup<G, S> {
 
     /// Whether `seat` is played by side A in rotation `r`.
     pub fn is_a(&self, seat: usize, r: usize) -> bool {
-        (seat + r) % self.rules.players() % 2 == 0
+        ((seat + r) % self.rules.players()).is_multiple_of(2)
     }
 
     /// Deals per chunk (a sitting game's deal is a chunk of steps).

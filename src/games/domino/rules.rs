@@ -60,8 +60,8 @@ impl Score {
     pub fn end_points(self, total: u32) -> u32 {
         match self {
             _ if total == 0 => 0,
-            Score::AllFives if total % 5 == 0 => total,
-            Score::FivesAndThrees if total % 5 == 0 || total % 3 == 0 => total,
+            Score::AllFives if total.is_multiple_of(5) => total,
+            Score::FivesAndThrees if total.is_multiple_of(5) || total.is_multiple_of(3) => total,
             _ => 0,
         }
     }

@@ -42,7 +42,7 @@ pub fn bad_suit_counts(counts: [u8; 4]) -> bool {
 /// more cards than the deck holds.
 pub fn redeal_probability(players: u8, deck: u8, hand: u8) -> f64 {
     assert!(
-        deck % 4 == 0 && (4..=52).contains(&deck),
+        deck.is_multiple_of(4) && (4..=52).contains(&deck),
         "a deck of four equal suits of at most 13 cards"
     );
     assert!(players >= 1 && hand >= 1, "at least one hand of one card");

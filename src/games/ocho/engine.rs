@@ -1125,7 +1125,7 @@ impl Game {
         if self.suit >= 4 {
             return Err("no suit in force".into());
         }
-        if self.pending % DRAW_PENALTY != 0 {
+        if !self.pending.is_multiple_of(DRAW_PENALTY) {
             return Err(format!("a pending draw of {}", self.pending));
         }
         for s in 0..self.n {

@@ -312,7 +312,7 @@ impl Plan {
                     }
                     let mut best = (0.0, STOP);
                     for f in (0..FACES).rev() {
-                        if (uc / POW6[f]) % 6 == 0 {
+                        if (uc / POW6[f]).is_multiple_of(6) {
                             continue;
                         }
                         let rest = uc - POW6[f];

@@ -434,7 +434,7 @@ fn evaluate(
     let mut tries = 0u32;
     while n < q.samples && tries < q.samples * 20 {
         tries += 1;
-        if tries % 256 == 0 && crate::runner::interrupted() {
+        if tries.is_multiple_of(256) && crate::runner::interrupted() {
             return Outcome::Stopped;
         }
         let Some((cards, upc)) = sample(point, up, &mut shoe, rng, &q.options) else {
