@@ -107,6 +107,19 @@ fn list(mut set: Set, stock: &mut [u8; 64]) -> u32 {
     m as u32
 }
 
+/// A uniform choice among `moves` (at least 1). One move takes no random number (the engine's
+/// rule, so that the random bots and the play-out consume the same numbers), and without a
+/// branch: whether there is a choice follows no pattern a predictor could learn, so the number
+/// is drawn on a copy of the stream and the copy kept only when there was a choice (a
+/// conditional move). With one move the draw gives 0.
+#[inline(always)]
+fn choose(decisions: &mut (impl Rng + Clone), moves: u32) -> u32 {
+    let mut drawn = decisions.clone();
+    let k = uniform_below(&mut drawn, moves as usize) as u32;
+    *decisions = std::hint::select_unpredictable(moves > 1, drawn, decisions.clone());
+    k
+}
+
 /// Who forgets «voy por una» and how often.
 struct Forgetting<'a> {
     /// Seats that may forget.
@@ -409,6 +422,26 @@ impl Table {
         got
     }
 
+    /// Plays card `c` of the player to act, as a random player does: an 8 that does not go out
+    /// names a random suit, and «voy por una» may be forgotten.
+    #[inline(always)]
+    fn play_chosen(
+        &mut self,
+        c: u8,
+        decisions: &mut impl Rng,
+        deal: &mut impl Rng,
+        forgetting: &Forgetting,
+    ) {
+        let hand = self.hands[self.to_act as usize & 15];
+        let suit = if rank(c) == EIGHT && hand.count_ones() != 1 {
+            uniform_below(decisions, 4) as u8
+        } else {
+            c & 3
+        };
+        let silent = forgetting.forgets(self, decisions);
+        self.play(c, suit, silent, deal);
+    }
+
     /// The engine's `play`. A play that neither empties the hand nor forgot «voy por una» (the
     /// common case) takes one `match` on the rank: the effect and whose turn is next.
     #[inline(always)]
@@ -554,14 +587,7 @@ impl Table {
             actions += 1;
             let c;
             if plays != 0 {
-                let cards = plays.count_ones();
-                // A choice among one card takes no draw: the draw is made anyway and kept only
-                // when there was a choice, without a branch (whether a hand has a choice follows
-                // no pattern a predictor could learn). With one card it gives 0.
-                let mut drawn = decisions.clone();
-                let k = uniform_below(&mut drawn, cards as usize) as u32;
-                *decisions = std::hint::select_unpredictable(cards > 1, drawn, decisions.clone());
-                c = select(plays, k);
+                c = select(plays, choose(decisions, plays.count_ones()));
             } else {
                 // Draw until a card plays (the engine's `draw_until_playable`).
                 if len == 0 && pile & !bit(top) == 0 {
@@ -752,27 +778,13 @@ impl Game {
                         && (rank(t.drawn) != EIGHT || t.hands[p as usize & 15].count_ones() == 1)
                     {
                         t.actions += 1;
-                        let c = t.drawn;
-                        let silent = forgetting.forgets(&t, decisions);
-                        t.play(c, c & 3, silent, deal);
+                        t.play_chosen(t.drawn, decisions, deal, &forgetting);
                     }
                     continue;
                 }
                 // Only cards to choose from.
-                let cards = plays.count_ones();
-                let k = if cards == 1 {
-                    0
-                } else {
-                    uniform_below(decisions, cards as usize) as u32
-                };
-                let c = select(plays, k);
-                let suit = if rank(c) == EIGHT && hand.count_ones() != 1 {
-                    uniform_below(decisions, 4) as u8
-                } else {
-                    c & 3
-                };
-                let silent = forgetting.forgets(&t, decisions);
-                t.play(c, suit, silent, deal);
+                let c = select(plays, choose(decisions, plays.count_ones()));
+                t.play_chosen(c, decisions, deal, &forgetting);
                 continue;
             }
             // A drawn card to play or keep, or a draw-three to answer or take.
@@ -782,20 +794,9 @@ impl Game {
                 _ => (bit(t.drawn), true),
             };
             let cards = plays.count_ones();
-            let moves = cards + other as u32;
-            // As in `common_turns`: one move takes no draw, without a branch.
-            let mut drawn = decisions.clone();
-            let k = uniform_below(&mut drawn, moves as usize) as u32;
-            *decisions = std::hint::select_unpredictable(moves > 1, drawn, decisions.clone());
+            let k = choose(decisions, cards + other as u32);
             if k < cards {
-                let c = select(plays, k);
-                let suit = if rank(c) == EIGHT && hand.count_ones() != 1 {
-                    uniform_below(decisions, 4) as u8
-                } else {
-                    c & 3
-                };
-                let silent = forgetting.forgets(&t, decisions);
-                t.play(c, suit, silent, deal);
+                t.play_chosen(select(plays, k), decisions, deal, &forgetting);
             } else if t.phase == Phase::Drawn {
                 t.start_turn(t.next(p));
             } else {
