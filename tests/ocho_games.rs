@@ -4,6 +4,7 @@
 //! move, threads and shards, the deal's exact odds against big-integer counting and simulated
 //! deals, the parsers over arbitrary strings, and the game loops allocating nothing.
 
+mod allocations;
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
@@ -1135,48 +1136,7 @@ fn strategies_in_spanish_and_with_parameters() {
 // ------------------------------------------------------------------------------------------
 // The game loops allocate nothing once the bots are warm.
 
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-// SAFETY: every call is passed on unchanged to the system allocator.
-unsafe impl std::alloc::GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        unsafe { std::alloc::System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
-        unsafe { std::alloc::System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        unsafe { std::alloc::System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-fn chunk_allocations<S: Simulation>(sim: &S, n: u64, warm: &S::Tally) -> u64 {
-    let mut t = warm.clone();
-    let mut stream = base_stream(9);
-    let before = ALLOCATIONS.with(|c| c.get());
-    sim.run_chunk(&mut stream, n, &mut t);
-    ALLOCATIONS.with(|c| c.get()) - before
-}
-
-/// Playing `many` samples allocates no more than playing `few`.
-fn flat<S: Simulation>(sim: &S, few: u64, many: u64, what: &str) {
-    let mut warm = sim.empty_tally();
-    sim.run_chunk(&mut base_stream(9), many, &mut warm);
-    let (a, b) = (
-        chunk_allocations(sim, few, &warm),
-        chunk_allocations(sim, many, &warm),
-    );
-    assert_eq!(a, b, "{what}: {a} allocations for {few}, {b} for {many}");
-}
+use allocations::flat;
 
 #[test]
 fn playing_more_allocates_nothing_more() {

@@ -4,6 +4,7 @@
 //! analysis by implementing the traits, which also lets the sequential test's error rate be
 //! checked where the truth is known.
 
+mod allocations;
 use serde::{Deserialize, Serialize};
 use tahur::games::dudo::engine::GameConfig;
 use tahur::games::dudo::{bots::Strategy as DudoStrategy, Dudo, RuleSet};
@@ -681,54 +682,7 @@ fn the_sequential_test_keeps_its_level_and_finds_real_differences() {
 // ---------------------------------------------------------------------------------------------
 // The game loops allocate nothing once the bots are warm: more samples, no more allocations.
 
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-// SAFETY: every call is passed on unchanged to the system allocator.
-unsafe impl std::alloc::GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        unsafe { std::alloc::System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
-        unsafe { std::alloc::System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        unsafe { std::alloc::System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-/// Allocations of one chunk of `n` samples into a copy of `warm` (bots and scratch are made once
-/// per chunk; a tally already grown by the same stream's games needs no more room).
-fn chunk_allocations<S: Simulation>(sim: &S, n: u64, warm: &S::Tally) -> u64 {
-    let mut t = warm.clone();
-    let mut stream = base_stream(9);
-    let before = ALLOCATIONS.with(|c| c.get());
-    sim.run_chunk(&mut stream, n, &mut t);
-    ALLOCATIONS.with(|c| c.get()) - before
-}
-
-/// Playing `many` samples allocates no more than playing `few`.
-fn flat<S: Simulation>(sim: &S, few: u64, many: u64, what: &str) {
-    let mut warm = sim.empty_tally();
-    sim.run_chunk(&mut base_stream(9), many, &mut warm);
-    let (a, b) = (
-        chunk_allocations(sim, few, &warm),
-        chunk_allocations(sim, many, &warm),
-    );
-    assert!(
-        a > 0,
-        "{what}: the counter counts (the bots' scratch space)"
-    );
-    assert_eq!(a, b, "{what}");
-}
+use allocations::flat;
 
 fn allocation_free<G: Game>(table: TableSetup<G>, other: G::Rules, few: u64, many: u64) {
     let name = G::INFO.title;

@@ -3,6 +3,7 @@
 //! depend on threads or shards and allocate nothing more as they grow, and the command line as
 //! a user meets it, mistakes included.
 
+mod allocations;
 mod common;
 
 use tahur::games::poker::bots::{claim_chance_inferred, Bot, Strategy};
@@ -253,46 +254,7 @@ fn tuned_beats_the_untuned_threshold() {
 // ---------------------------------------------------------------------------------------------
 // The game loops allocate nothing once the bots are warm: more samples, no more allocations.
 
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-// SAFETY: every call is passed on unchanged to the system allocator.
-unsafe impl std::alloc::GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        unsafe { std::alloc::System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
-        unsafe { std::alloc::System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        unsafe { std::alloc::System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-/// Playing `many` samples allocates no more than playing `few` (after a warm-up run that builds
-/// the shared tables and grows the tally).
-fn flat<S: Simulation>(sim: &S, few: u64, many: u64, what: &str) {
-    let mut warm = sim.empty_tally();
-    sim.run_chunk(&mut base_stream(9), many, &mut warm);
-    let count = |n: u64| {
-        let mut t = warm.clone();
-        let mut stream = base_stream(9);
-        let before = ALLOCATIONS.with(|c| c.get());
-        sim.run_chunk(&mut stream, n, &mut t);
-        ALLOCATIONS.with(|c| c.get()) - before
-    };
-    let (a, b) = (count(few), count(many));
-    assert!(a > 0, "{what}: the counter counts (the bots)");
-    assert_eq!(a, b, "{what}");
-}
+use allocations::flat;
 
 #[test]
 fn playing_more_allocates_nothing_more() {

@@ -26,6 +26,7 @@ pub mod job;
 pub mod sim;
 pub mod table;
 pub mod tournament;
+pub mod tuned;
 
 use std::fmt::{Debug, Display};
 

@@ -392,79 +392,27 @@ pub fn shipped_tuned(set: RuleSet) -> &'static [TunedRow] {
 /// The row for `players`, or the nearest size's (the smaller on a tie); the untuned
 /// `threshold` defaults for an empty table.
 fn nearest_row(rows: &[TunedRow], players: u8) -> TunedRow {
-    rows.iter()
-        .copied()
-        .min_by_key(|r| ((r.players as i32 - players as i32).abs(), r.players))
-        .unwrap_or(TunedRow {
-            players,
-            t: DEFAULT_T,
-            bluff: 0.0,
-        })
+    crate::play::tuned::nearest(rows, players, |r| r.players).unwrap_or(TunedRow {
+        players,
+        t: DEFAULT_T,
+        bluff: 0.0,
+    })
 }
 
 /// Reads a tuned table as `dudo tune` writes it: a header naming `players`, `t` and `bluff`
 /// (other columns are ignored), then one row per table size.
 pub fn parse_tuned(text: &str, name: &str) -> Result<Vec<TunedRow>> {
-    let accepted = "a CSV as `tahur dudo tune` writes it (players,t,bluff,…)";
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let (_, header) = lines
-        .next()
-        .ok_or_else(|| Error::usage(format!("tuned table '{name}' is empty; give {accepted}")))?;
-    let columns: Vec<&str> = header.split(',').map(str::trim).collect();
-    let col = |c: &str| {
-        columns.iter().position(|h| *h == c).ok_or_else(|| {
-            Error::usage(format!(
-                "tuned table '{name}' has no '{c}' column in its header '{header}'; give {accepted}"
-            ))
-        })
-    };
-    let (cp, ct, cb) = (col("players")?, col("t")?, col("bluff")?);
-    let mut rows: Vec<TunedRow> = Vec::new();
-    for (i, line) in lines {
-        let cells: Vec<&str> = line.split(',').map(str::trim).collect();
-        let bad = |what: &str| {
-            Error::usage(format!(
-                "tuned table '{name}' line {}: {what} in '{line}'; give {accepted}",
-                i + 1
-            ))
-        };
-        let cell = |c: usize| cells.get(c).copied().ok_or_else(|| bad("a missing column"));
-        let players: u8 = cell(cp)?
-            .parse()
-            .ok()
-            .filter(|p| (2..=super::engine::MAX_PLAYERS as u8).contains(p))
-            .ok_or_else(|| {
-                bad(&format!(
-                    "players is not 2 to {}",
-                    super::engine::MAX_PLAYERS
-                ))
-            })?;
-        let unit = |c: usize, what: &str| -> Result<f64> {
-            cell(c)?
-                .parse::<f64>()
-                .ok()
-                .filter(|x| (0.0..=1.0).contains(x))
-                .ok_or_else(|| bad(&format!("{what} is not a number from 0 to 1")))
-        };
-        let row = TunedRow {
-            players,
-            t: unit(ct, "t")?,
-            bluff: unit(cb, "bluff")?,
-        };
-        if rows.iter().any(|r| r.players == players) {
-            return Err(bad(&format!("a second row for {players} players")));
-        }
-        rows.push(row);
-    }
-    if rows.is_empty() {
-        return Err(Error::usage(format!(
-            "tuned table '{name}' has a header but no rows; give {accepted}"
-        )));
-    }
-    Ok(rows)
+    let rows = crate::play::tuned::parse_table(
+        text,
+        name,
+        "dudo",
+        ["t", "bluff"],
+        super::engine::MAX_PLAYERS,
+    )?;
+    Ok(rows
+        .into_iter()
+        .map(|(players, [t, bluff])| TunedRow { players, t, bluff })
+        .collect())
 }
 
 fn chance(rng: &mut Stream, p: f64) -> bool {
