@@ -821,41 +821,59 @@ pub fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
-/// The finishing order by seat: the share of games each seat finished in each place, and its
-/// mean place (1 is first), for games with a finishing order.
-fn places_table(r: &mut Report, players: usize, t: &SimTally, names: &[String]) {
-    if t.places.len() < players * players || t.games == 0 {
-        return;
-    }
+/// A finishing-order table: each row's leading cells (`lead` names their columns), the share of
+/// its games in each place and its mean place (1 is first).
+fn finishing_table(
+    name: &str,
+    title: &str,
+    lead: [(&str, &str); 2],
+    players: usize,
+    rows: impl IntoIterator<Item = (Vec<Value>, Vec<u64>)>,
+) -> Table {
     let keys: Vec<String> = (1..=players).map(|k| format!("place_{k}")).collect();
     let labels: Vec<String> = (1..=players).map(ordinal).collect();
-    let mut columns: Vec<(&str, &str)> = vec![("seat", "seat"), ("strategy", "strategy")];
+    let mut columns: Vec<(&str, &str)> = lead.to_vec();
     columns.extend(
         keys.iter()
             .map(String::as_str)
             .zip(labels.iter().map(String::as_str)),
     );
     columns.push(("mean_place", "mean place"));
-    let mut table = Table::new(
-        "places",
-        "Finishing order by seat (share of games)",
-        &columns,
-    );
-    for (s, name) in names.iter().enumerate() {
-        let row = &t.places[s * players..(s + 1) * players];
-        let n: u64 = row.iter().sum();
-        let mut cells = vec![Value::Int(s as i64 + 1), Value::Text(name.clone())];
-        cells.extend(row.iter().map(|&c| Value::Prob(c as f64 / n.max(1) as f64)));
-        let mean = row
+    let mut table = Table::new(name, title, &columns);
+    for (mut cells, counts) in rows {
+        let n = counts.iter().sum::<u64>().max(1) as f64;
+        cells.extend(counts.iter().map(|&c| Value::Prob(c as f64 / n)));
+        let mean = counts
             .iter()
             .enumerate()
             .map(|(k, &c)| (k + 1) as f64 * c as f64)
             .sum::<f64>()
-            / n.max(1) as f64;
+            / n;
         cells.push(Value::Num(mean, 2));
         table.push(cells);
     }
-    r.tables.push(table);
+    table
+}
+
+/// The finishing order by seat: the share of games each seat finished in each place, and its
+/// mean place (1 is first), for games with a finishing order.
+fn places_table(r: &mut Report, players: usize, t: &SimTally, names: &[String]) {
+    if t.places.len() < players * players || t.games == 0 {
+        return;
+    }
+    let rows = names.iter().enumerate().map(|(s, name)| {
+        (
+            vec![Value::Int(s as i64 + 1), Value::Text(name.clone())],
+            t.places[s * players..(s + 1) * players].to_vec(),
+        )
+    });
+    r.tables.push(finishing_table(
+        "places",
+        "Finishing order by seat (share of games)",
+        [("seat", "seat"), ("strategy", "strategy")],
+        players,
+        rows,
+    ));
 }
 
 /// The finishing order by strategy: the share of its seat-games each strategy finished in each
@@ -869,44 +887,29 @@ fn strategy_places_table<G: Game, S: Strategy<G>>(
     if t.places.len() < players * players || t.games == 0 {
         return;
     }
-    let keys: Vec<String> = (1..=players).map(|k| format!("place_{k}")).collect();
-    let labels: Vec<String> = (1..=players).map(ordinal).collect();
-    let mut columns: Vec<(&str, &str)> = vec![("strategy", "strategy"), ("seats", "seats")];
-    columns.extend(
-        keys.iter()
-            .map(String::as_str)
-            .zip(labels.iter().map(String::as_str)),
-    );
-    columns.push(("mean_place", "mean place"));
-    let mut table = Table::new(
-        "strategy_places",
-        "Finishing order by strategy (share of its seat-games)",
-        &columns,
-    );
     let of_seat = setup.strategy_of_seat();
-    for (k, s) in setup.distinct().iter().enumerate() {
-        let mut row = vec![0u64; players];
+    let rows = setup.distinct().into_iter().enumerate().map(|(k, s)| {
+        let mut counts = vec![0u64; players];
         for seat in (0..players).filter(|&seat| of_seat[seat] == k) {
-            for (place, x) in row.iter_mut().enumerate() {
+            for (place, x) in counts.iter_mut().enumerate() {
                 *x += t.places[seat * players + place];
             }
         }
-        let n: u64 = row.iter().sum();
-        let mut cells = vec![
-            Value::Text(s.to_string()),
-            Value::Int(setup.seats_of(s) as i64),
-        ];
-        cells.extend(row.iter().map(|&c| Value::Prob(c as f64 / n.max(1) as f64)));
-        let mean = row
-            .iter()
-            .enumerate()
-            .map(|(k, &c)| (k + 1) as f64 * c as f64)
-            .sum::<f64>()
-            / n.max(1) as f64;
-        cells.push(Value::Num(mean, 2));
-        table.push(cells);
-    }
-    r.tables.push(table);
+        (
+            vec![
+                Value::Text(s.to_string()),
+                Value::Int(setup.seats_of(&s) as i64),
+            ],
+            counts,
+        )
+    });
+    r.tables.push(finishing_table(
+        "strategy_places",
+        "Finishing order by strategy (share of its seat-games)",
+        [("strategy", "strategy"), ("seats", "seats")],
+        players,
+        rows,
+    ));
 }
 
 /// Points per game (and per length unit) by seat and by strategy, for scored games.
