@@ -646,7 +646,7 @@ impl Game {
     pub fn play_out_random(
         &mut self,
         decisions: &mut (impl Rng + Clone),
-        deal: &mut impl Rng,
+        deal: &mut (impl Rng + Clone),
         forget_below: &[u64; MAX_PLAYERS],
         always_forgets: u16,
     ) {
@@ -674,7 +674,7 @@ impl Game {
     unsafe fn play_out_random_bmi2(
         &mut self,
         decisions: &mut (impl Rng + Clone),
-        deal: &mut impl Rng,
+        deal: &mut (impl Rng + Clone),
         forget_below: &[u64; MAX_PLAYERS],
         always_forgets: u16,
     ) {

@@ -759,18 +759,21 @@ impl Game {
     pub(super) fn play_out_one_deck(
         &mut self,
         decisions_out: &mut (impl Rng + Clone),
-        deal: &mut impl Rng,
+        deal_out: &mut (impl Rng + Clone),
         forget_below: &[u64; MAX_PLAYERS],
         always_forgets: u16,
         select: impl Fn(Set, u32) -> u8,
     ) {
         debug_assert!(self.is_one_deck());
-        // The decisions in a local, written back at the end: the choice among moves keeps or
+        // The streams in locals, written back at the end. The choice among moves keeps or
         // drops a draw with conditional moves on its four words, which then stay in registers
         // (behind the caller's reference they went through memory, and a load waited on stores
-        // it could not be forwarded from).
+        // it could not be forwarded from); the deal's draws, one after another while drawing
+        // until a card plays, no longer wait on a store and a load each.
         let mut local = decisions_out.clone();
         let decisions = &mut local;
+        let mut deal_local = deal_out.clone();
+        let deal = &mut deal_local;
         let mut t = Table::of(self);
         // Seats that may forget «voy por una».
         let mut may = always_forgets;
@@ -843,6 +846,7 @@ impl Game {
         t.store(self);
         self.refresh();
         *decisions_out = local;
+        *deal_out = deal_local;
     }
 }
 
