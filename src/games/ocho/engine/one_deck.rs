@@ -68,6 +68,26 @@ const REVERSES: usize = 1 << 6;
 /// (2), else 1.
 const STEPS: usize = 3 << 7;
 
+/// For [`Table::next_at`]: bits `4 · rank + 4` and `+ 5` hold the shift to the field of what a
+/// card of `rank` does (a multiple of 16, so picked by shifting by the card's index but its suit
+/// and masking with `0x30`): 0 for the next seat, 16 for the same seat (A), 32 past one (2), 48
+/// the next the other way (J, K).
+const CLASS_FIELD: u64 = {
+    let mut m = 0u64;
+    let mut rank = 0;
+    while rank <= JOKER as usize {
+        let field: u64 = match rank as u8 {
+            ACE => 16,
+            TWO => 32,
+            JACK | KING => 48,
+            _ => 0,
+        };
+        m |= field << (4 * rank);
+        rank += 1;
+    }
+    m
+};
+
 /// What playing a card of `rank` does, packed: see [`VALUE`], [`KEEPS_SUIT`], [`STACKS`],
 /// [`REVERSES`] and [`STEPS`].
 const fn effect(rank: u8, two_left: bool) -> u16 {
@@ -196,12 +216,10 @@ struct Table {
     /// What a card of each rank does when played (see [`effect`]; set again when a player
     /// goes out: with two players left J and K play again).
     effects: [u16; 16],
-    /// `after[16 · reversed + seat]`, nibble `rank`: whose turn it is after `seat` plays a
-    /// card of `rank` (the direction it reverses to, the steps it goes), for
-    /// [`Table::common_turns`]: the next seat in three operations from the card.
-    after: [u64; 32],
-    /// [`REVERSES`] of each rank, one bit per rank.
-    reverse_code: u32,
+    /// `next_at[dir + seat]`: where the turn goes after `seat` plays, as `dir + seat` again, a
+    /// 16-bit field for each kind of card (see [`CLASS_FIELD`]): the next seat, the same seat
+    /// (A; J and K with two players left), past one (2), the next the other way (J and K).
+    next_at: [u64; 32],
     to_act: u8,
     phase: Phase,
     drawn: u8,
@@ -251,8 +269,7 @@ impl Table {
             dir: if g.reversed { 16 } else { 0 },
             next_seat: [0; 128],
             effects: [0; 16],
-            after: [0; 32],
-            reverse_code: 0,
+            next_at: [0; 32],
             to_act: g.to_act,
             phase: g.phase,
             drawn: g.drawn.0,
@@ -324,50 +341,31 @@ impl Table {
             }
         }
         // With more than two players left and with two: built once, when compiled.
-        const fn effects(two_left: bool) -> ([u16; 16], u32) {
-            let mut table = [0; 16];
-            let mut reverse_code = 0;
+        const EFFECTS: [[u16; 16]; 2] = {
+            let mut tables = [[0; 16]; 2];
             let mut rank = 0;
             while rank < 16 {
-                table[rank] = effect(rank as u8, two_left);
-                if rank <= JOKER as usize && table[rank] as usize & REVERSES != 0 {
-                    reverse_code |= 1 << rank;
-                }
+                tables[0][rank] = effect(rank as u8, false);
+                tables[1][rank] = effect(rank as u8, true);
                 rank += 1;
             }
-            (table, reverse_code)
-        }
-        const EFFECTS: [([u16; 16], u32); 2] = [effects(false), effects(true)];
-        (self.effects, self.reverse_code) = EFFECTS[(self.n_active == 2) as usize];
-        // A nibble for each rank: the A plays again, the 2 skips one, J and K reverse (or play
-        // again with two players left), the others pass to the next.
-        const fn nibbles(ranks: u32) -> u64 {
-            let mut m = 0;
-            let mut r = 0;
-            while r < 16 {
-                if ranks >> r & 1 == 1 {
-                    m |= 1 << (4 * r);
-                }
-                r += 1;
-            }
-            m
-        }
-        const AGAIN: u64 = nibbles(1 << ACE);
-        const SKIP: u64 = nibbles(1 << TWO);
-        const REVERSE: u64 = nibbles(1 << JACK | 1 << KING);
-        const NEXT: u64 =
-            nibbles(((1 << (JOKER + 1)) - 1) & !(1 << ACE | 1 << TWO | 1 << JACK | 1 << KING));
+            tables
+        };
         let two_left = self.n_active == 2;
+        self.effects = EFFECTS[two_left as usize];
         for s in 0..self.n.min(16) as usize {
             for dir in [0, 16] {
-                let next = self.next_seat[32 | dir | s] as u64;
-                let skip = self.next_seat[64 | dir | s] as u64;
+                let next = dir | self.next_seat[32 | dir | s] as usize;
+                let skip = dir | self.next_seat[64 | dir | s] as usize;
                 let back = if two_left {
-                    s as u64
+                    dir | s
                 } else {
-                    self.next_seat[32 | (dir ^ 16) | s] as u64
+                    (dir ^ 16) | self.next_seat[32 | (dir ^ 16) | s] as usize
                 };
-                self.after[dir | s] = s as u64 * AGAIN + skip * SKIP + back * REVERSE + next * NEXT;
+                self.next_at[dir | s] = next as u64
+                    | ((dir | s) as u64) << 16
+                    | (skip as u64) << 32
+                    | (back as u64) << 48;
             }
         }
     }
@@ -585,10 +583,12 @@ impl Table {
 
     /// Plays normal turns in a row while they are the common case: a card to play, or cards
     /// to draw until one plays (and it is played), and the play neither empties the hand nor
-    /// may forget «voy por una». What carries from turn to turn stays in registers, and the
-    /// next seat and the effect come from the rank by shifts of words held in registers. Returns
-    /// when a draw-three is pending, the cap is reached, nothing is left to draw, a drawn card
-    /// may be kept, or a play is not the common case (it is then played by [`Table::play`]).
+    /// may forget «voy por una». What carries from turn to turn is kept in as few words as
+    /// will do, so that it stays in registers: the seat and the direction in one
+    /// ([`Table::next_at`]'s index), the suit and the value in one, the actions and the turns
+    /// in one, and the cards drawn as the stock's length. Returns when a draw-three is
+    /// pending, the cap is reached, nothing is left to draw, a drawn card may be kept, or a
+    /// play is not the common case (it is then played by [`Table::play`]).
     #[inline(always)]
     fn common_turns(
         &mut self,
@@ -599,23 +599,28 @@ impl Table {
         max: u32,
     ) {
         debug_assert!(self.phase == Phase::Turn && self.pending == 0);
+        debug_assert!(self.actions < u32::MAX && self.turns < u32::MAX);
         let wild = self.wild;
-        let keep_drawn = self.keep_drawn;
-        let reverse_code = self.reverse_code;
-        let mut p = self.to_act as usize & 15;
+        // A drawn card is played at once unless it may be kept: then the loop stops at the
+        // first card drawn that plays, as at the cap.
+        let play_drawn_below = if self.keep_drawn { 0 } else { max };
+        // `dir | seat`.
+        let mut at = self.dir & 16 | self.to_act as usize & 15;
         let mut follow = self.follow;
-        let (mut suit, mut value) = (self.suit as usize, self.value as usize);
-        // 0 or 16: the reversed half of `after`.
-        let mut half = self.dir & 16;
+        // `suit · 16 + value`.
+        let mut shown = (self.suit as usize & 3) << 4 | self.value as usize & 15;
         let (mut pile, mut top) = (self.pile, self.top);
-        let (mut actions, mut turns) = (self.actions, self.turns);
+        // The turns in the high half, the actions in the low.
+        let mut count = (self.turns as u64) << 32 | self.actions as u64;
         let mut len = self.stock_len;
-        let mut cards_drawn = self.cards_drawn;
+        // The cards drawn are this less the stock's length.
+        let mut drawn_and_left = self.cards_drawn.wrapping_add(len);
         let mut rare_play = None;
-        while actions < max {
-            let mut hand = self.hands[p & 15];
+        while (count as u32) < max {
+            let p = at & 15;
+            let mut hand = self.hands[p];
             let plays = hand & follow;
-            actions += 1;
+            count += 1;
             let c;
             if plays != 0 {
                 c = select(plays, choose(decisions, plays.count_ones()));
@@ -624,7 +629,7 @@ impl Table {
                 if len == 0 && pile & !bit(top) == 0 {
                     // Nothing to draw: the player passes (the general loop does it).
                     rare();
-                    actions -= 1;
+                    count -= 1;
                     break;
                 }
                 let drawn = loop {
@@ -635,12 +640,12 @@ impl Table {
                             break None;
                         }
                         len = list(rest, &mut self.stock);
+                        drawn_and_left = drawn_and_left.wrapping_add(len);
                         pile = bit(top);
                         self.reshuffles += 1;
                     }
                     let j = uniform_below(deal, len as usize) & 63;
                     len -= 1;
-                    cards_drawn += 1;
                     let c = self.stock[j];
                     self.stock[j] = self.stock[len as usize & 63];
                     hand |= bit(c);
@@ -652,12 +657,12 @@ impl Table {
                 let Some(d) = drawn else {
                     // Nothing playable came and nothing is left: the turn passes.
                     rare();
-                    turns += 1;
-                    p = self.next_seat[32 | half | p] as usize & 15;
+                    count += 1 << 32;
+                    at = at & 16 | self.next_seat[32 | at] as usize & 15;
                     continue;
                 };
                 self.drawn = d;
-                if keep_drawn || actions >= max {
+                if count as u32 >= play_drawn_below {
                     // The drawn card may be kept (a choice for the general loop), or the cap
                     // stops the game before it is played.
                     rare();
@@ -665,7 +670,7 @@ impl Table {
                     break;
                 }
                 // Playing the drawn card is an action of its own, its only move: no draw.
-                actions += 1;
+                count += 1;
                 c = d;
             }
             let rank = c as usize >> 2;
@@ -680,19 +685,20 @@ impl Table {
                 rare_play = Some((c, named as u8));
                 break;
             }
-            let after = self.after[half | p];
+            let next = self.next_at[at & 31];
             self.hands[p] = left;
             pile |= bit(c);
             top = c;
             // As `play`: a joker keeps the suit and counts as a 3.
-            let joker = rank == JOKER as usize;
-            suit = if joker { suit } else { named };
-            value = if joker { THREE as usize } else { rank };
-            follow = FOLLOW64[(suit << 4 | value) & 63] | wild;
-            half ^= ((reverse_code >> rank & 1) << 4) as usize;
-            // 4 · rank is the card's index but its suit.
-            p = (after >> (c & 60)) as usize & 15;
-            turns += 1;
+            shown = if rank == JOKER as usize {
+                shown & 0x30 | THREE as usize
+            } else {
+                named << 4 | rank
+            };
+            follow = FOLLOW64[shown & 63] | wild;
+            // The field of `next` for what the rank does (4 · rank is the card but its suit).
+            at = (next >> (CLASS_FIELD >> (c & 60) & 0x30)) as usize & 31;
+            count += 1 << 32;
             if STACK_RANKS >> rank & 1 != 0 {
                 // A 3 or a joker: a draw-three is pending now.
                 self.pending = DRAW_PENALTY;
@@ -701,17 +707,17 @@ impl Table {
                 break;
             }
         }
-        self.to_act = p as u8;
+        self.to_act = (at & 15) as u8;
+        self.dir = at & 16;
         self.follow = follow;
-        self.suit = suit as u8;
-        self.value = value as u8;
-        self.dir = half;
+        self.suit = (shown >> 4) as u8;
+        self.value = (shown & 15) as u8;
         self.pile = pile;
         self.top = top;
-        self.actions = actions;
-        self.turns = turns;
+        self.actions = count as u32;
+        self.turns = (count >> 32) as u32;
         self.stock_len = len;
-        self.cards_drawn = cards_drawn;
+        self.cards_drawn = drawn_and_left.wrapping_sub(len);
         if let Some((c, named)) = rare_play {
             let silent = forgetting.forgets(self, decisions);
             self.play(c, named, silent, deal);
