@@ -774,8 +774,8 @@ impl Game {
         // The streams in locals, written back at the end. The choice among moves keeps or
         // drops a draw with conditional moves on its four words, which then stay in registers
         // (behind the caller's reference they went through memory, and a load waited on stores
-        // it could not be forwarded from); the deal's draws, one after another while drawing
-        // until a card plays, no longer wait on a store and a load each.
+        // it could not be forwarded from: 5 % of the time). The deal likewise, for symmetry
+        // (no difference measured).
         let mut local = decisions_out.clone();
         let decisions = &mut local;
         let mut deal_local = deal_out.clone();
