@@ -22,6 +22,7 @@
 pub mod charts;
 pub mod compare;
 pub mod flags;
+pub mod ismcts;
 pub mod job;
 pub mod sim;
 pub mod table;
