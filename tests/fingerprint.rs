@@ -56,6 +56,55 @@ const RUNS: &[(&str, &str)] = &[
     ("veintiuno-compare-3", "veintiuno compare --players 4 --a monona=3 --b monona=2 --bank-stand 16 --policies basic,mimic:15 --hands 60000 --seed 3"),
 ];
 
+/// The runs of the second fixture: every game and every command, recorded at commit 97a02ce
+/// (before the one engine API), where every figure must stay identical.
+const RUNS_ALL_GAMES: &[(&str, &str)] = &[
+    ("ocho-sim-1", "ocho sim --players 4 --games 3000 --seed 1"),
+    ("ocho-sim-2", "ocho sim --players 4 --strategies random --games 5000 --seed 2"),
+    ("ocho-sim-3", "ocho sim --players 3 --joker three --first-card acts --strategies expert,greedy,random --games 2000 --seed 3"),
+    ("ocho-sim-4", "ocho sim --players 6 --decks 2 --strategies greedy:forget=0.2,greedy --games 1000 --seed 4"),
+    ("ocho-sim-5", "ocho sim --players 2 --strategies ismcts:20,expert --games 16 --seed 5 --check"),
+    ("ocho-sim-6", "ocho sim --players 5 --strategies random --keep-drawn --eight-answers --games 3000 --seed 11"),
+    ("ocho-compare-1", "ocho compare --players 4 --b eight-answers=on --games 2000 --seed 6"),
+    ("ocho-tournament-1", "ocho tournament --players 2 --strategies random,greedy,expert --games 1000 --seed 7"),
+    ("ocho-flags-1", "ocho flags --players 4 --games 300 --seed 8"),
+    ("ocho-value-1", "ocho value --players 4 --deals 300 --seed 9"),
+    ("ocho-deal-1", "ocho deal --players 4 --samples 20000 --seed 10"),
+    ("domino-sim-1", "domino sim --players 4 --games 3000 --seed 1"),
+    ("domino-sim-2", "domino sim --players 4 --strategies random --games 3000 --seed 2"),
+    ("domino-sim-3", "domino sim --players 2 --hand 7 --draw --strategies company,random --games 2000 --seed 3"),
+    ("domino-sim-4", "domino sim --players 4 --set 9 --cross --tree --hand 7 --games 1000 --seed 4"),
+    ("domino-sim-5", "domino sim --players 4 --score all-fives --to 100 --strategies scorer:miss=0.1,scorer --games 300 --seed 5"),
+    ("domino-sim-6", "domino sim --players 4 --strategies search:8,company --games 20 --seed 6 --check"),
+    ("domino-compare-1", "domino compare --players 4 --b draw=on --games 2000 --seed 7"),
+    ("domino-tournament-1", "domino tournament --players 4 --strategies random,heaviest,company,scorer --games 800 --seed 8"),
+    ("domino-flags-1", "domino flags --players 4 --games 400 --seed 9"),
+    ("domino-deal-1", "domino deal --players 2 --hand 7 --samples 20000 --seed 10"),
+    ("domino-deal-2", "domino deal --players 4 --holding 6-6,6-1,5-4,3-3,2-0,1-1"),
+    ("poker-sim-1", "poker sim --players 4 --strategies threshold --games 3000 --seed 1"),
+    ("poker-sim-2", "poker sim --players 3 --strategies tuned,honest,random --points 5 --games 2000 --seed 2"),
+    ("poker-sim-3", "poker sim --players 2 --strategies search:20,tuned --games 30 --seed 3 --check"),
+    ("poker-compare-1", "poker compare --players 4 --strategies tuned --b kickers=off --games 2000 --seed 4"),
+    ("poker-tournament-1", "poker tournament --players 4 --strategies random,honest,threshold,tuned --games 400 --seed 5"),
+    ("poker-flags-1", "poker flags --players 4 --strategies tuned --games 400 --seed 6"),
+    ("poker-reroll-1", "poker reroll --dice AAKQJ --beat AAA"),
+    ("poker-chances-1", "poker chances --public KK7 --claim KKKK --players 3"),
+    ("poker-odds-1", "poker odds --dice 4"),
+    ("dudo-prob-1", "dudo prob 15 cuadras --dice 30 --hand 1,4,4,2,6 --samples 20000 --seed 3"),
+    ("dudo-table-1", "dudo table --players 4 --rules caleuchano"),
+    ("dudo-advise-1", "dudo advise 8 quinas --dice 20 --hand 5,5,1,3,2"),
+    ("dudo-holding-1", "dudo holding --players 5"),
+    ("dudo-paso-1", "dudo paso --shown 4,4"),
+    ("dudo-tournament-1", "dudo tournament --players 4 --strategies random,honest,threshold,tuned --games 400 --seed 5"),
+    ("dudo-flags-1", "dudo flags --players 4 --games 300 --seed 6"),
+    ("durak-sim-12", "durak sim --players 2 --strategies random --games 5000 --seed 13"),
+    ("durak-sim-13", "durak sim --players 4 --strategies random,expert --variant perevodnoy --show-trump-transfer --games 1000 --seed 14"),
+    ("veintiuno-odds-1", "veintiuno odds"),
+    ("veintiuno-bank-1", "veintiuno bank"),
+    ("veintiuno-tournament-1", "veintiuno tournament --players 4 --hands 20000 --seed 5"),
+    ("veintiuno-flags-1", "veintiuno flags --players 4 --hands 20000 --seed 6"),
+];
+
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fingerprints/before.json")
 }
@@ -219,4 +268,51 @@ fn every_figure_is_as_before_the_shared_layer() {
         wrong.join("\n")
     );
     assert!(checked > 3000, "{checked} figures");
+}
+
+fn fixture_all_games() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fingerprints/all_games.json")
+}
+
+/// Every number of every run of [`RUNS_ALL_GAMES`] is exactly as at commit 97a02ce, and no
+/// figure is missing. Regenerate only from that commit:
+/// `TAHUR_WRITE_FINGERPRINT_ALL_GAMES=1 cargo test --test fingerprint all_games`.
+#[test]
+fn all_games_every_figure_is_as_before_the_one_engine_api() {
+    if std::env::var_os("TAHUR_WRITE_FINGERPRINT_ALL_GAMES").is_some() {
+        let mut all = serde_json::Map::new();
+        for (name, line) in RUNS_ALL_GAMES {
+            all.insert(name.to_string(), common::run_json(line));
+        }
+        let text = serde_json::to_string(&serde_json::Value::Object(all)).unwrap();
+        std::fs::write(fixture_all_games(), text + "\n").unwrap();
+        return;
+    }
+    let before: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture_all_games()).unwrap()).unwrap();
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for (name, line) in RUNS_ALL_GAMES {
+        let now = common::run_json(line);
+        let mut old = Vec::new();
+        numbers(&before[name], name.to_string(), false, &mut old);
+        let mut new = Vec::new();
+        numbers(&now, name.to_string(), false, &mut new);
+        assert!(!old.is_empty(), "{name}: no figures recorded");
+        let new: std::collections::HashMap<String, f64> = new.into_iter().collect();
+        for (path, value) in old {
+            match new.get(&path) {
+                Some(&v) if v == value || (v.is_nan() && value.is_nan()) => checked += 1,
+                Some(&v) => wrong.push(format!("{path}: {value} before, {v} now")),
+                None => wrong.push(format!("{path}: {value} before, missing now")),
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} figures changed:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    assert!(checked > 5000, "{checked} figures");
 }
