@@ -1,7 +1,7 @@
 //! Paired comparisons through the whole-game layer, games (21: hands) per second for both
 //! tables together: Durak (4 players, greedy: podkidnoy against perevodnoy), Dudo (6 players,
 //! threshold: 3 lives against 5) and 21 ecuatoriano (4 seats, basic: puje on against off).
-//! Run with `cargo bench --bench compare`.
+//! Run with `cargo bench --features bench --bench compare`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;

@@ -2,7 +2,7 @@
 //! 1 and 2 threads: four-player block games (pairs, double-six, 6 tiles) with `random` bots (the
 //! issue's target: at least 1 000 000 games/s on 2 cores) and with `company` (at least 300 000),
 //! all-fives matches to 100 with `scorer`, double-nine cross trees, and one `search` decision.
-//! Run with `cargo bench --bench domino`.
+//! Run with `cargo bench --features bench --bench domino`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_core::SeedableRng;

@@ -1,6 +1,6 @@
 //! Dudo speed: raw dice, Monte Carlo of one bid (1 and 2 threads), exact queries.
 //!
-//! Run with `cargo bench --bench dudo`; figures go to BENCHMARKS.md.
+//! Run with `cargo bench --features bench --bench dudo`; figures go to BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;

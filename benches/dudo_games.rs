@@ -1,7 +1,7 @@
 //! Whole Dudo games: speed of 6-player Chimbo 9 with threshold bots, and a rule-checked run of
 //! one million games (every invariant checked after every action) that must find no violation.
 //!
-//! Run with `cargo bench --bench dudo_games`; figures go to BENCHMARKS.md.
+//! Run with `cargo bench --features bench --bench dudo_games`; figures go to BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;

@@ -1,7 +1,7 @@
 //! Durak speed: whole games per second through the shared runner (dealing, bots, rule checks of
 //! every action, tallies), on 1 and 2 threads: two-player random against random (the issue's
 //! target: at least 750 000 games/s on 2 cores), four-player greedy and four-player expert, and
-//! ISMCTS decisions. Run with `cargo bench --bench durak`.
+//! ISMCTS decisions. Run with `cargo bench --features bench --bench durak`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_core::SeedableRng;

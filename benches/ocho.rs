@@ -1,7 +1,7 @@
 //! Ocho loco speed: whole four-player games per second through the shared runner (dealing, every
 //! decision, the tallies), on 1 and 2 threads: `random` ×4 (the target: at least 500 000
 //! games/s on 2 cores), `greedy` ×4 (at least 200 000) and `expert` ×4; one `ismcts` decision;
-//! and `value`'s deals (each played 9 times). Run with `cargo bench --bench ocho`.
+//! and `value`'s deals (each played 9 times). Run with `cargo bench --features bench --bench ocho`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_core::SeedableRng;

@@ -2,7 +2,7 @@
 //! calls, die-by-die re-rolls by the exact plan, claims, points), on 1 and 2 threads: four
 //! players to 3 points with `threshold` bots (the target: at least 200 000 games/s on
 //! 2 cores), `tuned` and `random`; and the exact queries (a re-roll plan, a call's chances).
-//! Run with `cargo bench --bench poker`.
+//! Run with `cargo bench --features bench --bench poker`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;

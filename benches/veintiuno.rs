@@ -1,5 +1,5 @@
 //! 21 ecuatoriano speed: hands per second with a fixed strategy (`basic`), one player against
-//! the bank and a table of four, on 1 and 2 threads. Run with `cargo bench --bench veintiuno`.
+//! the bank and a table of four, on 1 and 2 threads. Run with `cargo bench --features bench --bench veintiuno`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;

@@ -1,12 +1,54 @@
 //! Helpers the command-line tests share: run `tahur` as a user would and check what it says.
 #![allow(dead_code)]
 
-use assert_cmd::Command;
 use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
-/// The `tahur` binary.
+/// The `tahur` binary cargo built for these tests.
+pub const TAHUR: &str = env!("CARGO_BIN_EXE_tahur");
+
+/// A command running the `tahur` binary.
 pub fn tahur() -> Command {
-    Command::cargo_bin("tahur").unwrap()
+    Command::new(TAHUR)
+}
+
+/// Runs `command` to its end as `Command::output` does, but kills it after `limit` (the output
+/// then shows a signal): a regression that starts long work fails instead of hanging the test.
+pub fn output_within(command: &mut Command, limit: Duration) -> Output {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read both pipes on their own threads, so a child that fills one cannot block.
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let read_out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut v).map(|_| v)
+    });
+    let read_err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut err, &mut v).map(|_| v)
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            break child.wait().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: read_out.join().unwrap().unwrap(),
+        stderr: read_err.join().unwrap().unwrap(),
+    }
 }
 
 /// Runs `tahur ARGS`, which must succeed, and returns what it printed.

@@ -3,7 +3,7 @@
 //! computation, the engine's count of re-deals deal by deal, and the rate `durak sim` reports
 //! against the exact value.
 
-mod common;
+use crate::common;
 
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};

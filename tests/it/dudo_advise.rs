@@ -3,7 +3,7 @@
 //! sets, both roundings of "la mitad más uno", obligado or not, for any incoming bid and table;
 //! impossible bids are called impossible (and doubted), and the list says what it leaves out.
 
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;

@@ -4,7 +4,7 @@
 //! move, threads and shards, the deal's exact odds against big-integer counting and simulated
 //! deals, the parsers over arbitrary strings, and the game loops allocating nothing.
 
-mod allocations;
+use crate::allocations;
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};

@@ -4,7 +4,7 @@
 //! calls the library's recursion: the shoe, the card values and the bank's two-card specials
 //! (RULES.md §2, the default house rules) are written again below.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// Ranks in the order the enumeration uses, with their points (aces as 1).

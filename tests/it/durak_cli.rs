@@ -1,6 +1,6 @@
 //! `tahur durak sim | compare | tournament` as a user meets them.
 
-mod common;
+use crate::common;
 use common::*;
 
 fn rate(v: &serde_json::Value) -> f64 {

@@ -7,7 +7,7 @@
 //! takes far longer than the test needs to send a signal; nothing asserts a timing.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -27,7 +27,7 @@ struct Running {
 impl Running {
     /// Starts `tahur ARGS --progress=1` with stdout and stderr piped.
     fn start(args: &[&str]) -> Self {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("tahur"))
+        let mut child = Command::new(crate::common::TAHUR)
             .args(args)
             .arg("--progress=1")
             .stdout(Stdio::piped())

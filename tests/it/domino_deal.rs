@@ -5,7 +5,7 @@
 
 #![allow(clippy::needless_range_loop)]
 
-mod common;
+use crate::common;
 
 use num_bigint::BigUint;
 use num_rational::BigRational;

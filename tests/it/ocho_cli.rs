@@ -1,7 +1,7 @@
 //! `tahur ocho sim | compare | tournament | flags | value | deal` as a user meets them: the
 //! documented JSON, threads and shard merges byte for byte, and mistakes answered in one line.
 
-mod common;
+use crate::common;
 use common::*;
 
 fn rate(v: &serde_json::Value) -> f64 {

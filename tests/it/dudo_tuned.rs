@@ -1,7 +1,7 @@
 //! The `tuned` strategy: the shipped tables (built in), a `dudo tune` output read at run time
 //! (`tuned:FILE.csv`), and the nearest table size said when a table lacks the one played.
 
-mod common;
+use crate::common;
 
 use tahur::games::dudo::bots::{parse_tuned, shipped_tuned, Strategy};
 use tahur::games::dudo::rules::RuleSet;

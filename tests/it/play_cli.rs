@@ -3,7 +3,7 @@
 //! layer added (dudo tournament and flags, veintiuno tournament and flags, durak compare
 //! --until-decided), their mistakes and their help.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// The JSON of `tahur ARGS --format json`.

@@ -4,7 +4,7 @@
 //! analysis by implementing the traits, which also lets the sequential test's error rate be
 //! checked where the truth is known.
 
-mod allocations;
+use crate::allocations;
 use serde::{Deserialize, Serialize};
 use tahur::games::dudo::engine::GameConfig;
 use tahur::games::dudo::{bots::Strategy as DudoStrategy, Dudo, RuleSet};

@@ -1,6 +1,6 @@
 //! The command line as a user meets it.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[test]
@@ -761,7 +761,7 @@ fn help_has_examples() {
 fn ctrl_c_prints_what_was_computed_with_its_true_sample_count() {
     use std::process::{Command as Std, Stdio};
     use std::time::Duration;
-    let bin = assert_cmd::cargo::cargo_bin("tahur");
+    let bin = crate::common::TAHUR;
     let child = Std::new(bin)
         .args([
             "dudo",

@@ -3,7 +3,7 @@
 //! its scheduler sets (`SLURM_ARRAY_TASK_*`, `JOB_COMPLETION_INDEX`), then the example's merge;
 //! the merged report and chart must be exactly the unsharded run's.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

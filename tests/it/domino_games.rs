@@ -6,8 +6,8 @@
 
 #![allow(clippy::needless_range_loop)]
 
-mod allocations;
-mod common;
+use crate::allocations;
+use crate::common;
 
 use proptest::prelude::*;
 use tahur::games::domino::bots::{Bot, Kind, Strategy};

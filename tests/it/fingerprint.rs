@@ -6,7 +6,7 @@
 //! at commit 178d18d (before the shared layer). Regenerate it only from that commit:
 //! `TAHUR_WRITE_FINGERPRINT=1 cargo test --test fingerprint`.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -3,8 +3,8 @@
 //! depend on threads or shards and allocate nothing more as they grow, and the command line as
 //! a user meets it, mistakes included.
 
-mod allocations;
-mod common;
+use crate::allocations;
+use crate::common;
 
 use tahur::games::poker::bots::{claim_chance_inferred, Bot, Strategy};
 use tahur::games::poker::engine::{Action, Game, Phase, ALL_DICE};

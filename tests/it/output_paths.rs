@@ -1,7 +1,7 @@
 //! Output paths are checked before any work, `--output -` is standard output, and written files
 //! get the permissions a plain `File::create` gives (or keep those of the file they replace).
 
-mod common;
+use crate::common;
 use common::*;
 
 use std::path::Path;
@@ -15,11 +15,7 @@ const NEVER_FINISHES: &str = "1e12";
 /// message naming `path` and no temporary file. The time limit only turns a regression (the work
 /// started) into a failure instead of a hung test.
 fn fails_before_work(args: &[&str], path: &str) -> String {
-    let out = tahur()
-        .args(args)
-        .timeout(Duration::from_secs(300))
-        .output()
-        .unwrap();
+    let out = output_within(tahur().args(args), Duration::from_secs(300));
     assert_eq!(
         out.status.code(),
         Some(2),
@@ -320,7 +316,7 @@ fn unwritable_folders_are_refused_before_any_work() {
 /// Runs `tahur ARGS` under `umask MASK` (in a shell, so the test process keeps its own).
 #[cfg(unix)]
 fn with_umask(mask: &str, args: &[&str]) {
-    let bin = assert_cmd::cargo::cargo_bin("tahur");
+    let bin = common::TAHUR;
     let out = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!("umask {mask}; exec \"$0\" \"$@\""))
