@@ -16,6 +16,8 @@
 //! - [`report`]: text, CSV, JSON and Markdown exporters, SVG charts, atomic output.
 //! - [`shards`]: partial results of sharded runs and their merge.
 
+#![deny(missing_docs)]
+
 /// `eprintln!` that never panics: a message to a closed stderr (`tahur … 2>&1 | head`, then
 /// Ctrl-C) is dropped instead of aborting the run that is printing what it computed.
 macro_rules! say {

@@ -369,6 +369,7 @@ pub struct MergeArgs {
     /// Draw a sim run's game-length distribution (as sim --length-chart).
     #[arg(long = "length-chart", id = "length-chart", value_name = "FILE")]
     pub length_chart: Option<PathBuf>,
+    /// Output format and file.
     #[command(flatten)]
     pub out: OutputArgs,
 }

@@ -4,7 +4,7 @@
 //!
 //! `tests/fingerprints/before.json` holds the JSON of each run below as the commands printed it
 //! at commit 178d18d (before the shared layer). Regenerate it only from that commit:
-//! `TAHUR_WRITE_FINGERPRINT=1 cargo test --test fingerprint`.
+//! `TAHUR_WRITE_FINGERPRINT=1 cargo test --test it every_figure_is_as_before_the_shared_layer`.
 
 use crate::common;
 
@@ -276,7 +276,7 @@ fn fixture_all_games() -> PathBuf {
 
 /// Every number of every run of [`RUNS_ALL_GAMES`] is exactly as at commit 97a02ce, and no
 /// figure is missing. Regenerate only from that commit:
-/// `TAHUR_WRITE_FINGERPRINT_ALL_GAMES=1 cargo test --test fingerprint all_games`.
+/// `TAHUR_WRITE_FINGERPRINT_ALL_GAMES=1 cargo test --test it all_games`.
 #[test]
 fn all_games_every_figure_is_as_before_the_one_engine_api() {
     if std::env::var_os("TAHUR_WRITE_FINGERPRINT_ALL_GAMES").is_some() {

@@ -3,8 +3,8 @@
 //! `common` runs the command line as a user would, `allocations` counts allocations per thread.
 
 mod allocations;
-mod common;
 mod cli;
+mod common;
 mod completions;
 mod domino_deal;
 mod domino_games;

@@ -320,7 +320,7 @@ fn with_umask(mask: &str, args: &[&str]) {
     let out = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!("umask {mask}; exec \"$0\" \"$@\""))
-        .arg(&bin)
+        .arg(bin)
         .args(args)
         .output()
         .unwrap();
