@@ -7,11 +7,12 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use rand_core::SeedableRng;
 use std::hint::black_box;
 use tahur::games::durak::bots::{Bot, Strategy};
-use tahur::games::durak::engine::Game;
 use tahur::games::durak::rules::{Rules, Variant};
 use tahur::games::durak::Durak;
+use tahur::games::durak::DurakState;
 use tahur::play::sim::GameSimulation;
 use tahur::play::TableSetup;
+use tahur::play::{Start, State};
 use tahur::rng::Stream;
 use tahur::runner::{run, RunControl, RunSpec};
 
@@ -54,12 +55,12 @@ fn search(c: &mut Criterion) {
     let mut g = c.benchmark_group("durak_ismcts");
     g.sample_size(10);
     let rules = Rules::standard(Variant::Podkidnoy, 4);
-    let game = Game::new(rules, &mut Stream::seed_from_u64(3));
+    let game = DurakState::deal(&rules, &Start::default(), &mut Stream::seed_from_u64(3));
     let mut bot = Bot::new(Strategy::Ismcts { budget: 1000 });
     g.throughput(Throughput::Elements(1000));
     g.bench_function("decision_1000_iterations", |b| {
         let mut rng = Stream::seed_from_u64(7);
-        b.iter(|| black_box(bot.act(&game.view(game.turn()), &mut rng)))
+        b.iter(|| black_box(bot.act(&game.view(game.to_act()), &mut rng)))
     });
     g.finish();
 }

@@ -13,10 +13,49 @@ use crate::jobs::{Job as AnyJob, PlayJob};
 use crate::play::compare::{run_sequential, CompareSetup};
 use crate::play::flags::FlagsSetup;
 use crate::play::job::{ChartFiles, Job};
+use crate::play::rules::Flag;
 use crate::play::table::MAX_SERIES;
 use crate::play::tournament::TournamentSetup;
-use crate::play::{Game, GameInfo, GameRules, Scoring, Strategy, TableSetup};
+use crate::play::{Game, GameInfo, GameRules, RuleFlag, Scoring, Strategy, TableSetup};
 use crate::text::parse_samples;
+
+/// The rule flags of game `G`: from its rule table (or, for a game that still parses its rules
+/// by hand, its [`GameInfo::flags`]).
+fn rule_flags<G: Game>() -> Vec<RuleFlag> {
+    let table = <G::Rules as GameRules>::TABLE;
+    if table.is_empty() {
+        return G::INFO.flags.to_vec();
+    }
+    table
+        .iter()
+        .filter_map(|r| match r.flag {
+            Flag::None => None,
+            Flag::Value { long, value_name } => Some(RuleFlag {
+                long,
+                key: r.key,
+                value_name: Some(value_name),
+                switch_sets: "",
+                help: r.help,
+            }),
+            Flag::Switch { long, sets } => Some(RuleFlag {
+                long,
+                key: r.key,
+                value_name: None,
+                switch_sets: sets,
+                help: r.help,
+            }),
+        })
+        .collect()
+}
+
+/// Every rule key of game `G`, for help: "variant, deck, hand, …".
+fn change_keys<G: Game>() -> String {
+    if <G::Rules as GameRules>::TABLE.is_empty() {
+        G::INFO.change_keys.to_string()
+    } else {
+        crate::play::rules::keys::<G::Rules>()
+    }
+}
 
 /// The whole-game commands.
 pub const COMMANDS: [&str; 4] = ["sim", "compare", "tournament", "flags"];
@@ -90,7 +129,7 @@ fn command<G: Game>(name: &'static str) -> Command {
                 &format!(
                     "Variants are the table given by the rule flags, changed by --a / --b (rule \
                      changes as KEY=VALUE pairs) and --a-strategies / --b-strategies. Keys: {}.",
-                    info.change_keys
+                    change_keys::<G>()
                 ),
                 80
             )
@@ -272,7 +311,7 @@ pub(crate) fn rule_args<G: Game>(mut cmd: Command) -> Command {
         None => players.required(true),
     };
     cmd = cmd.arg(players);
-    for f in info.flags {
+    for f in rule_flags::<G>() {
         let arg = Arg::new(f.long).long(f.long).help(f.help);
         cmd = cmd.arg(match f.value_name {
             Some(v) => arg.value_name(v),
@@ -287,7 +326,7 @@ pub(crate) fn rule_args<G: Game>(mut cmd: Command) -> Command {
             .hide_default_value(true)
             .help(format!(
                 "More rule changes as KEY=VALUE pairs (keys: {})",
-                info.change_keys
+                change_keys::<G>()
             )),
     )
 }
@@ -424,20 +463,25 @@ pub(crate) fn rules<G: Game>(m: &ArgMatches) -> Result<G::Rules> {
     // A rule set twice, by its flag and in --house, is a slip: which one was meant?
     let hint = format!(
         "{}=…",
-        G::INFO.change_keys.split(',').next().unwrap_or("key")
+        change_keys::<G>().split(',').next().unwrap_or("key")
     );
     for (k, v) in crate::text::key_values(house, "house rule", &hint)? {
-        if let Some(f) = G::INFO.flags.iter().find(|f| {
+        let flags = rule_flags::<G>();
+        let named = |f: &RuleFlag| {
             f.key == crate::text::normalize(k)
-                && m.value_source(f.long) == Some(ValueSource::CommandLine)
-        }) {
+                || crate::play::rules::rule::<G::Rules>(k).is_some_and(|r| r.key == f.key)
+        };
+        if let Some(f) = flags
+            .iter()
+            .find(|f| named(f) && m.value_source(f.long) == Some(ValueSource::CommandLine))
+        {
             return Err(Error::usage(format!(
                 "--house {k}={v} sets what --{} already sets: give it once",
                 f.long
             )));
         }
     }
-    for f in G::INFO.flags {
+    for f in rule_flags::<G>() {
         let change = match f.value_name {
             None if m.get_flag(f.long) => Some(f.switch_sets.to_string()),
             None => None,
@@ -447,6 +491,9 @@ pub(crate) fn rules<G: Game>(m: &ArgMatches) -> Result<G::Rules> {
             let spec = format!("{}={v}", f.key);
             // Name the value as the user typed it: `--deck 40`, not `deck=40`.
             rules = rules.with_changes(&spec).map_err(|e| match e {
+                Error::BadRule { accepts, .. } => {
+                    Error::usage(format!("invalid --{} {v}: {accepts}", f.long))
+                }
                 Error::Usage(m) => Error::usage(m.replace(&spec, &format!("--{} {v}", f.long))),
                 e => e,
             })?;

@@ -24,6 +24,7 @@ pub mod compare;
 pub mod flags;
 pub mod ismcts;
 pub mod job;
+pub mod rules;
 pub mod sim;
 pub mod table;
 pub mod tournament;
@@ -45,6 +46,45 @@ pub type Seat = usize;
 pub const MAX_SEATS: usize = 16;
 /// Most counters a game may keep of its own.
 pub const MAX_COUNTERS: usize = 32;
+
+/// Names a game's own counters ([`State::counters`]): an enum whose variants index the counter
+/// array, with `NAMES` (its [`GameInfo::counters`]) in the same order.
+///
+/// ```
+/// tahur::counters! {
+///     /// Durak's counters.
+///     pub enum Counter {
+///         /// Games whose durak got epaulettes.
+///         Epaulettes = "epaulettes",
+///         /// Deals thrown back.
+///         Redeals = "redeals",
+///     }
+/// }
+/// assert_eq!(Counter::NAMES[Counter::Redeals as usize], "redeals");
+/// assert_eq!(usize::from(Counter::Redeals), 1);
+/// ```
+#[macro_export]
+macro_rules! counters {
+    ($(#[$m:meta])* $vis:vis enum $name:ident {
+        $($(#[$vm:meta])* $var:ident = $text:literal),* $(,)?
+    }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(usize)]
+        $vis enum $name {
+            $($(#[$vm])* $var),*
+        }
+        impl $name {
+            /// Every counter's name, in the order of its index.
+            pub const NAMES: &'static [&'static str] = &[$($text),*];
+        }
+        impl From<$name> for usize {
+            fn from(c: $name) -> usize {
+                c as usize
+            }
+        }
+    };
+}
 
 /// A game: a marker type that ties its rules, engine state and bots together.
 pub trait Game: Copy + Clone + Debug + Default + PartialEq + Send + Sync + 'static {
@@ -76,25 +116,90 @@ pub trait Game: Copy + Clone + Debug + Default + PartialEq + Send + Sync + 'stat
     fn compared_applies(_rules: &Self::Rules, _k: usize) -> bool {
         true
     }
+
+    /// The quick policy a search bot ([`ismcts`]) plays its games out with: by default a
+    /// uniformly random legal action (`scratch` holds the legal actions, so nothing allocates).
+    fn playout_action(
+        state: &Self::State,
+        scratch: &mut Vec<ActionOf<Self>>,
+        rng: &mut Stream,
+    ) -> ActionOf<Self> {
+        state.legal_actions(scratch);
+        scratch[crate::rng::uniform_below(rng, scratch.len())]
+    }
+
+    /// Whether a search iteration that started at `root` ends at `now`: by default when the
+    /// game is over (a game played as a sitting of many hands ends it with the hand).
+    fn search_ends(_root: &Self::State, now: &Self::State) -> bool {
+        now.is_over()
+    }
+
+    /// Each seat's reward in [0, 1] where a search iteration from `root` ended (`end`). By
+    /// default from the outcome: 1 for holding a good event (a win) or for not holding a bad
+    /// one (not being the durak), 0 for the opposite, ½ for a draw or a capped game; in a
+    /// scored game the points between the lowest (0) and the highest (1).
+    fn search_rewards(_root: &Self::State, end: &Self::State) -> [f64; MAX_SEATS] {
+        let mut r = [0.5; MAX_SEATS];
+        match (end.outcome(), Self::INFO.scoring) {
+            (Some(Outcome::Event(mask)), Scoring::Event { good }) => {
+                for (s, v) in r.iter_mut().enumerate() {
+                    let marked = mask >> s & 1 == 1;
+                    *v = if marked == good { 1.0 } else { 0.0 };
+                }
+            }
+            (Some(Outcome::Scored), _) => {
+                let n = end.rules().players().min(MAX_SEATS);
+                let (lo, hi) = (0..n).fold((i64::MAX, i64::MIN), |(lo, hi), s| {
+                    (lo.min(end.points(s)), hi.max(end.points(s)))
+                });
+                if hi > lo {
+                    for (s, v) in r.iter_mut().enumerate().take(n) {
+                        *v = (end.points(s) - lo) as f64 / (hi - lo) as f64;
+                    }
+                }
+            }
+            _ => {}
+        }
+        r
+    }
+
+    /// Among a search's root actions visited equally often, whether the one added last is
+    /// taken (else the one added first). A game keeps the rule its published search results
+    /// were made with.
+    const SEARCH_TIES_TO_NEWEST: bool = false;
 }
 
-/// The rules of a game as a value: built from the standard table and `key=value` changes.
+/// The rules of a game as a value: the standard table for a number of players, changed rule by
+/// rule through the game's one rule table ([`GameRules::TABLE`]), from which parsing, the
+/// one-rule changes, the description and the command-line flags are all derived.
 pub trait GameRules:
     Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
 {
+    /// Every rule of the game, once, in the order changes apply. (Empty only while a game still
+    /// parses its rules by hand; the CLI then takes [`GameInfo::flags`].)
+    const TABLE: &'static [rules::Rule<Self>] = &[];
     /// The standard game for `players` players (what the game plays with no flag).
     fn standard(players: usize) -> Self;
     /// Players at the table.
     fn players(&self) -> usize;
-    /// Refuses rules that cannot be played, naming the bad value.
+    /// Refuses rules that cannot be played together, naming the bad values (as `key=value`).
     fn validate(&self) -> Result<()>;
-    /// These rules changed by `key=value,…` (the keys of [`GameInfo::flags`] and
-    /// [`GameInfo::change_keys`]).
-    fn with_changes(&self, spec: &str) -> Result<Self>;
+    /// The players in a few words, the start of [`GameRules::describe`]: "4 players".
+    fn describe_players(&self) -> String {
+        format!("{} players", self.players())
+    }
+    /// These rules changed by `key=value,…` (the keys of [`GameRules::TABLE`]).
+    fn with_changes(&self, spec: &str) -> Result<Self> {
+        rules::with_changes(self, spec)
+    }
     /// Every change of one rule that means something for these rules and can be played.
-    fn one_rule_changes(&self) -> Vec<RuleChange<Self>>;
+    fn one_rule_changes(&self) -> Vec<RuleChange<Self>> {
+        rules::one_rule_changes(self)
+    }
     /// The rules in a few words (what differs from the standard).
-    fn describe(&self) -> String;
+    fn describe(&self) -> String {
+        rules::describe(self)
+    }
     /// The side (team) of a seat; each seat is its own side without teams.
     fn side(&self, seat: Seat) -> usize {
         seat
@@ -157,9 +262,19 @@ pub enum Outcome {
     Scored,
 }
 
-/// An action the player to act may not take, with the reason.
+/// An action the player to act may not take, with the reason: the one error of
+/// [`State::apply`] for every game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Illegal(pub String);
+
+impl Illegal {
+    /// The action refused, with the reason: "illegal action: play 7S (not in hand)".
+    pub fn new(action: impl Display, reason: impl Display) -> Illegal {
+        Illegal(format!("illegal action: {action} ({reason})"))
+    }
+}
+
+impl std::error::Error for Illegal {}
 
 impl Display for Illegal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -167,30 +282,53 @@ impl Display for Illegal {
     }
 }
 
-/// A game in progress: the engine.
-pub trait State: Sized + Send {
+/// What one player sees of a game in progress (never more: bots decide from it, and
+/// [`State::deal_for_view`] deals a whole game from it).
+///
+/// Its `Debug` shows exactly what the seat sees: the conformance test of every game checks that
+/// a game dealt for a view shows that same view.
+pub trait PlayerView: Debug {
+    /// The seat whose view it is.
+    fn seat(&self) -> Seat;
+}
+
+/// A game in progress: the engine. Every game implements it on its own state type (named
+/// `<Game>State`), and every analysis, bot and search works through it.
+pub trait State: Clone + Send + Sized {
     /// The rules.
     type Rules: GameRules;
     /// What a player may do.
-    type Action: Copy + PartialEq + Debug;
-    /// What one player sees (never more: bots decide from it).
-    type View<'a>
+    type Action: Copy + PartialEq + Debug + Display;
+    /// What one player sees.
+    type View<'a>: PlayerView
     where
         Self: 'a;
 
     /// Deals a game: every chance event of the deal comes from `rng`.
     fn deal(rules: &Self::Rules, start: &Start, rng: &mut Stream) -> Self;
+    /// A whole game consistent with everything `view` shows, with what its seat cannot see
+    /// (other hands, hidden dice, the stock or shoe, …) dealt at random from `rng`: the
+    /// determinisation that search and rollouts from a player's position start from. Only what
+    /// the view shows is used, so the result cannot leak what the seat does not know.
+    fn deal_for_view(view: &Self::View<'_>, rng: &mut Stream) -> Self;
+    /// The rules of this game.
+    fn rules(&self) -> &Self::Rules;
     /// The seat to act (meaningless once the game is over).
     fn to_act(&self) -> Seat;
     /// What `seat` sees.
     fn view(&self, seat: Seat) -> Self::View<'_>;
-    /// Appends every legal action of the player to act.
+    /// Replaces the contents of `out` with every legal action of the player to act.
     fn legal_actions(&self, out: &mut Vec<Self::Action>);
-    /// Applies the action of the player to act; chance events (dice rolled mid-game) come from
-    /// `rng`. An illegal action is refused with the reason and changes nothing.
+    /// Applies the action of the player to act; chance events (dice rolled mid-game, cards
+    /// drawn) come from `rng`. An illegal action is refused with the reason and changes nothing.
     fn apply(&mut self, action: Self::Action, rng: &mut Stream) -> Result<(), Illegal>;
     /// How the game ended, once it is over.
     fn outcome(&self) -> Option<Outcome>;
+    /// Whether the game is over (finished, or stopped at a move cap).
+    #[inline]
+    fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
     /// Who played first (the game's first player: first opener, first attacker, …).
     fn first_player(&self) -> Seat;
     /// The game's length in its unit ([`Words::length_unit`]: rounds, bouts, hands).
@@ -199,7 +337,8 @@ pub trait State: Sized + Send {
     fn points(&self, _seat: Seat) -> i64 {
         0
     }
-    /// The game's own counters of a finished game, in the order of [`GameInfo::counters`].
+    /// The game's own counters of a finished game, indexed by the game's counter names
+    /// ([`GameInfo::counters`]).
     fn counters(&self, _out: &mut [i64; MAX_COUNTERS]) {}
     /// The finishing order of a finished game, if the game has one: each seat's place (0 for the
     /// first place; seats that finish together share a place). `false` when it has none.

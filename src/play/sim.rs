@@ -124,8 +124,8 @@ impl SimTally {
     }
 
     /// Σ of counter `k` over the games.
-    pub fn counter(&self, k: usize) -> i64 {
-        self.counters.get(k).map_or(0, |c| c.sum)
+    pub fn counter(&self, k: impl Into<usize>) -> i64 {
+        self.counters.get(k.into()).map_or(0, |c| c.sum)
     }
 
     /// Counts a dropped game.

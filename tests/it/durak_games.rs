@@ -7,10 +7,16 @@ use rand_core::{Rng, SeedableRng};
 use tahur::games::durak::bots::{Bot, Strategy};
 use tahur::games::durak::cards::{self, beats, count, rank_mask, Card, CardSet, Cards};
 use tahur::games::durak::engine::{
-    is_paired_opening, needs_redeal, Action, Deal, Game, Outcome, Phase, Step,
+    is_paired_opening, needs_redeal, Action, Deal, DurakState, Phase,
 };
 use tahur::games::durak::rules::{LastCards, Rules, Teams, Variant};
+use tahur::play::{Outcome, Start, State};
 use tahur::rng::Stream;
+
+/// A stream for `apply` (Durak has no chance events after the deal).
+fn rng0() -> Stream {
+    Stream::seed_from_u64(0)
+}
 
 fn c(s: &str) -> Card {
     Card::parse(s).unwrap()
@@ -22,9 +28,9 @@ fn set(s: &str) -> CardSet {
 
 /// Plays one game, checking after every action every invariant of the engine and, independently
 /// of it, the rules of RULES.md §3 that can be seen from outside. Returns the finished game.
-fn play_checked(rules: Rules, strategies: &[Strategy], seed: u64) -> Game {
+fn play_checked(rules: Rules, strategies: &[Strategy], seed: u64) -> DurakState {
     let mut rng = Stream::seed_from_u64(seed);
-    let mut game = Game::new(rules, &mut rng);
+    let mut game = DurakState::deal(&rules, &Start::default(), &mut rng);
     game.check_invariants().unwrap();
     let mut bots: Vec<Bot> = (0..rules.players as usize)
         .map(|i| Bot::new(strategies[i % strategies.len()]))
@@ -32,10 +38,10 @@ fn play_checked(rules: Rules, strategies: &[Strategy], seed: u64) -> Game {
     let mut actions = Vec::new();
     let deck = rules.deck_cards();
     loop {
-        let seat = game.turn();
+        let seat = game.to_act();
         game.legal_actions(&mut actions);
         assert!(!actions.is_empty(), "no legal action in {:?}", game.phase());
-        let a = bots[seat as usize].act(&game.view(seat), &mut rng);
+        let a = bots[seat].act(&game.view(seat), &mut rng);
         assert!(actions.contains(&a), "bot chose {a} not in {actions:?}");
         // Independent rule checks of the chosen action.
         let table: CardSet = game
@@ -54,8 +60,8 @@ fn play_checked(rules: Rules, strategies: &[Strategy], seed: u64) -> Game {
                 assert_ne!(seat, game.defender());
                 if rules.teams != Teams::None {
                     assert_ne!(
-                        rules.teams.team(seat as usize),
-                        rules.teams.team(game.defender() as usize),
+                        rules.teams.team(seat),
+                        rules.teams.team(game.defender()),
                         "a partner threw in on the defender"
                     );
                 }
@@ -67,7 +73,7 @@ fn play_checked(rules: Rules, strategies: &[Strategy], seed: u64) -> Game {
             }
             _ => {}
         }
-        let step = game.apply(a).unwrap();
+        game.apply(a, &mut rng0()).unwrap();
         game.check_invariants()
             .unwrap_or_else(|e| panic!("after {a}: {e}"));
         // Cards are conserved.
@@ -79,7 +85,7 @@ fn play_checked(rules: Rules, strategies: &[Strategy], seed: u64) -> Game {
                 .chain(game.defence_cards())
                 .fold(0, |s, c| s | c.bit());
         let mut n = count(all);
-        for p in 0..rules.players {
+        for p in 0..rules.players as usize {
             all |= game.hand(p);
             n += count(game.hand(p));
         }
@@ -92,12 +98,11 @@ fn play_checked(rules: Rules, strategies: &[Strategy], seed: u64) -> Game {
                 assert!(attacks <= 5, "6 attack cards before the first discard");
             }
         }
-        if let Step::GameOver(o) = step {
-            assert_eq!(game.outcome(), Some(o));
-            if let Outcome::Lost { losers } = o {
+        if let Some(o) = game.outcome() {
+            if let Outcome::Event(losers) = o {
                 // The losers are the only ones holding cards (or, with last-cards=defender,
                 // nobody holds any).
-                for p in 0..rules.players {
+                for p in 0..rules.players as usize {
                     if losers >> p & 1 == 0 {
                         assert_eq!(game.hand(p), 0, "seat {p} won holding cards");
                     }
@@ -236,7 +241,7 @@ fn move_cap_stops_games_and_says_so() {
 
 /// A deal: hands by seat, the turned bottom card, and the cards drawn first from the top; every
 /// other card sits in the middle of the stock.
-fn deal(rules: Rules, hands: &[&str], bottom: &str, top: &str, first: u8) -> Game {
+fn deal(rules: Rules, hands: &[&str], bottom: &str, top: &str, first: u8) -> DurakState {
     let hands: Vec<CardSet> = hands.iter().map(|h| set(h)).collect();
     let bottom = c(bottom);
     let top: Vec<Card> = top
@@ -250,31 +255,31 @@ fn deal(rules: Rules, hands: &[&str], bottom: &str, top: &str, first: u8) -> Gam
     let mut stock = vec![bottom];
     stock.extend(Cards(rules.deck_cards() & !used));
     stock.extend(top.iter().rev());
-    Game::from_deal(
+    DurakState::from_deal(
         rules,
         &Deal {
             hands: &hands,
             stock: &stock,
             discard: 0,
             trump: None,
-            first_attacker: first,
+            first_attacker: first.into(),
         },
     )
     .unwrap()
 }
 
 /// An endgame: the stock is gone and every card not in a hand is discarded.
-fn endgame(rules: Rules, hands: &[&str], trump: u8, first: u8) -> Game {
+fn endgame(rules: Rules, hands: &[&str], trump: u8, first: u8) -> DurakState {
     let hands: Vec<CardSet> = hands.iter().map(|h| set(h)).collect();
     let used = hands.iter().fold(0, |s, h| s | h);
-    Game::from_deal(
+    DurakState::from_deal(
         rules,
         &Deal {
             hands: &hands,
             stock: &[],
             discard: rules.deck_cards() & !used,
             trump: Some(trump),
-            first_attacker: first,
+            first_attacker: first.into(),
         },
     )
     .unwrap()
@@ -297,23 +302,24 @@ fn transfer_passes_the_attack_on_when_the_next_hand_is_big_enough() {
         0,
     );
     assert_eq!((g.attacker(), g.defender()), (0, 1));
-    g.apply(Action::Play(c("7S"))).unwrap();
-    assert_eq!(g.turn(), 1);
+    g.apply(Action::Play(c("7S")), &mut rng0()).unwrap();
+    assert_eq!(g.to_act(), 1);
     assert_eq!(g.legal().transfers, c("7H").bit());
-    g.apply(Action::Transfer(c("7H"))).unwrap();
+    g.apply(Action::Transfer(c("7H")), &mut rng0()).unwrap();
     // The transferer is the new main attacker; seat 2 defends both sevens.
-    assert_eq!((g.attacker(), g.defender(), g.turn()), (1, 2, 2));
+    assert_eq!((g.attacker(), g.defender(), g.to_act()), (1, 2, 2));
     assert_eq!(g.attack_cards(), &[c("7S"), c("7H")]);
     // Seat 2 may pass them on again with 7♣ (seat 0 holds 5 ≥ 3 cards).
     assert_eq!(g.legal().transfers, c("7C").bit());
-    g.apply(Action::Transfer(c("7C"))).unwrap();
+    g.apply(Action::Transfer(c("7C")), &mut rng0()).unwrap();
     assert_eq!((g.attacker(), g.defender()), (2, 0));
     // Seat 0 has no seven left, so no transfer, and no spade above 7, club or trump diamond
     // above... it holds 8♠: it can beat 7♠ but not 7♥ in the same go; it takes.
     assert_eq!(g.legal().transfers, 0);
-    let step = g.apply(Action::Take).unwrap();
+    let bouts = g.bouts();
+    g.apply(Action::Take, &mut rng0()).unwrap();
     // Nobody holds a seven to throw in: seat 0 picks up the three sevens.
-    assert_eq!(step, Step::BoutEnd { taken: true });
+    assert_eq!(g.bouts(), bouts + 1, "the bout ended");
     assert_eq!(g.hand(0) & set("7S,7H,7C"), set("7S,7H,7C"));
     assert_eq!(
         (count(g.hand(1)), count(g.hand(2))),
@@ -329,13 +335,13 @@ fn transfer_refused_when_the_next_player_has_too_few_cards() {
     let rules = Rules::standard(Variant::Perevodnoy, 2);
     // After attacking, seat 0 holds one card: passing two sevens back is not allowed.
     let mut g = endgame(rules, &["7S,AC", "7D,8S,9S"], HEARTS, 0);
-    g.apply(Action::Play(c("7S"))).unwrap();
-    assert_eq!(g.turn(), 1);
+    g.apply(Action::Play(c("7S")), &mut rng0()).unwrap();
+    assert_eq!(g.to_act(), 1);
     assert_eq!(g.legal().transfers, 0);
     assert_eq!(g.legal().plays, set("8S,9S"));
     // With two cards left to seat 0 it is allowed.
     let mut g = endgame(rules, &["7S,AC,KC", "7D,8S,9S"], HEARTS, 0);
-    g.apply(Action::Play(c("7S"))).unwrap();
+    g.apply(Action::Play(c("7S")), &mut rng0()).unwrap();
     assert_eq!(g.legal().transfers, c("7D").bit());
 }
 
@@ -350,9 +356,9 @@ fn show_trump_transfer_once_per_bout() {
         "",
         0,
     );
-    g.apply(Action::Play(c("7S"))).unwrap();
+    g.apply(Action::Play(c("7S")), &mut rng0()).unwrap();
     assert_eq!(g.legal().shows, c("7H").bit());
-    g.apply(Action::ShowTrump(c("7H"))).unwrap();
+    g.apply(Action::ShowTrump(c("7H")), &mut rng0()).unwrap();
     // Shown, not played: one attack card, now on seat 0.
     assert_eq!(g.attack_cards(), &[c("7S")]);
     assert_eq!((g.attacker(), g.defender()), (1, 0));
@@ -364,8 +370,8 @@ fn show_trump_transfer_once_per_bout() {
     // Seat 0 may transfer back by adding 7♦; nobody may show again in this bout.
     assert_eq!(g.legal().shows, 0);
     assert_eq!(g.legal().transfers, c("7D").bit());
-    g.apply(Action::Transfer(c("7D"))).unwrap();
-    assert_eq!(g.turn(), 1);
+    g.apply(Action::Transfer(c("7D")), &mut rng0()).unwrap();
+    assert_eq!(g.to_act(), 1);
     assert_eq!(g.legal().shows, 0);
     // Seat 1 may still transfer by adding the trump seven itself.
     assert_eq!(g.legal().transfers, c("7H").bit());
@@ -381,14 +387,14 @@ fn taking_lets_attackers_throw_in_then_the_defender_picks_up() {
         "",
         0,
     );
-    g.apply(Action::Play(c("6S"))).unwrap();
+    g.apply(Action::Play(c("6S")), &mut rng0()).unwrap();
     // Seat 1 holds no spade and no club (trumps): taking is its only action, which the engine
     // plays; seat 0 may now throw in sixes.
-    assert_eq!((g.phase(), g.turn()), (Phase::Taking, 0));
+    assert_eq!((g.phase(), g.to_act()), (Phase::Taking, 0));
     assert_eq!(g.legal().plays, set("6D,6C"));
     assert!(g.legal().pass);
-    g.apply(Action::Play(c("6D"))).unwrap();
-    g.apply(Action::Play(c("6C"))).unwrap();
+    g.apply(Action::Play(c("6D")), &mut rng0()).unwrap();
+    g.apply(Action::Play(c("6C")), &mut rng0()).unwrap();
     // No sixes left: seat 1 picks up three cards, seat 0 refills and attacks again.
     assert_eq!((g.phase(), g.attacker()), (Phase::Attack, 0));
     assert_eq!(g.hand(1) & set("6S,6D,6C"), set("6S,6D,6C"));
@@ -402,7 +408,7 @@ fn taking_lets_attackers_throw_in_then_the_defender_picks_up() {
 }
 
 /// Plays lowest legal cards until the first bout ends; returns the number of attack cards.
-fn lowest_first_bout(g: &mut Game) -> usize {
+fn lowest_first_bout(g: &mut DurakState) -> usize {
     let mut attacks = 0;
     loop {
         let a = match g.phase() {
@@ -413,7 +419,9 @@ fn lowest_first_bout(g: &mut Game) -> usize {
             Phase::Defend => Action::Play(Card(g.legal().plays.trailing_zeros() as u8)),
             p => panic!("unexpected {p:?}"),
         };
-        if let Step::BoutEnd { .. } = g.apply(a).unwrap() {
+        let bouts = g.bouts();
+        g.apply(a, &mut rng0()).unwrap();
+        if g.bouts() > bouts {
             return attacks;
         }
         assert!(g.attack_cards().len() <= 6);
@@ -436,16 +444,16 @@ fn attack_limit_six_five_before_discard_and_the_defenders_hand() {
 
     // The defender holds three cards: at most three attack cards.
     let mut g = endgame(rules, &["6S,6D,6C,6H,7D,7C", "QH,KH,AH"], HEARTS, 0);
-    g.apply(Action::Play(c("6S"))).unwrap();
-    g.apply(Action::Play(c("QH"))).unwrap();
-    g.apply(Action::Play(c("6D"))).unwrap();
-    g.apply(Action::Play(c("KH"))).unwrap();
-    g.apply(Action::Play(c("6C"))).unwrap();
+    g.apply(Action::Play(c("6S")), &mut rng0()).unwrap();
+    g.apply(Action::Play(c("QH")), &mut rng0()).unwrap();
+    g.apply(Action::Play(c("6D")), &mut rng0()).unwrap();
+    g.apply(Action::Play(c("KH")), &mut rng0()).unwrap();
+    g.apply(Action::Play(c("6C")), &mut rng0()).unwrap();
     assert_eq!(g.legal().plays, c("AH").bit());
-    g.apply(Action::Play(c("AH"))).unwrap();
+    g.apply(Action::Play(c("AH")), &mut rng0()).unwrap();
     // Seat 1 is out of cards: the bout ended without asking seat 0 (nothing may be added), and
     // seat 1, having no cards with the stock gone, left; seat 0 is the durak.
-    assert_eq!(g.outcome(), Some(Outcome::Lost { losers: 0b01 }));
+    assert_eq!(g.outcome(), Some(Outcome::Event(0b01)));
 }
 
 #[test]
@@ -464,22 +472,25 @@ fn refill_order_is_main_attacker_throwers_then_defender() {
     );
     // 6♠ beaten by A♠; seat 0 (holding 6♣) passes; seat 2 throws in 6♦, beaten by 10♦; the
     // order starts again from seat 0, which passes; seat 2 has nothing to add: discarded.
-    g.apply(Action::Play(c("6S"))).unwrap();
-    g.apply(Action::Play(c("AS"))).unwrap();
-    assert_eq!(g.turn(), 0);
-    g.apply(Action::Pass).unwrap();
-    assert_eq!(g.turn(), 2);
-    g.apply(Action::Play(c("6D"))).unwrap();
-    g.apply(Action::Play(c("10D"))).unwrap();
+    g.apply(Action::Play(c("6S")), &mut rng0()).unwrap();
+    g.apply(Action::Play(c("AS")), &mut rng0()).unwrap();
+    assert_eq!(g.to_act(), 0);
+    g.apply(Action::Pass, &mut rng0()).unwrap();
+    assert_eq!(g.to_act(), 2);
+    g.apply(Action::Play(c("6D")), &mut rng0()).unwrap();
+    g.apply(Action::Play(c("10D")), &mut rng0()).unwrap();
     assert_eq!(
-        g.turn(),
+        g.to_act(),
         0,
         "after each answer the order starts again from the main attacker"
     );
     let top: Vec<Card> = g.stock().iter().rev().take(3).copied().collect();
+    let on_table = g.attack_cards().len() + g.defence_cards().len();
+    g.apply(Action::Pass, &mut rng0()).unwrap();
     assert_eq!(
-        g.apply(Action::Pass).unwrap(),
-        Step::BoutEnd { taken: false }
+        count(g.discard()) as usize,
+        on_table,
+        "the bout ended and its cards were discarded"
     );
     assert!(
         g.hand(0) & top[0].bit() != 0,
@@ -498,28 +509,22 @@ fn refill_order_is_main_attacker_throwers_then_defender() {
 fn last_cards_together_draw_or_defender_loses() {
     for (last, expected) in [
         (LastCards::Draw, Outcome::Draw),
-        (LastCards::Defender, Outcome::Lost { losers: 0b10 }),
+        (LastCards::Defender, Outcome::Event(0b10)),
     ] {
         let mut rules = Rules::standard(Variant::Podkidnoy, 2);
         rules.last_cards = last;
         // Seat 0's only card is played for it; seat 1 beats it with its last card.
         let mut g = endgame(rules, &["7S", "8S"], HEARTS, 0);
         assert_eq!(g.attack_cards(), &[c("7S")]);
-        assert_eq!(
-            g.apply(Action::Play(c("8S"))).unwrap(),
-            Step::GameOver(expected)
-        );
+        g.apply(Action::Play(c("8S")), &mut rng0()).unwrap();
+        assert_eq!(g.outcome(), Some(expected));
         assert_eq!(g.epaulettes(), 0);
         // With a choice: seat 1 beats 7♠ with its last card while seat 0 has none left.
         let mut g = endgame(rules, &["7S", "8S,9S"], HEARTS, 0);
         assert_eq!(g.outcome(), None);
-        assert_eq!(g.turn(), 1);
-        g.apply(Action::Play(c("8S"))).unwrap();
-        assert_eq!(
-            g.outcome(),
-            Some(Outcome::Lost { losers: 0b10 }),
-            "seat 1 keeps 9♠"
-        );
+        assert_eq!(g.to_act(), 1);
+        g.apply(Action::Play(c("8S")), &mut rng0()).unwrap();
+        assert_eq!(g.outcome(), Some(Outcome::Event(0b10)), "seat 1 keeps 9♠");
     }
 }
 
@@ -529,18 +534,18 @@ fn durak_with_epaulettes() {
     // One six, seat 0's last card (forced), seat 1 cannot beat it and takes (forced): one
     // epaulette.
     let g = endgame(rules, &["6S", "7D,8D"], HEARTS, 0);
-    assert_eq!(g.outcome(), Some(Outcome::Lost { losers: 0b10 }));
+    assert_eq!(g.outcome(), Some(Outcome::Event(0b10)));
     assert_eq!(g.epaulettes(), 1);
     // Two sixes thrown at a taker: both shoulders.
     let mut g = endgame(rules, &["6S,6C", "7D,8D,9D"], HEARTS, 0);
-    g.apply(Action::Play(c("6S"))).unwrap();
+    g.apply(Action::Play(c("6S")), &mut rng0()).unwrap();
     assert_eq!(g.phase(), Phase::Taking);
-    let step = g.apply(Action::Play(c("6C"))).unwrap();
-    assert_eq!(step, Step::GameOver(Outcome::Lost { losers: 0b10 }));
+    g.apply(Action::Play(c("6C")), &mut rng0()).unwrap();
+    assert_eq!(g.outcome(), Some(Outcome::Event(0b10)));
     assert_eq!(g.epaulettes(), 2);
     // A seven last: no epaulettes.
     let g = endgame(rules, &["7S", "7D,8D"], HEARTS, 0);
-    assert_eq!(g.outcome(), Some(Outcome::Lost { losers: 0b10 }));
+    assert_eq!(g.outcome(), Some(Outcome::Event(0b10)));
     assert_eq!(g.epaulettes(), 0);
 }
 
@@ -551,12 +556,12 @@ fn partners_never_throw_in_on_each_other_and_a_team_loses_together() {
     // Seat 0 attacks seat 1; seat 3 (seat 1's partner) holds a six but is never asked; seat 2
     // (seat 0's partner) is.
     let mut g = endgame(rules, &["6S,AC", "AS,KS", "6D,AD", "6C,KC"], HEARTS, 0);
-    g.apply(Action::Play(c("6S"))).unwrap();
-    g.apply(Action::Play(c("AS"))).unwrap();
-    assert_eq!(g.turn(), 0);
-    g.apply(Action::Pass).unwrap();
-    assert_eq!(g.turn(), 2, "the attacker's partner throws in");
-    g.apply(Action::Pass).unwrap();
+    g.apply(Action::Play(c("6S")), &mut rng0()).unwrap();
+    g.apply(Action::Play(c("AS")), &mut rng0()).unwrap();
+    assert_eq!(g.to_act(), 0);
+    g.apply(Action::Pass, &mut rng0()).unwrap();
+    assert_eq!(g.to_act(), 2, "the attacker's partner throws in");
+    g.apply(Action::Pass, &mut rng0()).unwrap();
     assert_eq!(g.attacker(), 1, "nobody else was asked: the bout is over");
     // Team of seats 1 and 3 against 0 and 2: once one team has no cards, the other loses.
     let mut g = endgame(rules, &["7S,6S", "8S,AC", "6D,7C", "9D,8C"], HEARTS, 0);
@@ -567,10 +572,10 @@ fn partners_never_throw_in_on_each_other_and_a_team_loses_together() {
         } else {
             l.nth(0)
         };
-        g.apply(a).unwrap();
+        g.apply(a, &mut rng0()).unwrap();
     }
     match g.outcome().unwrap() {
-        Outcome::Lost { losers } => assert!(losers == 0b0101 || losers == 0b1010, "{losers:b}"),
+        Outcome::Event(losers) => assert!(losers == 0b0101 || losers == 0b1010, "{losers:b}"),
         o => panic!("{o:?}"),
     }
 }
@@ -588,7 +593,7 @@ fn lowest_trump_swap_and_the_turned_trump_drawn_last() {
     assert_eq!(g.first_attacker(), 0, "seat 0 holds the lowest trump");
     assert!(g.legal().swap);
     assert!(g.view(1).bottom_card() == Some(c("KH")));
-    g.apply(Action::SwapTrump).unwrap();
+    g.apply(Action::SwapTrump, &mut rng0()).unwrap();
     assert!(g.hand(0) & c("KH").bit() != 0);
     assert_eq!(g.view(1).bottom_card(), Some(c("6H")));
     assert!(
@@ -603,9 +608,9 @@ fn lowest_trump_swap_and_the_turned_trump_drawn_last() {
     while g.outcome().is_none() {
         let before = g.stock_len();
         let hands_before = [g.hand(0), g.hand(1)];
-        let s = g.turn();
-        let a = bots[s as usize].act(&g.view(s), &mut rng);
-        g.apply(a).unwrap();
+        let s = g.to_act();
+        let a = bots[s].act(&g.view(s), &mut rng);
+        g.apply(a, &mut rng0()).unwrap();
         if before > 0 && g.stock_len() == 0 {
             let new = (g.hand(0) & !hands_before[0]) | (g.hand(1) & !hands_before[1]);
             last_drawn = Some(new & c("6H").bit() != 0);
@@ -619,7 +624,7 @@ fn dealers_trump_and_a_full_table_of_six() {
     let mut rules = Rules::standard(Variant::Podkidnoy, 4);
     rules.dealer_trump = true;
     for seed in 0..50 {
-        let g = Game::new(rules, &mut Stream::seed_from_u64(seed));
+        let g = DurakState::deal(&rules, &Start::default(), &mut Stream::seed_from_u64(seed));
         let dealer = g.dealer();
         assert_eq!(g.view(1).bottom_card(), None, "no card is turned");
         assert!(g.hand(dealer) & g.trump_card().bit() != 0);
@@ -628,7 +633,7 @@ fn dealers_trump_and_a_full_table_of_six() {
     }
     // Six players with six cards use the whole deck: the trump comes from the dealer.
     let rules = Rules::standard(Variant::Podkidnoy, 6);
-    let g = Game::new(rules, &mut Stream::seed_from_u64(1));
+    let g = DurakState::deal(&rules, &Start::default(), &mut Stream::seed_from_u64(1));
     assert_eq!(g.stock_len(), 0);
     assert!(g.hand(g.dealer()) & g.trump_card().bit() != 0);
 }
@@ -638,7 +643,8 @@ fn the_holder_of_the_lowest_trump_attacks_first() {
     for players in 2..=6u8 {
         let rules = Rules::standard(Variant::Podkidnoy, players);
         for seed in 0..200 {
-            let g = Game::new(rules, &mut Stream::seed_from_u64(seed));
+            let g = DurakState::deal(&rules, &Start::default(), &mut Stream::seed_from_u64(seed));
+            let players = usize::from(players);
             let trumps: CardSet =
                 (0..players).fold(0, |s, p| s | g.hand(p)) & cards::suit_mask(g.trump());
             let first = g.first_attacker();
@@ -659,7 +665,7 @@ fn the_holder_of_the_lowest_trump_attacks_first() {
 fn platkowy_openings_are_exactly_the_paired_sets() {
     let rules = Rules::standard(Variant::Platkowy, 2);
     let hand = set("6S,6H,6D,9C,9S");
-    let mut g = Game::from_deal(
+    let mut g = DurakState::from_deal(
         rules,
         &Deal {
             hands: &[hand, set("AH,AD,AC,AS,KH")],
@@ -706,11 +712,12 @@ fn platkowy_openings_are_exactly_the_paired_sets() {
     assert!(!is_paired_opening(set("6S,9C")));
     assert!(is_paired_opening(set("6S,6H,9C")));
     // An opening puts every card on the table; the defender beats them in order.
-    g.apply(Action::Open(set("6S,6D,9S,9C"))).unwrap();
+    g.apply(Action::Open(set("6S,6D,9S,9C")), &mut rng0())
+        .unwrap();
     assert_eq!(g.attack_cards().len(), 4);
-    assert_eq!(g.turn(), 1);
+    assert_eq!(g.to_act(), 1);
     assert!(
-        g.apply(Action::Open(set("AH,AD"))).is_err(),
+        g.apply(Action::Open(set("AH,AD")), &mut rng0()).is_err(),
         "not the attacker's turn"
     );
 }
@@ -725,15 +732,24 @@ fn illegal_actions_are_refused() {
         "",
         0,
     );
-    assert!(g.apply(Action::Pass).is_err(), "the opener may not pass");
-    assert!(g.apply(Action::Play(c("7D"))).is_err(), "not in the hand");
-    assert!(g.apply(Action::Transfer(c("6S"))).is_err());
-    g.apply(Action::Play(c("6S"))).unwrap();
     assert!(
-        g.apply(Action::Play(c("7D"))).is_err(),
+        g.apply(Action::Pass, &mut rng0()).is_err(),
+        "the opener may not pass"
+    );
+    assert!(
+        g.apply(Action::Play(c("7D")), &mut rng0()).is_err(),
+        "not in the hand"
+    );
+    assert!(g.apply(Action::Transfer(c("6S")), &mut rng0()).is_err());
+    g.apply(Action::Play(c("6S")), &mut rng0()).unwrap();
+    assert!(
+        g.apply(Action::Play(c("7D")), &mut rng0()).is_err(),
         "7♦ does not beat 6♠"
     );
-    assert!(g.apply(Action::Pass).is_err(), "the defender may not pass");
+    assert!(
+        g.apply(Action::Pass, &mut rng0()).is_err(),
+        "the defender may not pass"
+    );
 }
 
 /// Probability that one 6-card hand from the 36-card deck calls for a re-deal, by counting.
@@ -791,7 +807,7 @@ fn redeal_rule_matches_exact_counting() {
     let n = 100_000u64;
     let mut rng = Stream::seed_from_u64(9);
     let bad = (0..n)
-        .filter(|_| needs_redeal(Game::new(off, &mut rng).hand(0)))
+        .filter(|_| needs_redeal(DurakState::deal(&off, &Start::default(), &mut rng).hand(0)))
         .count() as f64;
     let se = (p * (1.0 - p) / n as f64).sqrt();
     assert!(
@@ -801,7 +817,7 @@ fn redeal_rule_matches_exact_counting() {
     );
     let on = Rules::standard(Variant::Podkidnoy, 4);
     for seed in 0..2000 {
-        let g = Game::new(on, &mut Stream::seed_from_u64(seed));
+        let g = DurakState::deal(&on, &Start::default(), &mut Stream::seed_from_u64(seed));
         assert!((0..4).all(|s| !needs_redeal(g.hand(s))));
     }
 }
@@ -810,7 +826,7 @@ fn redeal_rule_matches_exact_counting() {
 fn determinisation_keeps_the_public_facts_and_hides_the_rest() {
     let rules = Rules::standard(Variant::Podkidnoy, 3);
     let mut rng = Stream::seed_from_u64(4);
-    let mut g = Game::new(rules, &mut rng);
+    let mut g = DurakState::deal(&rules, &Start::default(), &mut rng);
     let mut bots = [
         Bot::new(Strategy::Greedy),
         Bot::new(Strategy::Greedy),
@@ -821,14 +837,14 @@ fn determinisation_keeps_the_public_facts_and_hides_the_rest() {
     while moves < 20 || !g.attack_cards().is_empty() || g.phase() != Phase::Attack {
         assert!(g.outcome().is_none());
         moves += 1;
-        let s = g.turn();
-        let a = bots[s as usize].act(&g.view(s), &mut rng);
-        g.apply(a).unwrap();
+        let s = g.to_act();
+        let a = bots[s].act(&g.view(s), &mut rng);
+        g.apply(a, &mut rng0()).unwrap();
     }
-    let me = g.turn();
+    let me = g.to_act();
     let v = g.view(me);
     for k in 0..20u64 {
-        let d = v.determinize(&mut Stream::seed_from_u64(k));
+        let d = DurakState::deal_for_view(&v, &mut Stream::seed_from_u64(k));
         d.check_invariants().unwrap();
         assert_eq!(d.hand(me), g.hand(me));
         assert_eq!(d.discard(), g.discard());
@@ -850,11 +866,11 @@ fn determinisation_keeps_the_public_facts_and_hides_the_rest() {
         let swap_out = Card(hidden_other.trailing_zeros() as u8);
         // Rebuild the same public position with one hidden card exchanged.
         let mut hands: Vec<CardSet> = (0..3).map(|p| g.hand(p)).collect();
-        hands[other as usize] = (hands[other as usize] & !swap_out.bit()) | swap_in.bit();
+        hands[other] = (hands[other] & !swap_out.bit()) | swap_in.bit();
         let mut stock = stock_cards.clone();
         let last = stock.len() - 1;
         stock[last] = swap_out;
-        let a = Game::from_deal(
+        let a = DurakState::from_deal(
             rules,
             &Deal {
                 hands: &(0..3).map(|p| g.hand(p)).collect::<Vec<_>>(),
@@ -865,7 +881,7 @@ fn determinisation_keeps_the_public_facts_and_hides_the_rest() {
             },
         )
         .unwrap();
-        let b = Game::from_deal(
+        let b = DurakState::from_deal(
             rules,
             &Deal {
                 hands: &hands,
@@ -876,11 +892,11 @@ fn determinisation_keeps_the_public_facts_and_hides_the_rest() {
             },
         )
         .unwrap();
-        let seat = a.turn();
-        assert_eq!(seat, b.turn());
+        let seat = a.to_act();
+        assert_eq!(seat, b.to_act());
         for k in 0..10u64 {
-            let da = a.view(seat).determinize(&mut Stream::seed_from_u64(k));
-            let db = b.view(seat).determinize(&mut Stream::seed_from_u64(k));
+            let da = DurakState::deal_for_view(&a.view(seat), &mut Stream::seed_from_u64(k));
+            let db = DurakState::deal_for_view(&b.view(seat), &mut Stream::seed_from_u64(k));
             if seat != other {
                 for p in 0..3 {
                     assert_eq!(da.hand(p), db.hand(p));
@@ -901,20 +917,20 @@ fn two_player_rates(a: Strategy, b: Strategy, n: u64, seed: u64) -> ([u64; 2], u
     for _ in 0..n {
         let mut deal_rng = Stream::seed_from_u64(master.next_u64());
         let mut dec = Stream::seed_from_u64(master.next_u64());
-        let mut g = Game::new(rules, &mut deal_rng);
+        let mut g = DurakState::deal(&rules, &Start::default(), &mut deal_rng);
         while g.outcome().is_none() {
-            let s = g.turn();
-            let act = bots[s as usize].act(&g.view(s), &mut dec);
-            g.apply(act).unwrap();
+            let s = g.to_act();
+            let act = bots[s].act(&g.view(s), &mut dec);
+            g.apply(act, &mut rng0()).unwrap();
         }
         match g.outcome().unwrap() {
-            Outcome::Lost { losers } => {
+            Outcome::Event(losers) => {
                 let l = losers.trailing_zeros() as usize;
                 durak[l] += 1;
-                first += u64::from(l == g.first_attacker() as usize);
+                first += u64::from(l == g.first_attacker());
             }
             Outcome::Draw => draws += 1,
-            Outcome::Capped => panic!("a two-player game hit the cap"),
+            o => panic!("a two-player game ended {o:?}"),
         }
     }
     (durak, first, draws)
@@ -976,15 +992,16 @@ fn random_play_out_equals_the_random_bot_move_by_move() {
         let mut bots: Vec<Bot> = (0..players).map(|_| Bot::new(Strategy::Random)).collect();
         let mut scratch = Vec::new();
         for seed in 0..300u64 {
-            let mut a = Game::new(rules, &mut Stream::seed_from_u64(seed));
+            let mut a =
+                DurakState::deal(&rules, &Start::default(), &mut Stream::seed_from_u64(seed));
             let mut b = a.clone();
             let mut rng_a = Stream::seed_from_u64(seed + 1000);
             let mut rng_b = rng_a.clone();
             let outcome = a.play_out_random(&mut rng_a, &mut scratch);
             while b.outcome().is_none() {
-                let s = b.turn();
-                let act = bots[s as usize].act(&b.view(s), &mut rng_b);
-                b.apply(act).unwrap();
+                let s = b.to_act();
+                let act = bots[s].act(&b.view(s), &mut rng_b);
+                b.apply(act, &mut rng0()).unwrap();
             }
             assert_eq!(Some(outcome), b.outcome());
             assert_eq!(

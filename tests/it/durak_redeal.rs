@@ -9,9 +9,10 @@ use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 use rand_core::SeedableRng;
 use tahur::games::durak::cards::{Card, Cards};
-use tahur::games::durak::engine::{needs_redeal, shuffle, Game};
+use tahur::games::durak::engine::{needs_redeal, shuffle, DurakState};
 use tahur::games::durak::redeal::{for_rules, redeal_probability};
 use tahur::games::durak::rules::{Rules, Variant};
+use tahur::play::{Start, State};
 use tahur::rng::{uniform_below, Stream};
 
 /// num / den as the nearest double (num ≤ den).
@@ -210,7 +211,7 @@ fn the_engine_counts_every_deal_thrown_back_and_not_the_last() {
         let rules = Rules::standard(Variant::Podkidnoy, players);
         let mut seen_redeal = false;
         for seed in 0..300 {
-            let g = Game::new(rules, &mut Stream::seed_from_u64(seed));
+            let g = DurakState::deal(&rules, &Start::default(), &mut Stream::seed_from_u64(seed));
             let mut rng = Stream::seed_from_u64(seed);
             let _dealer = uniform_below(&mut rng, players as usize);
             let mut deck: Vec<Card> = Cards(rules.deck_cards()).collect();
@@ -238,11 +239,11 @@ fn the_engine_counts_every_deal_thrown_back_and_not_the_last() {
     small.hand = 4;
     for seed in 0..300 {
         assert_eq!(
-            Game::new(off, &mut Stream::seed_from_u64(seed)).redeals(),
+            DurakState::deal(&off, &Start::default(), &mut Stream::seed_from_u64(seed)).redeals(),
             0
         );
         assert_eq!(
-            Game::new(small, &mut Stream::seed_from_u64(seed)).redeals(),
+            DurakState::deal(&small, &Start::default(), &mut Stream::seed_from_u64(seed)).redeals(),
             0
         );
     }
@@ -257,7 +258,7 @@ fn the_engine_counts_every_deal_thrown_back_and_not_the_last() {
     let mut rng = Stream::seed_from_u64(2026);
     let games = 200_000u64;
     let redeals: u64 = (0..games)
-        .map(|_| u64::from(Game::new(rules, &mut rng).redeals()))
+        .map(|_| u64::from(DurakState::deal(&rules, &Start::default(), &mut rng).redeals()))
         .sum();
     let deals = redeals + games;
     let rate = redeals as f64 / deals as f64;

@@ -832,7 +832,7 @@ fn sims_and_values_add_up_whatever_threads_and_shards() {
     let winners: u64 = (0..4).map(|s| t.seat_count(s)).sum();
     assert_eq!(winners + t.capped, 1500);
     // Games stopped at the cap after the first went out have a winner, no finishing order.
-    let unfinished = t.counter(9) as u64;
+    let unfinished = t.counter(9usize) as u64;
     let finished = 1500 - t.capped - unfinished;
     for s in 0..4 {
         assert_eq!(t.places[s * 4..s * 4 + 4].iter().sum::<u64>(), finished);
@@ -847,10 +847,13 @@ fn sims_and_values_add_up_whatever_threads_and_shards() {
         assert_eq!((0..4).map(|s| t.places[s * 4 + k]).sum::<u64>(), finished);
     }
     // The starter's and the dealer's last places are the places table's, by position.
-    assert!(t.counter(5) as u64 <= finished && t.counter(6) as u64 <= finished);
-    assert!(t.counter(3) > 0, "the forgetful seat forgot «voy por una»");
+    assert!(t.counter(5usize) as u64 <= finished && t.counter(6usize) as u64 <= finished);
     assert!(
-        t.counter(2) > 0 && t.counter(2) <= 3 * t.counter(3),
+        t.counter(3usize) > 0,
+        "the forgetful seat forgot «voy por una»"
+    );
+    assert!(
+        t.counter(2usize) > 0 && t.counter(2usize) <= 3 * t.counter(3usize),
         "three cards each time"
     );
 

@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use tahur::games::dudo::engine::GameConfig;
 use tahur::games::dudo::{bots::Strategy as DudoStrategy, Dudo, RuleSet};
 use tahur::games::durak::bots::Strategy as DurakStrategy;
-use tahur::games::durak::engine::Game as DurakGame;
 use tahur::games::durak::rules::{Rules as DurakRules, Teams, Variant};
 use tahur::games::durak::Durak;
+use tahur::games::durak::DurakState;
 use tahur::games::veintiuno::sim::parse_policy;
 use tahur::games::veintiuno::sitting::TableRules;
 use tahur::games::veintiuno::Veintiuno;
@@ -20,8 +20,8 @@ use tahur::play::flags::{FlagsSetup, FlagsSimulation};
 use tahur::play::sim::{GameSimulation, SimTally};
 use tahur::play::tournament::{pair_results, standings, TournamentSetup, TournamentSimulation};
 use tahur::play::{
-    game_streams, Game, GameInfo, GameRules, Illegal, Outcome, RuleChange, Scoring, Start, State,
-    Strategy, TableSetup, Words,
+    game_streams, Game, GameInfo, GameRules, Illegal, Outcome, PlayerView, RuleChange, Scoring,
+    Start, State, Strategy, TableSetup, Words,
 };
 use tahur::rng::{base_stream, uniform_below, Stream};
 use tahur::runner::{run, RunControl, RunSpec, Shard, Simulation, Tally};
@@ -116,7 +116,7 @@ fn veintiuno_money_is_conserved_whatever_threads_and_shards() {
     assert_eq!((t.games, t.length.sum as u64), (4, hands));
     // The players' net and the bank's add up to nothing.
     let players: i64 = t.seats.iter().map(|s| s.sum).sum();
-    assert_eq!(players + t.counter(0), 0);
+    assert_eq!(players + t.counter(0usize), 0);
     assert_eq!(t.strategies.iter().map(|s| s.sum).sum::<i64>(), players);
 }
 
@@ -155,21 +155,22 @@ fn durak_series_are_dealt_by_the_previous_durak() {
     // on their left attacking; a fresh start after a draw and every 7 games.
     let mut bots = sim.bots();
     let mut stream = base_stream(11);
-    let (mut later, mut again, mut previous) = (0, 0, None::<u8>);
+    let (mut later, mut again, mut previous) = (0, 0, None::<usize>);
     for j in 0..700u64 {
         let (mut deal, mut decisions) = game_streams(&mut stream);
         let start = match previous {
-            Some(d) if j % 7 != 0 => tahur::games::durak::engine::Start {
+            Some(d) if j % 7 != 0 => Start {
                 dealer: Some(d),
-                first_attacker: Some((d + 1) % 3),
+                first: Some((d + 1) % 3),
+                length: 0,
             },
             _ => Default::default(),
         };
-        let mut game = DurakGame::with_start(rules, start, &mut deal);
+        let mut game = DurakState::deal(&rules, &start, &mut deal);
         while game.outcome().is_none() {
-            let seat = game.turn();
-            let a = bots[seat as usize].act(&game.view(seat), &mut decisions);
-            game.apply(a).unwrap();
+            let seat = game.to_act();
+            let a = bots[seat].act(&game.view(seat), &mut decisions);
+            game.apply(a, &mut deal).unwrap();
         }
         if let Some(d) = start.dealer {
             later += 1;
@@ -450,10 +451,50 @@ enum Roll {
     Again,
 }
 
+impl std::fmt::Display for Roll {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Roll::Keep => "keep",
+            Roll::Again => "again",
+        })
+    }
+}
+
+/// A seat sees its own die and whose turn it is.
+#[derive(Clone, Copy)]
+struct DuelView<'a> {
+    state: &'a DuelState,
+    seat: usize,
+}
+
+impl DuelView<'_> {
+    fn die(&self) -> u8 {
+        self.state.dice[self.seat]
+    }
+}
+
+impl std::fmt::Debug for DuelView<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "seat {} die {} turn {}",
+            self.seat,
+            self.die(),
+            self.state.turn
+        )
+    }
+}
+
+impl PlayerView for DuelView<'_> {
+    fn seat(&self) -> usize {
+        self.seat
+    }
+}
+
 impl State for DuelState {
     type Rules = DuelRules;
     type Action = Roll;
-    type View<'a> = u8;
+    type View<'a> = DuelView<'a>;
     fn deal(rules: &DuelRules, _start: &Start, rng: &mut Stream) -> Self {
         let n = rules.players;
         let mut dice = [0; 6];
@@ -467,11 +508,22 @@ impl State for DuelState {
             turn: 0,
         }
     }
+    /// Every other seat's die rolled afresh.
+    fn deal_for_view(view: &DuelView<'_>, rng: &mut Stream) -> Self {
+        let mut s = view.state.clone();
+        for seat in (0..s.rules.players).filter(|&p| p != view.seat) {
+            s.dice[seat] = uniform_below(rng, 6) as u8 + 1;
+        }
+        s
+    }
+    fn rules(&self) -> &DuelRules {
+        &self.rules
+    }
     fn to_act(&self) -> usize {
         self.turn
     }
-    fn view(&self, seat: usize) -> u8 {
-        self.dice[seat]
+    fn view(&self, seat: usize) -> DuelView<'_> {
+        DuelView { state: self, seat }
     }
     fn legal_actions(&self, out: &mut Vec<Roll>) {
         out.clear();
@@ -533,7 +585,8 @@ impl Strategy<Duel> for Below {
 }
 
 impl tahur::play::Bot<Duel> for Below {
-    fn act(&mut self, die: &u8, _rng: &mut Stream) -> Roll {
+    fn act(&mut self, view: &DuelView<'_>, _rng: &mut Stream) -> Roll {
+        let die = &view.die();
         if *die < self.0 {
             Roll::Again
         } else {

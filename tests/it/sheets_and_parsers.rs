@@ -63,6 +63,7 @@ proptest! {
 
 use tahur::error::Error;
 use tahur::games::{domino, dudo, durak, ocho, poker, veintiuno};
+use tahur::play::GameRules as _;
 use tahur::play::Strategy as _;
 
 /// Whether `message` names `input`: the input itself (trimmed), or one of its items.
@@ -82,7 +83,8 @@ fn names(message: &str, input: &str) -> bool {
 fn answered<T>(what: &str, input: &str, r: tahur::error::Result<T>) -> Result<(), TestCaseError> {
     match r {
         Ok(_) => Ok(()),
-        Err(Error::Usage(m)) => {
+        Err(e) if e.exit_code() == 2 => {
+            let m = e.to_string();
             prop_assert!(!m.contains('\n'), "{what} {input:?}: two lines: {m}");
             prop_assert!(
                 names(&m, input),

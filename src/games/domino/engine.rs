@@ -1293,6 +1293,12 @@ pub struct View<'a> {
     seat: u8,
 }
 
+impl crate::play::PlayerView for View<'_> {
+    fn seat(&self) -> crate::play::Seat {
+        self.seat.into()
+    }
+}
+
 impl<'a> View<'a> {
     /// The seat that sees.
     #[inline]
@@ -1500,6 +1506,12 @@ impl crate::play::State for Game {
 
     fn deal(rules: &Rules, _start: &crate::play::Start, rng: &mut Stream) -> Game {
         Game::new(*rules, rng)
+    }
+    fn deal_for_view(view: &View<'_>, rng: &mut Stream) -> Game {
+        view.determinize(rng)
+    }
+    fn rules(&self) -> &Rules {
+        &self.rules
     }
     #[inline]
     fn to_act(&self) -> usize {

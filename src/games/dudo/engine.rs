@@ -135,6 +135,40 @@ pub enum Action {
     Pass,
 }
 
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Action::Open {
+                bid,
+                reinforce,
+                direction,
+                obligado,
+            } => {
+                write!(f, "open {bid}")?;
+                if *obligado {
+                    f.write_str(" obligado")?;
+                }
+                if *reinforce {
+                    f.write_str(" reforzada")?;
+                }
+                if *direction == Direction::Left {
+                    f.write_str(" to the left")?;
+                }
+                Ok(())
+            }
+            Action::Raise { bid, reinforce } => {
+                write!(
+                    f,
+                    "raise to {bid}{}",
+                    if *reinforce { " reforzada" } else { "" }
+                )
+            }
+            Action::Doubt => f.write_str("doubt («dudo»)"),
+            Action::Pass => f.write_str("pass («paso»)"),
+        }
+    }
+}
+
 /// What a doubted pass's five dice form (aces as their own face).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum PassHand {
@@ -839,6 +873,42 @@ pub struct View<'a> {
     me: usize,
 }
 
+impl crate::play::PlayerView for View<'_> {
+    fn seat(&self) -> crate::play::Seat {
+        self.me
+    }
+}
+
+/// Exactly what the player sees: lives, the dice shown, their own hidden dice when they know
+/// them, every cup's size, the bids and whose turn it is.
+impl std::fmt::Debug for View<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let g = self.game;
+        let n = g.config.players as usize;
+        let seats: Vec<(u8, u8, [u8; 6], bool)> = g.seats[..n]
+            .iter()
+            .map(|s| (s.lives, s.hidden_len, s.shown, s.paso_used))
+            .collect();
+        f.debug_struct("View")
+            .field("me", &self.me)
+            .field("config", &g.config)
+            .field("own hidden", &self.own_hidden())
+            .field("seats (lives, cup, shown, paso)", &seats)
+            .field("opener", &g.opener)
+            .field("first opener", &g.first_opener)
+            .field("step", &g.step)
+            .field("bid", &g.bid)
+            .field("bidder", &g.bidder)
+            .field("turn", &g.turn)
+            .field("obligado", &g.obligado)
+            .field("obligado offered", &g.obligado_offered)
+            .field("pending pass", &g.pending_pass)
+            .field("rounds", &g.rounds)
+            .field("winner", &g.winner)
+            .finish()
+    }
+}
+
 impl<'a> View<'a> {
     /// The viewing player.
     pub fn me(&self) -> usize {
@@ -1156,6 +1226,24 @@ impl crate::play::State for Game {
     /// Dudo has no rule for later games: every game starts as its rule set says.
     fn deal(rules: &GameConfig, _start: &crate::play::Start, rng: &mut crate::rng::Stream) -> Game {
         Game::new(*rules, rng)
+    }
+    /// Every die the viewer does not know rolled afresh: the other players' cups, and their own
+    /// after a reforzada re-rolled it unseen; the dice shown stay.
+    fn deal_for_view(view: &View<'_>, rng: &mut crate::rng::Stream) -> Game {
+        let mut g = view.game.clone();
+        let n = g.config.players as usize;
+        for (p, s) in g.seats[..n].iter_mut().enumerate() {
+            if p == view.me && s.knows_hidden {
+                continue;
+            }
+            let d = crate::rng::six_dice(rng);
+            let k = s.hidden_len as usize;
+            s.hidden[..k].copy_from_slice(&d[..k]);
+        }
+        g
+    }
+    fn rules(&self) -> &GameConfig {
+        &self.config
     }
     #[inline]
     fn to_act(&self) -> usize {

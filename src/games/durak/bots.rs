@@ -18,11 +18,14 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::cards::{beaters, count, rank_mask, suit_mask, Card, CardSet, Cards};
-use super::engine::{Action, Legal, Phase, View};
-use super::ismcts::Search;
+use super::engine::{Action, DurakState, Legal, Phase, View};
 use crate::error::Result;
+use crate::play::{PlayerView, Seat, State};
 use crate::rng::{uniform_below, Stream};
 use crate::text::Spec;
+
+/// The search of `ismcts` bots.
+type Search = crate::play::ismcts::Search<super::Durak>;
 
 /// Iterations per decision of `ismcts` when none are given.
 pub const DEFAULT_ISMCTS_BUDGET: u32 = 300;
@@ -101,7 +104,7 @@ impl crate::play::Bot<super::Durak> for Bot {
     /// draws as the random bots would, without asking them move by move.
     #[inline]
     fn play_out(
-        game: &mut super::engine::Game,
+        game: &mut DurakState,
         bots: &mut [Bot],
         seat_bot: &[usize],
         _deal: &mut Stream,
@@ -246,7 +249,7 @@ pub fn greedy_action(view: &View) -> Action {
 
 /// Cards `seat` may hold as far as the viewer knows: the known ones and (if they hold more) any
 /// unseen card.
-fn possible_cards(view: &View, seat: u8) -> CardSet {
+fn possible_cards(view: &View, seat: Seat) -> CardSet {
     let known = view.known(seat);
     if view.hand_len(seat) > count(known) {
         known | view.unseen()
@@ -257,7 +260,7 @@ fn possible_cards(view: &View, seat: u8) -> CardSet {
 
 /// Whether every card of `seat`'s hand is known to the viewer (the stock is gone and only one
 /// other hand holds unseen cards, or every card of theirs is public).
-fn hand_fully_known(view: &View, seat: u8) -> Option<CardSet> {
+fn hand_fully_known(view: &View, seat: Seat) -> Option<CardSet> {
     let known = view.known(seat);
     let hidden = view.hand_len(seat) - count(known);
     if hidden == 0 {

@@ -1,6 +1,6 @@
-//! The Durak engine: a state machine (`Game::new`, [`Game::turn`], [`Game::legal`],
-//! [`Game::apply`], [`Game::outcome`]) over card sets held as bitmasks. Bots see a game only
-//! through a [`View`], which shows what one player sees.
+//! The Durak engine: [`DurakState`], the [`State`] of a game of Durak over card sets held as
+//! bitmasks. Bots see a game only through a [`View`], which shows what one player sees;
+//! [`State::deal_for_view`] deals the cards a player cannot see for search.
 //!
 //! How a bout runs (RULES.md §3, serialised so that one player acts at a time):
 //! 1. The main attacker opens with one card (platkowy: or several, in pairs plus one).
@@ -25,7 +25,8 @@ use super::cards::{
     beaters, count, nth, rank_mask, ranks_of, suit_mask, Card, CardSet, Cards, BLACK, RED, SIX,
 };
 use super::rules::{LastCards, Rules, Variant, MAX_ATTACK, MAX_PLAYERS};
-use crate::rng::{uniform_below, Rng};
+use crate::play::{Illegal, Outcome, PlayerView, Seat, Start, State, MAX_COUNTERS};
+use crate::rng::{uniform_below, Rng, Stream};
 
 /// What a player may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,23 +77,9 @@ pub enum Phase {
     Over,
 }
 
-/// How a game ended.
+/// What an action led to (inside the engine: the play-outs stop on it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// The durak: `losers` holds the seats that lost (one seat, or the whole losing team).
-    Lost {
-        /// Seats that lost, as a bitmask.
-        losers: u8,
-    },
-    /// The last cards went out together.
-    Draw,
-    /// The game reached the move cap unfinished.
-    Capped,
-}
-
-/// What an action led to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+enum Step {
     /// The bout goes on.
     Continue,
     /// A bout ended (and the next one started).
@@ -102,16 +89,6 @@ pub enum Step {
     },
     /// The game is over.
     GameOver(Outcome),
-}
-
-/// An action the current player may not take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IllegalAction(pub Action);
-
-impl fmt::Display for IllegalAction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal action: {}", self.0)
-    }
 }
 
 /// The legal actions of the player to act, as card sets and flags (no allocation).
@@ -129,7 +106,7 @@ pub struct Legal {
     pub take: bool,
     /// [`Action::SwapTrump`] is legal.
     pub swap: bool,
-    /// Multi-card openings ([`Action::Open`]) exist too; list them with [`Game::legal_actions`].
+    /// Multi-card openings ([`Action::Open`]) exist too; list them with [`State::legal_actions`].
     pub combos: bool,
 }
 
@@ -207,22 +184,12 @@ pub struct Deal<'a> {
     /// The trump suit when no card is turned (dealer's trump, or an empty stock).
     pub trump: Option<u8>,
     /// The first attacker.
-    pub first_attacker: u8,
+    pub first_attacker: Seat,
 }
 
-/// How a game starts: who deals and who attacks first (`None`: random dealer, the holder of
-/// the lowest trump attacks).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Start {
-    /// The dealer, or random.
-    pub dealer: Option<u8>,
-    /// The first attacker, or the holder of the lowest trump.
-    pub first_attacker: Option<u8>,
-}
-
-/// A game of Durak.
+/// A game of Durak in progress.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct DurakState {
     rules: Rules,
     n: u8,
     hands: [CardSet; MAX_PLAYERS],
@@ -307,14 +274,16 @@ pub fn is_paired_opening(set: CardSet) -> bool {
     odd_ranks <= 1
 }
 
-impl Game {
-    /// Shuffles, deals (re-dealing bad hands when the rule is on) and starts the first bout.
-    pub fn new(rules: Rules, rng: &mut impl Rng) -> Game {
-        Game::with_start(rules, Start::default(), rng)
-    }
-
-    /// As [`Game::new`], with a given dealer and first attacker (later games of a match).
-    pub fn with_start(rules: Rules, start: Start, rng: &mut impl Rng) -> Game {
+impl DurakState {
+    /// Shuffles, deals (re-dealing bad hands when the rule is on) and starts the first bout:
+    /// the dealer at random unless given, the holder of the lowest trump attacks unless a first
+    /// attacker is given (later games of a series).
+    fn dealt(
+        rules: Rules,
+        dealer: Option<u8>,
+        first_attacker: Option<u8>,
+        rng: &mut impl Rng,
+    ) -> DurakState {
         let n = rules.players;
         let h = rules.hand as usize;
         let mut deck = [Card(0); 52];
@@ -323,9 +292,7 @@ impl Game {
             deck[m] = c;
             m += 1;
         }
-        let dealer = start
-            .dealer
-            .unwrap_or_else(|| uniform_below(rng, n as usize) as u8);
+        let dealer = dealer.unwrap_or_else(|| uniform_below(rng, n as usize) as u8);
         let mut hands = [0; MAX_PLAYERS];
         let mut redeals: u16 = 0;
         loop {
@@ -354,7 +321,7 @@ impl Game {
             (stock[0], true)
         };
         let trump = trump_card.suit();
-        let mut g = Game {
+        let mut g = DurakState {
             rules,
             n,
             hands,
@@ -403,7 +370,7 @@ impl Game {
         if bottom_visible && stock_len > 0 {
             g.swap_card = g.lowest_trump().bit() & !stock[0].bit();
         }
-        let first = start.first_attacker.unwrap_or_else(|| {
+        let first = first_attacker.unwrap_or_else(|| {
             let trumps: CardSet =
                 hands.iter().take(n as usize).fold(0, |s, &x| s | x) & suit_mask(trump);
             if trumps == 0 {
@@ -424,7 +391,7 @@ impl Game {
 
     /// A game from a given position (for tests and for studying a position): every card of the
     /// deck must be in exactly one hand, the stock or the discard pile.
-    pub fn from_deal(rules: Rules, deal: &Deal) -> Result<Game, String> {
+    pub fn from_deal(rules: Rules, deal: &Deal) -> Result<DurakState, String> {
         let Deal {
             hands,
             stock,
@@ -434,7 +401,7 @@ impl Game {
         } = *deal;
         rules.validate().map_err(|e| e.to_string())?;
         let n = rules.players as usize;
-        if hands.len() != n || first_attacker as usize >= n {
+        if hands.len() != n || first_attacker >= n {
             return Err(format!("{} hands for {n} players", hands.len()));
         }
         let mut all = 0;
@@ -460,12 +427,10 @@ impl Game {
         if trump.is_none() && stock.is_empty() {
             return Err("no card to turn: give the trump suit".into());
         }
-        let mut g = Game::with_start(
+        let mut g = DurakState::dealt(
             rules,
-            Start {
-                dealer: Some(0),
-                first_attacker: Some(first_attacker),
-            },
+            Some(0),
+            Some(first_attacker as u8),
             &mut crate::rng::base_stream(0),
         );
         g.hands = [0; MAX_PLAYERS];
@@ -490,8 +455,8 @@ impl Game {
         g.epaulettes = 0;
         g.redeals = 0;
         g.outcome = None;
-        g.first_attacker = first_attacker;
-        g.start_bout(first_attacker);
+        g.first_attacker = first_attacker as u8;
+        g.start_bout(first_attacker as u8);
         g.play_forced(Step::Continue);
         Ok(g)
     }
@@ -609,12 +574,6 @@ impl Game {
         self.hands[seat as usize] & self.swap_card != 0
     }
 
-    /// The seat to act (the last bout's attacker once the game is over).
-    #[inline]
-    pub fn turn(&self) -> u8 {
-        self.to_act
-    }
-
     /// The legal actions of the player to act.
     #[inline]
     pub fn legal(&self) -> &Legal {
@@ -706,7 +665,7 @@ impl Game {
     }
 
     /// Every legal action, multi-card openings included, into `out` (cleared first).
-    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+    fn list_legal(&self, out: &mut Vec<Action>) {
         out.clear();
         let l = self.legal();
         l.push_all(out);
@@ -761,14 +720,6 @@ impl Game {
         walk(ranks, 0, 0, 0, max, out);
     }
 
-    /// Applies the current player's action.
-    #[inline]
-    pub fn apply(&mut self, action: Action) -> Result<Step, IllegalAction> {
-        let step = self.apply_if_legal(action).ok_or(IllegalAction(action))?;
-        self.moves += 1;
-        Ok(self.play_forced(step))
-    }
-
     /// Plays the game to its end with every player choosing uniformly among their legal
     /// actions: the same choices, from the same draws of `rng`, as the `random` bot makes when
     /// asked move by move (a test checks it), without the per-move round trip through a bot.
@@ -781,7 +732,7 @@ impl Game {
         self.play_out_with(rng, scratch, nth)
     }
 
-    /// [`Game::play_out_random`] compiled for BMI2, where a card is selected in one
+    /// [`DurakState::play_out_random`] compiled for BMI2, where a card is selected in one
     /// instruction (the selection sits on the critical path of every move).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2")]
@@ -801,7 +752,7 @@ impl Game {
         while self.outcome.is_none() {
             let l = self.legal;
             let step = if l.combos {
-                self.legal_actions(scratch);
+                self.list_legal(scratch);
                 self.apply_chosen(scratch[uniform_below(rng, scratch.len())])
             } else {
                 // Plays come first in the order of `Legal::nth`: a drawn play goes straight to
@@ -1100,22 +1051,22 @@ impl Game {
         let outcome = if active == 0 {
             Some(match self.rules.last_cards {
                 LastCards::Draw => Outcome::Draw,
-                LastCards::Defender => Outcome::Lost {
-                    losers: team_mask(self.rules.teams.team(def as usize)),
-                },
+                LastCards::Defender => {
+                    Outcome::Event(u32::from(team_mask(self.rules.teams.team(def as usize))))
+                }
             })
         } else {
             let first = active.trailing_zeros() as usize;
             let team = self.rules.teams.team(first);
             let losing = team_mask(team);
             if active & !losing == 0 {
-                Some(Outcome::Lost { losers: losing })
+                Some(Outcome::Event(u32::from(losing)))
             } else {
                 None
             }
         };
         if let Some(o) = outcome {
-            if let Outcome::Lost { losers } = o {
+            if let Outcome::Event(losers) = o {
                 let last = self.attack[attacked - 1];
                 let sixes = self.attack[..attacked]
                     .iter()
@@ -1139,16 +1090,12 @@ impl Game {
         Step::BoutEnd { taken }
     }
 
-    /// The outcome, once the game is over.
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome
-    }
     /// The durak, once a game is over with one: the losing player left holding cards (with
     /// teams, the first such player clockwise from the last defender); when the last cards went
     /// out together and the defender loses (`--last-cards defender`), the last defender. This is
     /// who deals the next game of a series. `None` for a draw, a capped game or a game going on.
-    pub fn durak(&self) -> Option<u8> {
-        let Some(Outcome::Lost { losers }) = self.outcome else {
+    pub fn durak(&self) -> Option<Seat> {
+        let Some(Outcome::Event(losers)) = self.outcome else {
             return None;
         };
         let def = self.defender;
@@ -1156,19 +1103,15 @@ impl Game {
             .map(|i| (def + i) % self.n)
             .find(|&s| losers >> s & 1 == 1 && self.hands[s as usize] != 0)
             .or(Some(def))
-    }
-
-    /// The rules.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
+            .map(Seat::from)
     }
     /// The phase of the bout.
     pub fn phase(&self) -> Phase {
         self.phase
     }
     /// The hand of a seat (the whole truth: for the simulation and tests, not for bots).
-    pub fn hand(&self, seat: u8) -> CardSet {
-        self.hands[seat as usize]
+    pub fn hand(&self, seat: Seat) -> CardSet {
+        self.hands[seat]
     }
     /// The trump suit.
     pub fn trump(&self) -> u8 {
@@ -1179,12 +1122,12 @@ impl Game {
         self.trump_card
     }
     /// Who dealt.
-    pub fn dealer(&self) -> u8 {
-        self.dealer
+    pub fn dealer(&self) -> Seat {
+        self.dealer.into()
     }
     /// Who attacked first in the game.
-    pub fn first_attacker(&self) -> u8 {
-        self.first_attacker
+    pub fn first_attacker(&self) -> Seat {
+        self.first_attacker.into()
     }
     /// Bouts finished.
     pub fn bouts(&self) -> u32 {
@@ -1199,19 +1142,19 @@ impl Game {
         self.epaulettes
     }
     /// Deals thrown back under the re-deal rule before the one being played (0 when the first
-    /// deal stood, always 0 for a game set up with [`Game::from_deal`]); saturates at
+    /// deal stood, always 0 for a game set up with [`DurakState::from_deal`]); saturates at
     /// `u16::MAX`. The exact chance that a deal is thrown back is
     /// [`super::redeal::redeal_probability`].
     pub fn redeals(&self) -> u16 {
         self.redeals
     }
     /// The main attacker of the current bout.
-    pub fn attacker(&self) -> u8 {
-        self.attacker
+    pub fn attacker(&self) -> Seat {
+        self.attacker.into()
     }
     /// The defender of the current bout.
-    pub fn defender(&self) -> u8 {
-        self.defender
+    pub fn defender(&self) -> Seat {
+        self.defender.into()
     }
     /// Attack cards on the table, in order.
     pub fn attack_cards(&self) -> &[Card] {
@@ -1245,13 +1188,8 @@ impl Game {
     pub fn out(&self) -> u8 {
         self.out
     }
-    /// What `seat` may see.
-    pub fn view(&self, seat: u8) -> View<'_> {
-        View { game: self, seat }
-    }
-
     /// Checks every invariant of the state; the error names the first that fails.
-    pub fn check_invariants(&self) -> Result<(), String> {
+    fn invariants(&self) -> Result<(), String> {
         let deck = self.rules.deck_cards();
         let stock: CardSet = self.stock().iter().fold(0, |s, c| s | c.bit());
         if count(stock) != self.stock_len as u32 {
@@ -1350,34 +1288,71 @@ impl Game {
 /// cards everybody knows to be in each hand.
 #[derive(Clone, Copy)]
 pub struct View<'a> {
-    game: &'a Game,
+    game: &'a DurakState,
     seat: u8,
 }
 
-impl<'a> View<'a> {
-    /// Whose view this is.
-    pub fn seat(&self) -> u8 {
-        self.seat
+impl PlayerView for View<'_> {
+    fn seat(&self) -> Seat {
+        self.seat.into()
     }
+}
+
+/// Exactly what the seat sees: its hand, the other hands' sizes and known cards, the trump and
+/// the turned card, the stock's size, the discard pile, the table and whose turn it is.
+impl std::fmt::Debug for View<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let g = self.game;
+        let others: Vec<(u32, String)> = (0..g.n as usize)
+            .map(|p| (count(g.hands[p]), super::cards::show(g.known[p])))
+            .collect();
+        f.debug_struct("View")
+            .field("seat", &self.seat)
+            .field("rules", &g.rules)
+            .field("hand", &super::cards::show(self.hand()))
+            .field("hand sizes and known cards", &others)
+            .field("trump", &g.trump)
+            .field("bottom card", &self.bottom_card())
+            .field("stock", &g.stock_len)
+            .field("discard", &super::cards::show(g.discard))
+            .field("attack", &g.attack_cards())
+            .field("defence", &g.defence_cards())
+            .field("phase", &g.phase)
+            .field("attacker", &g.attacker)
+            .field("defender", &g.defender)
+            .field("out", &g.out)
+            .field("to act", &g.to_act)
+            .field("shown", &g.shown)
+            .field("limit", &g.limit)
+            .field("bouts", &g.bouts)
+            .field("moves", &g.moves)
+            .field("dealer", &g.dealer)
+            .field("first attacker", &g.first_attacker)
+            .field("swap", &(g.swap_card != 0))
+            .finish()
+    }
+}
+
+impl<'a> View<'a> {
     /// The rules.
     pub fn rules(&self) -> &Rules {
         &self.game.rules
     }
     /// Players at the table.
-    pub fn players(&self) -> u8 {
-        self.game.n
+    pub fn players(&self) -> usize {
+        self.game.n.into()
     }
     /// This player's cards.
     pub fn hand(&self) -> CardSet {
         self.game.hands[self.seat as usize]
     }
     /// Cards in another player's hand.
-    pub fn hand_len(&self, seat: u8) -> u32 {
-        count(self.game.hands[seat as usize])
+    pub fn hand_len(&self, seat: Seat) -> u32 {
+        count(self.game.hands[seat])
     }
     /// Cards everybody knows `seat` holds.
-    pub fn known(&self, seat: u8) -> CardSet {
-        self.game.known[seat as usize]
+    pub fn known(&self, seat: Seat) -> CardSet {
+        self.game.known[seat]
     }
     /// The trump suit.
     pub fn trump(&self) -> u8 {
@@ -1412,20 +1387,20 @@ impl<'a> View<'a> {
         self.game.phase
     }
     /// The main attacker.
-    pub fn attacker(&self) -> u8 {
-        self.game.attacker
+    pub fn attacker(&self) -> Seat {
+        self.game.attacker.into()
     }
     /// The defender.
-    pub fn defender(&self) -> u8 {
-        self.game.defender
+    pub fn defender(&self) -> Seat {
+        self.game.defender.into()
     }
     /// Whether `seat` is still in the game.
-    pub fn is_active(&self, seat: u8) -> bool {
-        self.game.is_active(seat)
+    pub fn is_active(&self, seat: Seat) -> bool {
+        self.game.out >> seat & 1 == 0
     }
     /// The team of a seat.
-    pub fn team(&self, seat: u8) -> usize {
-        self.game.rules.teams.team(seat as usize)
+    pub fn team(&self, seat: Seat) -> usize {
+        self.game.rules.teams.team(seat)
     }
     /// Attack cards that may still be added in this bout.
     pub fn room(&self) -> u32 {
@@ -1441,7 +1416,7 @@ impl<'a> View<'a> {
     }
     /// Every legal action, openings included.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
-        self.game.legal_actions(out)
+        self.game.list_legal(out)
     }
     /// Cards whose place this player does not know: in other hands (not known) or in the stock
     /// (not the turned trump).
@@ -1456,22 +1431,37 @@ impl<'a> View<'a> {
         }
         g.rules.deck_cards() & !public
     }
+}
 
+impl State for DurakState {
+    type Rules = Rules;
+    type Action = Action;
+    type View<'a> = View<'a>;
+
+    fn deal(rules: &Rules, start: &Start, rng: &mut Stream) -> DurakState {
+        DurakState::dealt(
+            *rules,
+            start.dealer.map(|s| s as u8),
+            start.first.map(|s| s as u8),
+            rng,
+        )
+    }
     /// A full game consistent with everything this player sees: the unseen cards dealt at
     /// random into the other hands' unknown places and the stock (determinisation, for search).
     /// Only public facts and the unseen set are used, so the result cannot leak hidden cards.
-    pub fn determinize(&self, rng: &mut impl Rng) -> Game {
-        let mut g = self.game.clone();
+    fn deal_for_view(view: &View<'_>, rng: &mut Stream) -> DurakState {
+        let g0 = view;
+        let mut g = g0.game.clone();
         let mut pool = [Card(0); 52];
         let mut m = 0;
-        for c in Cards(self.unseen()) {
+        for c in Cards(g0.unseen()) {
             pool[m] = c;
             m += 1;
         }
         shuffle(&mut pool[..m], rng);
         let mut k = 0;
         for p in 0..g.n as usize {
-            if p == self.seat as usize {
+            if p == g0.seat as usize {
                 continue;
             }
             let unknown = count(g.hands[p]) - count(g.known[p]);
@@ -1482,7 +1472,7 @@ impl<'a> View<'a> {
             }
             g.hands[p] = h;
         }
-        let from = usize::from(self.bottom_card().is_some());
+        let from = usize::from(g0.bottom_card().is_some());
         for slot in g.stock[from..g.stock_len as usize].iter_mut() {
             *slot = pool[k];
             k += 1;
@@ -1492,69 +1482,56 @@ impl<'a> View<'a> {
         g.refresh();
         g
     }
-}
-
-impl crate::play::State for Game {
-    type Rules = Rules;
-    type Action = Action;
-    type View<'a> = View<'a>;
-
-    fn deal(rules: &Rules, start: &crate::play::Start, rng: &mut crate::rng::Stream) -> Game {
-        Game::with_start(
-            *rules,
-            Start {
-                dealer: start.dealer.map(|s| s as u8),
-                first_attacker: start.first.map(|s| s as u8),
-            },
-            rng,
-        )
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// The seat to act (the last bout's attacker once the game is over).
+    #[inline]
+    fn to_act(&self) -> Seat {
+        self.to_act.into()
     }
     #[inline]
-    fn to_act(&self) -> usize {
-        self.turn() as usize
-    }
-    #[inline]
-    fn view(&self, seat: usize) -> View<'_> {
-        Game::view(self, seat as u8)
+    fn view(&self, seat: Seat) -> View<'_> {
+        View {
+            game: self,
+            seat: seat as u8,
+        }
     }
     fn legal_actions(&self, out: &mut Vec<Action>) {
-        Game::legal_actions(self, out)
+        self.list_legal(out)
     }
     #[inline]
-    fn apply(
-        &mut self,
-        action: Action,
-        _rng: &mut crate::rng::Stream,
-    ) -> Result<(), crate::play::Illegal> {
-        Game::apply(self, action)
-            .map(|_| ())
-            .map_err(|e| crate::play::Illegal(e.to_string()))
+    fn apply(&mut self, action: Action, _rng: &mut Stream) -> Result<(), Illegal> {
+        let step = self
+            .apply_if_legal(action)
+            .ok_or_else(|| Illegal(format!("illegal action: {action}")))?;
+        self.moves += 1;
+        self.play_forced(step);
+        Ok(())
     }
     #[inline]
-    fn outcome(&self) -> Option<crate::play::Outcome> {
-        self.outcome.map(|o| match o {
-            Outcome::Lost { losers } => crate::play::Outcome::Event(losers as u32),
-            Outcome::Draw => crate::play::Outcome::Draw,
-            Outcome::Capped => crate::play::Outcome::Capped,
-        })
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
     }
-    fn first_player(&self) -> usize {
-        self.first_attacker as usize
+    fn first_player(&self) -> Seat {
+        self.first_attacker.into()
     }
+    /// Bouts.
     fn length(&self) -> u64 {
-        self.bouts as u64
+        self.bouts.into()
     }
     /// Epaulettes (the durak's last attack card was a six), on both shoulders, and the deals
     /// thrown back before the game's deal.
-    fn counters(&self, out: &mut [i64; crate::play::MAX_COUNTERS]) {
-        out[0] = (self.epaulettes >= 1) as i64;
-        out[1] = (self.epaulettes >= 2) as i64;
-        out[2] = i64::from(self.redeals);
+    fn counters(&self, out: &mut [i64; MAX_COUNTERS]) {
+        use super::Counter;
+        out[Counter::Epaulettes as usize] = i64::from(self.epaulettes >= 1);
+        out[Counter::BothShoulders as usize] = i64::from(self.epaulettes >= 2);
+        out[Counter::Redeals as usize] = i64::from(self.redeals);
     }
-    fn series_seat(&self) -> Option<usize> {
-        self.durak().map(usize::from)
+    fn series_seat(&self) -> Option<Seat> {
+        self.durak()
     }
     fn check_invariants(&self) -> Result<(), String> {
-        Game::check_invariants(self)
+        self.invariants()
     }
 }

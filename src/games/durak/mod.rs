@@ -5,7 +5,6 @@
 pub mod bots;
 pub mod cards;
 pub mod engine;
-pub mod ismcts;
 pub mod redeal;
 pub mod rules;
 
@@ -13,93 +12,32 @@ use serde::{Deserialize, Serialize};
 
 use crate::humanize;
 use crate::play::sim::SimTally;
-use crate::play::{Game, GameInfo, RuleFlag, Scoring, SeriesInfo, Words};
+use crate::play::{ActionOf, Game, GameInfo, Scoring, SeriesInfo, State, Words};
 use crate::report::{Report, Value};
+use crate::rng::Stream;
 use crate::stats::{wilson95, Proportion};
 
-/// Index of the re-deal counter in [`GameInfo::counters`].
-const REDEALS: usize = 2;
+pub use engine::DurakState;
+
+crate::counters! {
+    /// Durak's own counters of a finished game.
+    pub enum Counter {
+        /// The durak got epaulettes: took in the last bout, whose last attack card was a six.
+        Epaulettes = "epaulettes",
+        /// Epaulettes on both shoulders: two or more sixes in that attack.
+        BothShoulders = "both_shoulders",
+        /// Deals thrown back under the re-deal rule before the game's deal.
+        Redeals = "redeals",
+    }
+}
 
 /// Durak, for the whole-game layer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Durak;
 
-const FLAGS: &[RuleFlag] = &[
-    RuleFlag {
-        long: "variant",
-        key: "variant",
-        value_name: Some("NAME"),
-        switch_sets: "",
-        help: "Variant: podkidnoy (others throw in: the usual game), perevodnoy (the defender may pass the attack on) or platkowy (5 cards from 52, openings in pairs) [default: podkidnoy]",
-    },
-    RuleFlag {
-        long: "show-trump-transfer",
-        key: "show-trump-transfer",
-        value_name: None,
-        switch_sets: "on",
-        help: "Perevodnoy: the defender may also transfer once per bout by showing the trump of the attack rank",
-    },
-    RuleFlag {
-        long: "teams",
-        key: "teams",
-        value_name: Some("TEAMS"),
-        switch_sets: "",
-        help: "Partnerships: 2x2 (4 players, partners opposite), 3x3 or 2x2x2 (6 players)",
-    },
-    RuleFlag {
-        long: "dealer-trump",
-        key: "dealer-trump",
-        value_name: None,
-        switch_sets: "on",
-        help: "Trump is the suit of the dealer's last card; no card is turned under the stock",
-    },
-    RuleFlag {
-        long: "deck",
-        key: "deck",
-        value_name: Some("CARDS"),
-        switch_sets: "",
-        help: "Cards in the deck: 36 (6 to ace) or 52 [default: 36; platkowy 52]",
-    },
-    RuleFlag {
-        long: "hand",
-        key: "hand",
-        value_name: Some("N"),
-        switch_sets: "",
-        help: "Cards per hand, 1–12 [default: 6; platkowy 5]",
-    },
-    RuleFlag {
-        long: "last-cards",
-        key: "last-cards",
-        value_name: Some("RULE"),
-        switch_sets: "",
-        help: "When the last cards go out together: draw, or defender (the last defender is the durak) [default: draw]",
-    },
-    RuleFlag {
-        long: "five-before-discard",
-        key: "five-before-discard",
-        value_name: None,
-        switch_sets: "on",
-        help: "At most 5 attack cards until the first bout is discarded",
-    },
-    RuleFlag {
-        long: "no-redeal",
-        key: "redeal",
-        value_name: None,
-        switch_sets: "off",
-        help: "Play hands that are all red, all black or hold five cards of a suit (no re-deal)",
-    },
-    RuleFlag {
-        long: "max-moves",
-        key: "max-moves",
-        value_name: Some("N"),
-        switch_sets: "",
-        help: "Stop a game unfinished (counted as capped) after this many actions [default: 10000]",
-    },
-];
-
 impl Game for Durak {
     type Rules = rules::Rules;
-    type State = engine::Game;
+    type State = DurakState;
     type Strategy = bots::Strategy;
     const INFO: GameInfo = GameInfo {
         key: "durak",
@@ -127,12 +65,12 @@ impl Game for Durak {
         sample_unit: "games",
         own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: FLAGS,
-        change_keys: rules::CHANGE_KEYS,
+        flags: &[],
+        change_keys: "",
         strategies_help: "random, greedy, expert, ismcts[:N] (N iterations per move, default 300); Spanish azar, codicioso, experto",
         default_strategies: "greedy",
         default_tournament: "random,greedy,expert",
-        counters: &["epaulettes", "both_shoulders", "redeals"],
+        counters: Counter::NAMES,
         compared: &[],
         chunk: 1024,
         slow_chunk: 8,
@@ -173,7 +111,7 @@ impl Game for Durak {
     /// (both shoulders: two or more sixes in that attack); re-deals: the share of deals thrown
     /// back with its interval, next to the exact chance for these rules, and deals per game.
     fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
-        let (ep, ci) = wilson95(t.counter(0).max(0) as u64, t.games);
+        let (ep, ci) = wilson95(t.counter(Counter::Epaulettes).max(0) as u64, t.games);
         r.field_plain(
             "epaulettes_rate",
             "durak with epaulettes",
@@ -188,9 +126,12 @@ impl Game for Durak {
         r.field(
             "epaulettes",
             "games with epaulettes",
-            Value::Int(t.counter(0)),
+            Value::Int(t.counter(Counter::Epaulettes)),
         );
-        let both = Proportion::new((t.counter(1).max(0) as u64).min(t.games), t.games);
+        let both = Proportion::new(
+            (t.counter(Counter::BothShoulders).max(0) as u64).min(t.games),
+            t.games,
+        );
         r.field_plain(
             "both_shoulders_rate",
             "epaulettes on both shoulders",
@@ -198,6 +139,17 @@ impl Game for Durak {
             humanize::plain_rate(&both),
         );
         redeal_fields(rules, t, r);
+    }
+
+    /// Search bots play out with the greedy bot (a draw or a capped game counts ½, as the
+    /// default rewards say; among root actions visited equally often the one added first wins,
+    /// the rule Durak's published search results were made with).
+    fn playout_action(
+        state: &DurakState,
+        _scratch: &mut Vec<ActionOf<Self>>,
+        _rng: &mut Stream,
+    ) -> ActionOf<Self> {
+        bots::greedy_action(&state.view(state.to_act()))
     }
 
     fn tournament_note(rules: &rules::Rules) -> Option<String> {
@@ -215,7 +167,7 @@ impl Game for Durak {
 /// ([`redeal::for_rules`]), the distance in standard errors, and deals per game (exact
 /// 1 / (1 − p)).
 fn redeal_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
-    let redeals = t.counter(REDEALS).max(0) as u64;
+    let redeals = t.counter(Counter::Redeals).max(0) as u64;
     let Some(exact) = redeal::for_rules(rules) else {
         let why = if rules.redeal {
             "cannot happen: only hands of 5 cards or more are re-dealt"

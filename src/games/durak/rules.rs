@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use super::cards::{CardSet, FULL_36, FULL_52};
 use crate::error::{Error, Result};
-use crate::play::{GameRules, RuleChange, Seat};
-use crate::text::{key_values, normalize, on_off, parse_count};
+use crate::play::rules::{flip, on_off, switch, whole, Flag, Rule};
+use crate::play::{GameRules, Seat};
+use crate::text::normalize;
 
 /// Most players at a table.
 pub const MAX_PLAYERS: usize = 6;
@@ -29,20 +30,18 @@ pub enum Variant {
 
 impl Variant {
     /// Parses a variant name as players say it.
-    pub fn parse(text: &str) -> Result<Variant> {
+    pub fn parse(text: &str) -> Option<Variant> {
         match normalize(text).as_str() {
             "podkidnoy" | "podkidnoi" | "podkidnoj" | "подкидной" | "chasquido" | "classic"
-            | "clasico" => Ok(Variant::Podkidnoy),
+            | "clasico" => Some(Variant::Podkidnoy),
             "perevodnoy"
             | "perevodnoi"
             | "perevodnoj"
             | "переводной"
             | "transferible"
-            | "transfer" => Ok(Variant::Perevodnoy),
-            "platkowy" | "piatkowy" | "polaco" | "polish" => Ok(Variant::Platkowy),
-            _ => Err(Error::usage(format!(
-                "invalid variant '{text}': use podkidnoy, perevodnoy or platkowy"
-            ))),
+            | "transfer" => Some(Variant::Perevodnoy),
+            "platkowy" | "piatkowy" | "polaco" | "polish" => Some(Variant::Platkowy),
+            _ => None,
         }
     }
 }
@@ -73,15 +72,13 @@ pub enum Teams {
 
 impl Teams {
     /// Parses `2x2`, `3x3`, `2x2x2` or `none`.
-    pub fn parse(text: &str) -> Result<Teams> {
+    pub fn parse(text: &str) -> Option<Teams> {
         match text.trim().to_ascii_lowercase().replace('×', "x").as_str() {
-            "none" | "no" | "off" => Ok(Teams::None),
-            "2x2" => Ok(Teams::TwoByTwo),
-            "3x3" => Ok(Teams::ThreeByThree),
-            "2x2x2" => Ok(Teams::TwoByTwoByTwo),
-            _ => Err(Error::usage(format!(
-                "invalid --teams '{text}': use 2x2 (4 players), 3x3 or 2x2x2 (6 players)"
-            ))),
+            "none" | "no" | "off" => Some(Teams::None),
+            "2x2" => Some(Teams::TwoByTwo),
+            "3x3" => Some(Teams::ThreeByThree),
+            "2x2x2" => Some(Teams::TwoByTwoByTwo),
+            _ => None,
         }
     }
 
@@ -127,14 +124,21 @@ pub enum LastCards {
 
 impl LastCards {
     /// Parses `draw` or `defender`.
-    pub fn parse(text: &str) -> Result<LastCards> {
+    pub fn parse(text: &str) -> Option<LastCards> {
         match normalize(text).as_str() {
-            "draw" | "empate" | "tablas" => Ok(LastCards::Draw),
-            "defender" | "defensor" => Ok(LastCards::Defender),
-            _ => Err(Error::usage(format!(
-                "invalid --last-cards '{text}': use draw or defender"
-            ))),
+            "draw" | "empate" | "tablas" => Some(LastCards::Draw),
+            "defender" | "defensor" => Some(LastCards::Defender),
+            _ => None,
         }
+    }
+}
+
+impl fmt::Display for LastCards {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LastCards::Draw => "draw",
+            LastCards::Defender => "defender",
+        })
     }
 }
 
@@ -192,44 +196,44 @@ impl Rules {
     pub fn validate(&self) -> Result<()> {
         if !(2..=MAX_PLAYERS as u8).contains(&self.players) {
             return Err(Error::usage(format!(
-                "invalid --players {}: Durak is for 2 to 6 players",
+                "invalid players={}: Durak is for 2 to 6 players",
                 self.players
             )));
         }
         if self.deck != 36 && self.deck != 52 {
             return Err(Error::usage(format!(
-                "invalid --deck {}: use 36 (6 to ace) or 52",
+                "invalid deck={}: use 36 (6 to ace) or 52",
                 self.deck
             )));
         }
         if self.hand == 0 || self.hand > 12 {
             return Err(Error::usage(format!(
-                "invalid --hand {}: give 1 to 12 cards",
+                "invalid hand={}: give 1 to 12 cards",
                 self.hand
             )));
         }
         if self.players as u32 * self.hand as u32 > self.deck as u32 {
             return Err(Error::usage(format!(
-                "{} players × {} cards is more than the {}-card deck: use fewer cards or --deck 52",
+                "{} players × {} cards is more than the {}-card deck: use fewer cards or deck=52",
                 self.players, self.hand, self.deck
             )));
         }
         if let Some(p) = self.teams.players() {
             if p != self.players {
                 return Err(Error::usage(format!(
-                    "--teams {} needs {p} players, not {}",
+                    "teams={} needs {p} players, not {}",
                     self.teams, self.players
                 )));
             }
         }
         if self.show_trump_transfer && self.variant != Variant::Perevodnoy {
             return Err(Error::usage(
-                "--show-trump-transfer needs --variant perevodnoy (transfers exist only there)",
+                "show-trump-transfer=on needs variant=perevodnoy (transfers exist only there)",
             ));
         }
         if self.max_moves < 10 {
             return Err(Error::usage(format!(
-                "invalid --max-moves {}: give at least 10",
+                "invalid max-moves={}: give at least 10",
                 self.max_moves
             )));
         }
@@ -259,217 +263,223 @@ impl Rules {
     pub fn trump_from_dealer(&self) -> bool {
         self.dealer_trump || self.players as u32 * self.hand as u32 == self.deck as u32
     }
-
-    /// A short description: the non-default rules.
-    pub fn describe(&self) -> String {
-        let std = Rules::standard(self.variant, self.players);
-        let mut parts = vec![
-            format!("{} players", self.players),
-            self.variant.to_string(),
-        ];
-        if self.deck != std.deck || self.hand != std.hand {
-            parts.push(format!("{} cards, {} each", self.deck, self.hand));
-        }
-        if self.teams != Teams::None {
-            parts.push(format!("teams {}", self.teams));
-        }
-        if self.show_trump_transfer {
-            parts.push("show-trump transfer".into());
-        }
-        if self.dealer_trump {
-            parts.push("dealer's trump".into());
-        }
-        if self.last_cards == LastCards::Defender {
-            parts.push("last cards: defender loses".into());
-        }
-        if self.five_before_discard {
-            parts.push("5 before first discard".into());
-        }
-        if !self.redeal {
-            parts.push("no re-deal".into());
-        }
-        parts.join(" · ")
-    }
 }
 
-/// Every key of [`Rules::with_changes`], for help and messages.
-pub const CHANGE_KEYS: &str = "variant, deck, hand, teams, show-trump-transfer, dealer-trump, last-cards, five-before-discard, redeal, max-moves";
+/// The variant's standard deck and hand, and whether `r`'s are those.
+fn at_variant_standard(r: &Rules) -> bool {
+    let std = Rules::standard(r.variant, r.players);
+    (r.deck, r.hand) == (std.deck, std.hand)
+}
 
-impl Rules {
-    /// These rules changed by `key=value,…` pairs such as `variant=perevodnoy,teams=2x2`.
-    /// `variant=` comes first and also moves deck and hand to the new variant's standard when
-    /// they were at the old one's. Keys: [`CHANGE_KEYS`].
-    pub fn with_changes(mut self, spec: &str) -> Result<Rules> {
-        let pairs = key_values(spec, "rule change", "variant=perevodnoy,teams=2x2")?;
-        for &(_, v) in pairs.iter().filter(|(k, _)| *k == "variant") {
-            let variant = Variant::parse(v)?;
-            let old = Rules::standard(self.variant, self.players);
-            let new = Rules::standard(variant, self.players);
-            if (self.deck, self.hand) == (old.deck, old.hand) {
-                self.deck = new.deck;
-                self.hand = new.hand;
-            }
-            self.variant = variant;
-        }
-        let number = |k: &str, v: &str, lo: u64, hi: u64, hint: &str| {
-            parse_count(v)
-                .filter(|n| (lo..=hi).contains(n))
-                .ok_or_else(|| Error::usage(format!("invalid {k}={v}: {hint}")))
-        };
-        for &(k, v) in pairs.iter().filter(|(k, _)| *k != "variant") {
-            match k {
-                "deck" => {
-                    self.deck = match v.trim() {
-                        "36" => 36,
-                        "52" => 52,
-                        _ => {
-                            return Err(Error::usage(format!(
-                                "invalid deck={v}: use 36 (6 to ace) or 52"
-                            )))
-                        }
-                    }
-                }
-                "hand" => self.hand = number(k, v, 1, 12, "give 1 to 12 cards")? as u8,
-                "max-moves" => {
-                    self.max_moves = number(
-                        k,
-                        v,
-                        10,
-                        u32::MAX as u64,
-                        &format!("give 10 to {} actions", u32::MAX),
-                    )? as u32
-                }
-                "teams" => self.teams = Teams::parse(v)?,
-                "last-cards" => self.last_cards = LastCards::parse(v)?,
-                "show-trump-transfer" => self.show_trump_transfer = on_off(k, v)?,
-                "dealer-trump" => self.dealer_trump = on_off(k, v)?,
-                "five-before-discard" => self.five_before_discard = on_off(k, v)?,
-                "redeal" => self.redeal = on_off(k, v)?,
-                _ => {
-                    return Err(Error::usage(format!(
-                        "unknown rule '{k}' in '{spec}': keys are {CHANGE_KEYS}"
-                    )))
-                }
-            }
-        }
-        Ok(self)
-    }
-
-    /// Every one-rule change that means something for these rules: its name as `tahur durak
-    /// compare --b` writes it, a short label, and the changed rules. Changes that would not
-    /// change the game are left out (show-trump transfers outside perevodnoy, re-deals of hands
-    /// under five cards, a dealer's trump when the hands take the whole deck anyway) and so are
-    /// tables the rules refuse.
-    pub fn one_rule_changes(&self) -> Vec<RuleChange<Rules>> {
-        let rules = self;
-        let mut v: Vec<RuleChange<Rules>> = Vec::new();
-        // The switch's new value, and the label for it being on or off.
-        let flip = |now: bool, on: &str, off: &str| {
-            if now {
-                ("off", off.to_string())
-            } else {
-                ("on", on.to_string())
-            }
-        };
-        for variant in [Variant::Podkidnoy, Variant::Perevodnoy, Variant::Platkowy] {
-            if variant != rules.variant {
-                let mut r = *rules;
-                let (old, new) = (
-                    Rules::standard(rules.variant, rules.players),
-                    Rules::standard(variant, rules.players),
-                );
-                if (r.deck, r.hand) == (old.deck, old.hand) {
-                    (r.deck, r.hand) = (new.deck, new.hand);
-                }
-                r.variant = variant;
-                r.show_trump_transfer = false;
-                v.push(RuleChange::new(
-                    format!("variant={variant}"),
-                    variant.to_string(),
-                    r,
-                ));
-            }
-        }
-        if rules.variant == Variant::Perevodnoy {
-            let mut r = *rules;
-            r.show_trump_transfer = !r.show_trump_transfer;
-            let (value, label) = flip(rules.show_trump_transfer, "show trump", "no show trump");
-            v.push(RuleChange::new(
-                format!("show-trump-transfer={value}"),
-                label,
-                r,
-            ));
-        }
-        let teams: &[Teams] = match (rules.players, rules.teams) {
-            (_, t) if t != Teams::None => &[Teams::None],
-            (4, _) => &[Teams::TwoByTwo],
-            (6, _) => &[Teams::ThreeByThree, Teams::TwoByTwoByTwo],
-            _ => &[],
-        };
-        for &t in teams {
-            let mut r = *rules;
-            r.teams = t;
-            let label = if t == Teams::None {
-                "no teams".to_string()
-            } else {
-                format!("teams {t}")
+/// Every rule of Durak, once (RULES.md §3). `variant` comes first: it moves the deck and hand
+/// to the new variant's standard when they were at the old one's, and the changes given with it
+/// have the last word.
+const TABLE: &[Rule<Rules>] = &[
+    Rule {
+        key: "variant",
+        aliases: &["variante"],
+        flag: Flag::Value { long: "variant", value_name: "NAME" },
+        help: "Variant: podkidnoy (others throw in: the usual game), perevodnoy (the defender may pass the attack on) or platkowy (5 cards from 52, openings in pairs) [default: podkidnoy]",
+        accepts: "use podkidnoy, perevodnoy or platkowy",
+        set: |r, v| {
+            let Some(variant) = Variant::parse(v) else {
+                return false;
             };
-            v.push(RuleChange::new(format!("teams={t}"), label, r));
-        }
-        if rules.players as u32 * rules.hand as u32 != rules.deck as u32 {
-            let mut r = *rules;
-            r.dealer_trump = !r.dealer_trump;
-            let (value, label) = flip(rules.dealer_trump, "dealer's trump", "turned trump");
-            v.push(RuleChange::new(format!("dealer-trump={value}"), label, r));
-        }
-        let mut r = *rules;
-        r.last_cards = match rules.last_cards {
-            LastCards::Draw => LastCards::Defender,
-            LastCards::Defender => LastCards::Draw,
-        };
-        let name = match r.last_cards {
-            LastCards::Draw => "draw",
-            LastCards::Defender => "defender",
-        };
-        v.push(RuleChange::new(
-            format!("last-cards={name}"),
-            format!("last: {name}"),
-            r,
-        ));
-        let mut r = *rules;
-        r.five_before_discard = !r.five_before_discard;
-        let (value, label) = flip(
-            rules.five_before_discard,
-            "5 until discard",
-            "6 from the start",
-        );
-        v.push(RuleChange::new(
-            format!("five-before-discard={value}"),
-            label,
-            r,
-        ));
-        if rules.hand >= 5 {
-            let mut r = *rules;
-            r.redeal = !r.redeal;
-            let (value, label) = flip(rules.redeal, "re-deal", "no re-deal");
-            v.push(RuleChange::new(format!("redeal={value}"), label, r));
-        }
-        let (deck, hand) = if rules.deck == 36 { (52, 7) } else { (36, 6) };
-        if (rules.deck, rules.hand) == (36, 6) || rules.deck == 52 {
-            let mut r = *rules;
-            (r.deck, r.hand) = (deck, hand);
-            v.push(RuleChange::new(
-                format!("deck={deck},hand={hand}"),
-                format!("{deck} cards, {hand} each"),
-                r,
-            ));
-        }
-        v.retain(|c| c.rules.validate().is_ok());
-        v
-    }
-}
+            if at_variant_standard(r) {
+                let new = Rules::standard(variant, r.players);
+                (r.deck, r.hand) = (new.deck, new.hand);
+            }
+            r.variant = variant;
+            true
+        },
+        get: |r| r.variant.to_string(),
+        describe: |r| Some(r.variant.to_string()),
+        changes: |r| {
+            [Variant::Podkidnoy, Variant::Perevodnoy, Variant::Platkowy]
+                .into_iter()
+                .filter(|&v| v != r.variant)
+                .map(|v| {
+                    // Leaving perevodnoy leaves its show-trump transfers behind.
+                    let also = if r.show_trump_transfer {
+                        ",show-trump-transfer=off"
+                    } else {
+                        ""
+                    };
+                    (format!("variant={v}{also}"), v.to_string())
+                })
+                .collect()
+        },
+    },
+    Rule {
+        key: "deck",
+        aliases: &["baraja"],
+        flag: Flag::Value { long: "deck", value_name: "CARDS" },
+        help: "Cards in the deck: 36 (6 to ace) or 52 [default: 36; platkowy 52]",
+        accepts: "use 36 (6 to ace) or 52",
+        set: |r, v| match v.trim() {
+            "36" | "52" => {
+                r.deck = v.trim().parse().unwrap_or(36);
+                true
+            }
+            _ => false,
+        },
+        get: |r| r.deck.to_string(),
+        describe: |r| (!at_variant_standard(r)).then(|| format!("{} cards, {} each", r.deck, r.hand)),
+        changes: |r| {
+            let (deck, hand) = if r.deck == 36 { (52, 7) } else { (36, 6) };
+            if (r.deck, r.hand) == (36, 6) || r.deck == 52 {
+                vec![(format!("deck={deck},hand={hand}"), format!("{deck} cards, {hand} each"))]
+            } else {
+                vec![]
+            }
+        },
+    },
+    Rule {
+        key: "hand",
+        aliases: &["mano"],
+        flag: Flag::Value { long: "hand", value_name: "N" },
+        help: "Cards per hand, 1–12 [default: 6; platkowy 5]",
+        accepts: "give 1 to 12 cards",
+        set: |r, v| whole(v, 1, 12).map(|n| r.hand = n as u8).is_some(),
+        get: |r| r.hand.to_string(),
+        // Said with the deck.
+        describe: |_| None,
+        changes: |_| vec![],
+    },
+    Rule {
+        key: "teams",
+        aliases: &["equipos"],
+        flag: Flag::Value { long: "teams", value_name: "TEAMS" },
+        help: "Partnerships: 2x2 (4 players, partners opposite), 3x3 or 2x2x2 (6 players)",
+        accepts: "use none, 2x2 (4 players), 3x3 or 2x2x2 (6 players)",
+        set: |r, v| Teams::parse(v).map(|t| r.teams = t).is_some(),
+        get: |r| r.teams.to_string(),
+        describe: |r| (r.teams != Teams::None).then(|| format!("teams {}", r.teams)),
+        changes: |r| {
+            let teams: &[Teams] = match (r.players, r.teams) {
+                (_, t) if t != Teams::None => &[Teams::None],
+                (4, _) => &[Teams::TwoByTwo],
+                (6, _) => &[Teams::ThreeByThree, Teams::TwoByTwoByTwo],
+                _ => &[],
+            };
+            teams
+                .iter()
+                .map(|&t| {
+                    let label = if t == Teams::None {
+                        "no teams".to_string()
+                    } else {
+                        format!("teams {t}")
+                    };
+                    (format!("teams={t}"), label)
+                })
+                .collect()
+        },
+    },
+    Rule {
+        key: "show-trump-transfer",
+        aliases: &[],
+        flag: Flag::Switch { long: "show-trump-transfer", sets: "on" },
+        help: "Perevodnoy: the defender may also transfer once per bout by showing the trump of the attack rank",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.show_trump_transfer = b).is_some(),
+        get: |r| on_off(r.show_trump_transfer),
+        describe: |r| r.show_trump_transfer.then(|| "show-trump transfer".into()),
+        changes: |r| {
+            if r.variant == Variant::Perevodnoy {
+                vec![flip("show-trump-transfer", r.show_trump_transfer, "show trump", "no show trump")]
+            } else {
+                vec![]
+            }
+        },
+    },
+    Rule {
+        key: "dealer-trump",
+        aliases: &[],
+        flag: Flag::Switch { long: "dealer-trump", sets: "on" },
+        help: "Trump is the suit of the dealer's last card; no card is turned under the stock",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.dealer_trump = b).is_some(),
+        get: |r| on_off(r.dealer_trump),
+        describe: |r| r.dealer_trump.then(|| "dealer's trump".into()),
+        changes: |r| {
+            // When the hands take the whole deck the dealer's card shows the trump anyway.
+            if r.players as u32 * r.hand as u32 != r.deck as u32 {
+                vec![flip("dealer-trump", r.dealer_trump, "dealer's trump", "turned trump")]
+            } else {
+                vec![]
+            }
+        },
+    },
+    Rule {
+        key: "last-cards",
+        aliases: &[],
+        flag: Flag::Value { long: "last-cards", value_name: "RULE" },
+        help: "When the last cards go out together: draw, or defender (the last defender is the durak) [default: draw]",
+        accepts: "use draw or defender",
+        set: |r, v| LastCards::parse(v).map(|l| r.last_cards = l).is_some(),
+        get: |r| r.last_cards.to_string(),
+        describe: |r| {
+            (r.last_cards == LastCards::Defender).then(|| "last cards: defender loses".into())
+        },
+        changes: |r| {
+            let other = match r.last_cards {
+                LastCards::Draw => LastCards::Defender,
+                LastCards::Defender => LastCards::Draw,
+            };
+            vec![(format!("last-cards={other}"), format!("last: {other}"))]
+        },
+    },
+    Rule {
+        key: "five-before-discard",
+        aliases: &[],
+        flag: Flag::Switch { long: "five-before-discard", sets: "on" },
+        help: "At most 5 attack cards until the first bout is discarded",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.five_before_discard = b).is_some(),
+        get: |r| on_off(r.five_before_discard),
+        describe: |r| r.five_before_discard.then(|| "5 before first discard".into()),
+        changes: |r| {
+            vec![flip(
+                "five-before-discard",
+                r.five_before_discard,
+                "5 until discard",
+                "6 from the start",
+            )]
+        },
+    },
+    Rule {
+        key: "redeal",
+        aliases: &[],
+        flag: Flag::Switch { long: "no-redeal", sets: "off" },
+        help: "Play hands that are all red, all black or hold five cards of a suit (no re-deal)",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.redeal = b).is_some(),
+        get: |r| on_off(r.redeal),
+        describe: |r| (!r.redeal).then(|| "no re-deal".into()),
+        changes: |r| {
+            // Only hands of five cards or more are ever re-dealt.
+            if r.hand >= 5 {
+                vec![flip("redeal", r.redeal, "re-deal", "no re-deal")]
+            } else {
+                vec![]
+            }
+        },
+    },
+    Rule {
+        key: "max-moves",
+        aliases: &[],
+        flag: Flag::Value { long: "max-moves", value_name: "N" },
+        help: "Stop a game unfinished (counted as capped) after this many actions [default: 10000]",
+        accepts: "give 10 to 4294967295 actions",
+        set: |r, v| whole(v, 10, u32::MAX as u64).map(|n| r.max_moves = n as u32).is_some(),
+        get: |r| r.max_moves.to_string(),
+        describe: |_| None,
+        changes: |_| vec![],
+    },
+];
 
 impl GameRules for Rules {
+    const TABLE: &'static [Rule<Rules>] = TABLE;
     fn standard(players: usize) -> Rules {
         Rules::standard(Variant::Podkidnoy, players.min(u8::MAX as usize) as u8)
     }
@@ -478,15 +488,6 @@ impl GameRules for Rules {
     }
     fn validate(&self) -> Result<()> {
         Rules::validate(self)
-    }
-    fn with_changes(&self, spec: &str) -> Result<Rules> {
-        Rules::with_changes(*self, spec)
-    }
-    fn one_rule_changes(&self) -> Vec<RuleChange<Rules>> {
-        Rules::one_rule_changes(self)
-    }
-    fn describe(&self) -> String {
-        Rules::describe(self)
     }
     fn side(&self, seat: Seat) -> usize {
         self.teams.team(seat)
@@ -518,12 +519,12 @@ mod tests {
             [
                 "variant=perevodnoy",
                 "variant=platkowy",
+                "deck=52,hand=7",
                 "teams=2x2",
                 "dealer-trump=on",
                 "last-cards=defender",
                 "five-before-discard=on",
                 "redeal=off",
-                "deck=52,hand=7",
             ]
         );
         // Six players hold the whole 36-card deck: the dealer's card shows the trump anyway,
@@ -554,6 +555,28 @@ mod tests {
                 c.name
             );
         }
+    }
+
+    #[test]
+    fn the_table_reads_back_what_it_writes() {
+        for players in 2..=6 {
+            for variant in [Variant::Podkidnoy, Variant::Perevodnoy, Variant::Platkowy] {
+                crate::play::rules::check_table(&Rules::standard(variant, players)).unwrap();
+            }
+        }
+        // Leaving perevodnoy with show-trump transfers on leaves them behind.
+        let r = Rules::standard(Variant::Perevodnoy, 3)
+            .with_changes("show-trump-transfer=on")
+            .unwrap();
+        let names: Vec<String> = r.one_rule_changes().into_iter().map(|c| c.name).collect();
+        assert!(names.contains(&"variant=podkidnoy,show-trump-transfer=off".to_string()));
+        assert_eq!(
+            Rules::standard(Variant::Podkidnoy, 4)
+                .with_changes("deck=40")
+                .unwrap_err()
+                .to_string(),
+            "invalid deck=40: use 36 (6 to ace) or 52"
+        );
     }
 
     #[test]

@@ -26,7 +26,8 @@ use super::cards::{
     JOKERS, KING, THREE, TWO,
 };
 use super::engine::{canonical_suit, Action, Phase, View};
-use super::ismcts::Search;
+/// The search of `ismcts` bots.
+type Search = crate::play::ismcts::Search<super::Ocho>;
 use crate::error::Result;
 use crate::rng::{uniform_below, Rng, Stream};
 use crate::text::Spec;

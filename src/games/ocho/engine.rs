@@ -1192,6 +1192,39 @@ pub struct View<'a> {
     seat: u8,
 }
 
+impl crate::play::PlayerView for View<'_> {
+    fn seat(&self) -> crate::play::Seat {
+        self.seat.into()
+    }
+}
+
+/// What the player sees: their hand, every hand's size, the top card, the suit and value in
+/// force, the pending draw, the direction, the stock's size and the cards played since the last
+/// reshuffle.
+impl std::fmt::Debug for View<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let g = self.game;
+        let sizes: Vec<u32> = (0..g.rules.players).map(|p| self.hand_len(p)).collect();
+        f.debug_struct("View")
+            .field("seat", &self.seat)
+            .field("rules", &g.rules)
+            .field("hand", &self.hand())
+            .field("hand sizes", &sizes)
+            .field("top", &self.top())
+            .field("suit", &self.suit())
+            .field("value", &self.value())
+            .field("pending", &self.pending())
+            .field("phase", &self.phase())
+            .field("reversed", &self.reversed())
+            .field("drawn", &self.drawn())
+            .field("stock", &self.stock_len())
+            .field("pile", &self.pile())
+            .field("to act", &g.to_act)
+            .field("out", &g.out_so_far())
+            .finish()
+    }
+}
+
 impl<'a> View<'a> {
     /// Whose view this is.
     #[inline]
@@ -1338,6 +1371,12 @@ impl crate::play::State for Game {
             .map(|d| d as u8);
         Game::with_start(*rules, Start { dealer }, rng)
     }
+    fn deal_for_view(view: &View<'_>, rng: &mut crate::rng::Stream) -> Game {
+        view.determinize(rng)
+    }
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
     #[inline]
     fn to_act(&self) -> usize {
         self.to_act as usize
@@ -1379,17 +1418,18 @@ impl crate::play::State for Game {
     }
     /// See [`super::COUNTERS`].
     fn counters(&self, out: &mut [i64; crate::play::MAX_COUNTERS]) {
+        use super::Counter as C;
         let last = self.finishing_order().map(|o| o[o.len() - 1]);
-        out[0] = self.cards_drawn as i64;
-        out[1] = self.stack_cards as i64;
-        out[2] = self.penalty_cards as i64;
-        out[3] = self.forgotten as i64;
-        out[4] = self.reshuffles as i64;
-        out[5] = (last == Some(self.starter)) as i64;
-        out[6] = (last == Some(self.dealer)) as i64;
-        out[7] = self.actions as i64;
-        out[8] = self.longest_stack as i64;
-        out[9] = (self.capped && self.n_out > 0) as i64;
+        out[C::CardsDrawn as usize] = self.cards_drawn as i64;
+        out[C::StackCards as usize] = self.stack_cards as i64;
+        out[C::PenaltyCards as usize] = self.penalty_cards as i64;
+        out[C::Forgotten as usize] = self.forgotten as i64;
+        out[C::Reshuffles as usize] = self.reshuffles as i64;
+        out[C::StarterLast as usize] = (last == Some(self.starter)) as i64;
+        out[C::DealerLast as usize] = (last == Some(self.dealer)) as i64;
+        out[C::Actions as usize] = self.actions as i64;
+        out[C::LongestStack as usize] = self.longest_stack as i64;
+        out[C::CappedAfterFirst as usize] = (self.capped && self.n_out > 0) as i64;
     }
     /// The order players went out in: the first out is first, the one left holding cards last.
     fn places(&self, out: &mut [u8; crate::play::MAX_SEATS]) -> bool {

@@ -14,7 +14,6 @@ pub mod bots;
 pub mod cards;
 pub mod deal;
 pub mod engine;
-pub mod ismcts;
 pub mod rules;
 pub mod value;
 
@@ -22,27 +21,43 @@ use serde::{Deserialize, Serialize};
 
 use crate::humanize;
 use crate::play::sim::{share_p_value, SimTally};
-use crate::play::{Game, GameInfo, RuleFlag, Scoring, Words};
+use crate::play::{ActionOf, Game, GameInfo, RuleFlag, Scoring, State, Words, MAX_SEATS};
 use crate::report::{Report, Value};
+use crate::rng::Stream;
 use crate::stats::wilson95;
 
 /// Ocho loco, for the whole-game layer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ocho;
 
-/// The game's own counters, per game (see [`engine::Game`]'s accessors).
-pub const COUNTERS: &[&str] = &[
-    "cards_drawn",
-    "stack_cards",
-    "penalty_cards",
-    "forgotten",
-    "reshuffles",
-    "starter_last",
-    "dealer_last",
-    "actions",
-    "longest_stack",
-    "capped_after_first",
-];
+crate::counters! {
+    /// Ocho loco's own counters of a finished game.
+    pub enum Counter {
+        /// Cards drawn from the stock.
+        CardsDrawn = "cards_drawn",
+        /// Cards taken for draw-two and draw-three stacks.
+        StackCards = "stack_cards",
+        /// Penalty cards (a forgotten «voy por una»).
+        PenaltyCards = "penalty_cards",
+        /// Times «voy por una» was forgotten.
+        Forgotten = "forgotten",
+        /// Reshuffles of the played cards into a new stock.
+        Reshuffles = "reshuffles",
+        /// The starter was left last.
+        StarterLast = "starter_last",
+        /// The dealer was left last.
+        DealerLast = "dealer_last",
+        /// Actions played.
+        Actions = "actions",
+        /// The longest draw stack.
+        LongestStack = "longest_stack",
+        /// Stopped at the action cap after somebody went out.
+        CappedAfterFirst = "capped_after_first",
+    }
+}
+
+/// The names of [`Counter`], in index order.
+pub const COUNTERS: &[&str] = Counter::NAMES;
 
 const FLAGS: &[RuleFlag] = &[
     RuleFlag {
@@ -153,6 +168,38 @@ impl Game for Ocho {
   tahur ocho flags --players 3 --joker three --format markdown",
         ],
     };
+    /// Search bots play out with the greedy bot.
+    fn playout_action(
+        state: &engine::Game,
+        _scratch: &mut Vec<ActionOf<Self>>,
+        _rng: &mut Stream,
+    ) -> ActionOf<Self> {
+        bots::greedy_action(&State::view(state, state.to_act()))
+    }
+
+    /// Each seat is credited with its finishing place: 1 for going out first down to 0 for
+    /// being left with cards, evenly between; in a game stopped at the action cap the seats
+    /// still holding cards share the places left (their mean reward).
+    fn search_rewards(_root: &engine::Game, end: &engine::Game) -> [f64; MAX_SEATS] {
+        let n = end.rules().players as usize;
+        let last = (n - 1) as f64;
+        let out = end.out_so_far();
+        let k = out.len();
+        // The mean of the rewards of places k..n.
+        let rest = (k..n).map(|p| 1.0 - p as f64 / last).sum::<f64>() / (n - k).max(1) as f64;
+        let mut r = [rest; MAX_SEATS];
+        for (place, &s) in out.iter().enumerate() {
+            r[s as usize % MAX_SEATS] = 1.0 - place as f64 / last;
+        }
+        if let Some(order) = end.finishing_order() {
+            r[order[n - 1] as usize % MAX_SEATS] = 0.0;
+        }
+        r
+    }
+
+    /// Among root actions visited equally often the one added last is taken (the rule Ocho's
+    /// published search results were made with).
+    const SEARCH_TIES_TO_NEWEST: bool = true;
 
     const PLACES_BY_STRATEGY: bool = true;
 
@@ -179,7 +226,7 @@ impl Game for Ocho {
         edge_fields(
             r,
             ("starter_last", "starter is left with cards (last)"),
-            t.counter(5).max(0) as u64,
+            t.counter(Counter::StarterLast).max(0) as u64,
             t,
             (fair, n),
             false,
@@ -187,7 +234,7 @@ impl Game for Ocho {
         edge_fields(
             r,
             ("dealer_last", "dealer is left with cards (last)"),
-            t.counter(6).max(0) as u64,
+            t.counter(Counter::DealerLast).max(0) as u64,
             t,
             (fair, n),
             false,
@@ -229,7 +276,7 @@ impl Game for Ocho {
         r.field(
             "capped_after_first",
             "games stopped at the cap after the first went out",
-            Value::Int(t.counter(9)),
+            Value::Int(t.counter(Counter::CappedAfterFirst)),
         );
     }
 }

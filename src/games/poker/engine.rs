@@ -127,6 +127,21 @@ pub enum Action {
     Accept,
 }
 
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Action::Throw { dice, open } => write!(
+                f,
+                "throw dice {dice:05b}{}",
+                if open { " in the open" } else { " in the cup" }
+            ),
+            Action::Claim(r) => write!(f, "claim rung {r}"),
+            Action::Call => f.write_str("call"),
+            Action::Accept => f.write_str("accept"),
+        }
+    }
+}
+
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -579,6 +594,21 @@ impl crate::play::State for Game {
         Game::new(*rules, start.first, rng)
     }
     #[inline]
+    /// The dice in the cup rolled afresh unless the viewer has seen them.
+    fn deal_for_view(view: &View<'_>, rng: &mut Stream) -> Game {
+        let mut g = view.game.clone();
+        if !view.sees_all() {
+            for i in 0..DICE {
+                if g.hidden >> i & 1 == 1 {
+                    g.dice[i] = uniform_below(rng, 6) as u8;
+                }
+            }
+        }
+        g
+    }
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
     fn to_act(&self) -> Seat {
         self.holder as usize
     }
@@ -627,6 +657,12 @@ impl crate::play::State for Game {
 pub struct View<'a> {
     game: &'a Game,
     seat: u8,
+}
+
+impl crate::play::PlayerView for View<'_> {
+    fn seat(&self) -> Seat {
+        self.seat as usize
+    }
 }
 
 impl View<'_> {

@@ -44,6 +44,19 @@ pub enum Move {
     EndHand,
 }
 
+impl std::fmt::Display for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Move::Stand => "stand",
+            Move::Hit => "hit",
+            Move::Split => "split",
+            Move::Tapo => "tapo y quedo",
+            Move::Withdraw => "withdraw",
+            Move::EndHand => "end the hand",
+        })
+    }
+}
+
 impl Move {
     /// One-letter code used in strategy sheets.
     pub fn code(self) -> char {

@@ -173,6 +173,7 @@ impl GameRules for TableRules {
 /// A sitting in progress.
 #[derive(Clone)]
 pub struct Sitting {
+    rules: TableRules,
     table: Table,
     players: usize,
     /// Hands to play, and played.
@@ -187,6 +188,31 @@ pub struct Sitting {
     unbalanced: u64,
     /// The decision waiting, if any.
     pending: Option<(usize, Decision)>,
+}
+
+/// What the player to decide sees: their hand and the bank's up card ([`Decision`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SittingView<'a> {
+    sitting: &'a Sitting,
+    seat: usize,
+}
+
+impl SittingView<'_> {
+    /// The decision waiting (the seat's hand and the bank's up card).
+    pub fn decision(&self) -> &Decision {
+        &self
+            .sitting
+            .pending
+            .as_ref()
+            .expect("a view is taken while a decision is waiting")
+            .1
+    }
+}
+
+impl crate::play::PlayerView for SittingView<'_> {
+    fn seat(&self) -> usize {
+        self.seat
+    }
 }
 
 impl fmt::Debug for Sitting {
@@ -291,12 +317,13 @@ fn fresh_table(rules: &TableRules, rng: Stream) -> Table {
 impl crate::play::State for Sitting {
     type Rules = TableRules;
     type Action = Move;
-    type View<'a> = Decision;
+    type View<'a> = SittingView<'a>;
 
     /// A fresh table from `rng` (shuffle, first bank by high card), then `start.length` hands.
     fn deal(rules: &TableRules, start: &Start, rng: &mut Stream) -> Sitting {
         let table = fresh_table(rules, rng.clone());
         let mut s = Sitting {
+            rules: *rules,
             first_bank: table.bank(),
             table,
             players: rules.players as usize,
@@ -319,8 +346,18 @@ impl crate::play::State for Sitting {
         self.pending.map_or(0, |p| p.0)
     }
     #[inline]
-    fn view(&self, _seat: usize) -> Decision {
-        self.pending.expect("a decision is waiting").1
+    fn view(&self, seat: usize) -> SittingView<'_> {
+        SittingView {
+            sitting: self,
+            seat,
+        }
+    }
+    fn rules(&self) -> &TableRules {
+        &self.rules
+    }
+    /// Not yet: 21's search bot comes with dealing the unseen shoe (the one-engine-API issue).
+    fn deal_for_view(_view: &SittingView<'_>, _rng: &mut Stream) -> Sitting {
+        unimplemented!("21 does not deal for a view yet")
     }
     fn legal_actions(&self, out: &mut Vec<Move>) {
         out.clear();
@@ -384,8 +421,8 @@ impl crate::play::Strategy<super::Veintiuno> for PlayerPolicy {
 
 impl crate::play::Bot<super::Veintiuno> for PlayerPolicy {
     #[inline]
-    fn act(&mut self, view: &Decision, _rng: &mut Stream) -> Move {
-        self.decide(view)
+    fn act(&mut self, view: &SittingView<'_>, _rng: &mut Stream) -> Move {
+        self.decide(view.decision())
     }
 
     /// Every seat plays a policy: the sitting plays its decisions in one loop.
