@@ -150,6 +150,25 @@ pub fn edge_reading(rate: f64, fair: f64, p: f64, who: &str, higher_is_better: b
     )
 }
 
+/// The plain reading of an exact probability of an event that is `impossible` or `certain` as
+/// the game decides it (a Dudo bid the dice rule out, a claim the face-up dice make). Only
+/// those are called "impossible" and "certain": an exact figure that rounds to 0 or 1 in
+/// floating point is not (with thousands of dice some tails underflow), and a sampled figure
+/// never goes through here.
+pub fn exact_reading(p: f64, impossible: bool, certain: bool) -> String {
+    if impossible {
+        "impossible".into()
+    } else if certain {
+        "certain".into()
+    } else if p <= 0.0 {
+        "possible, but below 1 in 10^300: too small to compute".into()
+    } else if p >= 1.0 {
+        "almost certain: fails too rarely to compute".into()
+    } else {
+        odds(p)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@
 //! - [`runner`]: the one simulation runner (chunked, seeded, parallel, shardable, interruptible).
 //! - [`progress`]: progress bars and `--progress` lines, one per command, in its own unit.
 //! - [`rng`]: xoshiro256++ streams and exactly unbiased dice.
+//! - [`bits`]: card and tile sets as bit words, and selecting their `k`-th member fast.
 //! - [`stats`]: estimates, intervals and comparisons (paired ones included).
 //! - [`text`]: names, counts, `key=value` lists and bot specs as users type them.
 //! - [`humanize`]: numbers in plain language.
@@ -44,6 +45,7 @@ pub fn quiet() -> bool {
     QUIET.with(std::cell::Cell::get)
 }
 
+pub mod bits;
 pub mod cli;
 pub mod error;
 pub mod games;

@@ -294,7 +294,7 @@ pub trait PlayerView: Debug {
 
 /// A game in progress: the engine. Every game implements it on its own state type (named
 /// `<Game>State`), and every analysis, bot and search works through it.
-pub trait State: Clone + Send + Sized {
+pub trait State: Clone + Debug + Send + Sized {
     /// The rules.
     type Rules: GameRules;
     /// What a player may do.

@@ -6,6 +6,7 @@ mod allocations;
 mod cli;
 mod common;
 mod completions;
+mod conformance;
 mod domino_deal;
 mod domino_games;
 mod dudo_advise;

@@ -236,11 +236,8 @@ pub fn tiles(set: TileSet) -> impl Iterator<Item = Tile> {
 
 /// The `k`-th tile (0-based, index order) of a set with more than `k` tiles.
 #[inline]
-pub fn nth_tile(mut set: TileSet, k: u32) -> Tile {
-    for _ in 0..k {
-        set &= set - 1;
-    }
-    Tile(set.trailing_zeros() as u8)
+pub fn nth_tile(set: TileSet, k: u32) -> Tile {
+    Tile(crate::bits::select(set, k) as u8)
 }
 
 /// Pips in a set of tiles.

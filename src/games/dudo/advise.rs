@@ -9,8 +9,9 @@
 use super::bid::Bid;
 use super::exact::Situation;
 use super::face::Face;
-use super::prob::{exact_reading, impossible_reason};
+use super::prob::impossible_reason;
 use super::table::distributions;
+use crate::humanize::exact_reading;
 use crate::report::{Report, Table, Value};
 
 /// What to do.

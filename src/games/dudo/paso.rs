@@ -92,7 +92,7 @@ pub fn report(shown: &[Face]) -> Result<Report> {
         format!(
             "{}; {} of {} rolls",
             // Every roll is enumerated: 0 or all of them is exact.
-            super::prob::exact_reading(p(o.holds()), o.holds() == 0, o.holds() == o.total),
+            crate::humanize::exact_reading(p(o.holds()), o.holds() == 0, o.holds() == o.total),
             o.holds(),
             o.total
         ),

@@ -39,24 +39,6 @@ pub(crate) fn dice_value(dice: &[Face]) -> Value {
     }
 }
 
-/// The plain reading of an exact probability whose bid is `impossible` or `certain` as the
-/// dice decide it ([`Situation::possible`], [`Situation::certain`]). Only those are called
-/// "impossible" and "certain": an exact figure that rounds to 0 or 1 in floating point is not
-/// (with thousands of dice some tails underflow), and a sampled figure never goes through here.
-pub fn exact_reading(p: f64, impossible: bool, certain: bool) -> String {
-    if impossible {
-        "impossible".into()
-    } else if certain {
-        "certain".into()
-    } else if p <= 0.0 {
-        "possible, but below 1 in 10^300: too small to compute".into()
-    } else if p >= 1.0 {
-        "almost certain: fails too rarely to compute".into()
-    } else {
-        humanize::odds(p)
-    }
-}
-
 /// Why `bid` cannot be true in `situation`, in a sentence without a final stop, or `None` when
 /// it can: more of its face than there are dice in play (the millas bonus included), or more
 /// than can count once the dice one sees are taken into account.
@@ -164,7 +146,7 @@ pub fn report(query: &ProbQuery, sampled: Option<(&CountHistogram, &RunSummary)>
         "exact",
         &format!("P(at least {})", bid.quantity),
         Value::Prob(odds.at_least),
-        exact_reading(odds.at_least, !s.possible(bid), s.certain(bid)),
+        humanize::exact_reading(odds.at_least, !s.possible(bid), s.certain(bid)),
     );
     r.field(
         "exactly",
@@ -221,17 +203,20 @@ mod tests {
 
     #[test]
     fn impossible_and_certain_only_when_the_dice_decide() {
-        assert_eq!(exact_reading(0.0, true, false), "impossible");
-        assert_eq!(exact_reading(1.0, false, true), "certain");
+        assert_eq!(humanize::exact_reading(0.0, true, false), "impossible");
+        assert_eq!(humanize::exact_reading(1.0, false, true), "certain");
         // Rounded to 0 or 1 but decided by nothing: not called impossible or certain.
-        let tiny = exact_reading(0.0, false, false);
+        let tiny = humanize::exact_reading(0.0, false, false);
         assert!(
             tiny.starts_with("possible") && !tiny.contains("impossible"),
             "{tiny}"
         );
-        let near = exact_reading(1.0, false, false);
+        let near = humanize::exact_reading(1.0, false, false);
         assert!(near.starts_with("almost certain"), "{near}");
-        assert_eq!(exact_reading(0.25, false, false), humanize::odds(0.25));
+        assert_eq!(
+            humanize::exact_reading(0.25, false, false),
+            humanize::odds(0.25)
+        );
     }
 
     #[test]

@@ -161,97 +161,21 @@ pub fn count(set: CardSet) -> u32 {
     set.count_ones()
 }
 
-/// For each byte value, the positions of its set bits, lowest first.
-static SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut table = [[0u8; 8]; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let (mut k, mut bit) = (0, 0);
-        while bit < 8 {
-            if byte >> bit & 1 == 1 {
-                table[byte][k] = bit as u8;
-                k += 1;
-            }
-            bit += 1;
-        }
-        byte += 1;
-    }
-    table
-};
-
-/// The `k`-th card (lowest first) of a set with more than `k` cards.
-///
-/// Branch-free: random play asks for a uniformly drawn `k`, and a loop that clears `k` low bits
-/// ends at an unpredictable point (a mispredicted branch per move). Here three halving steps
-/// find the byte that holds the card (each keeps the low half when it holds more than `k` cards,
-/// else moves past it, by masks rather than branches), and a table gives the bit in that byte.
+/// The `k`-th card (lowest first) of a set with more than `k` cards ([`crate::bits::select`]).
 #[inline]
 pub fn nth(set: CardSet, k: u32) -> Card {
-    debug_assert!(k < count(set), "nth({set:#x}, {k}) past the end");
-    let (mut rest, mut k, mut base) = (set, k, 0u32);
-    for half in [32u32, 16, 8] {
-        let low = (rest & ((1u64 << half) - 1)).count_ones();
-        // All ones when the k-th card lies above the low half.
-        let above = ((k >= low) as u32).wrapping_neg();
-        let shift = half & above;
-        rest >>= shift;
-        k -= low & above;
-        base += shift;
-    }
-    Card(base as u8 + SELECT_IN_BYTE[rest as usize & 0xFF][k as usize & 7])
+    Card(crate::bits::select(set, k) as u8)
 }
 
-/// [`nth`] with BMI2's parallel bit deposit: one instruction instead of a chain of them.
+/// [`nth`] with BMI2's parallel bit deposit ([`crate::bits::select_bmi2`]).
 ///
 /// # Safety
-/// The CPU must have BMI2 (as it has wherever [`fast_select`] says yes).
+/// The CPU must have BMI2 (as it has wherever [`crate::bits::fast_select`] says yes).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
 #[inline]
 pub fn nth_bmi2(set: CardSet, k: u32) -> Card {
-    debug_assert!(k < count(set), "nth_bmi2({set:#x}, {k}) past the end");
-    Card(std::arch::x86_64::_pdep_u64(1u64 << k, set).trailing_zeros() as u8)
-}
-
-/// Whether [`nth_bmi2`] may be used and is fast here: the CPU has BMI2 and is not an AMD (or
-/// Hygon) processor from before Zen 3, whose microcoded `pdep` is slower than [`nth`]. Both
-/// give the same card, so this choice never changes a result. Checked once per process.
-pub fn fast_select() -> bool {
-    static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *FAST.get_or_init(detect_fast_pdep)
-}
-
-#[cfg(target_arch = "x86_64")]
-fn detect_fast_pdep() -> bool {
-    use std::arch::x86_64::__cpuid;
-    if !std::arch::is_x86_feature_detected!("bmi2") {
-        return false;
-    }
-    // SAFETY: every x86-64 processor has CPUID with leaves 0 and 1.
-    #[allow(unused_unsafe)]
-    let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
-    let name = [vendor.ebx, vendor.edx, vendor.ecx];
-    let is = |text: &[u8; 12]| {
-        name.iter()
-            .zip(text.chunks(4))
-            .all(|(&word, part)| word.to_le_bytes() == part)
-    };
-    if !is(b"AuthenticAMD") && !is(b"HygonGenuine") {
-        return true;
-    }
-    let base = (signature >> 8) & 0xF;
-    let family = if base == 0xF {
-        base + ((signature >> 20) & 0xFF)
-    } else {
-        base
-    };
-    // Zen 3 is family 0x19; Zen, Zen 2 and Hygon's Dhyana are 0x17 and 0x18.
-    family >= 0x19
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn detect_fast_pdep() -> bool {
-    false
+    Card(crate::bits::select_bmi2(set, k) as u8)
 }
 
 /// A set written as cards, e.g. `6♠ 7♠ A♥`.
@@ -305,38 +229,7 @@ mod tests {
             rank_mask(4) | rank_mask(12)
         );
         assert_eq!(nth(0b1011_0000, 2), Card(7));
-        // The branch-free select against the obvious loop, on sets of every density.
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for round in 0..20_000u32 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let set = match round % 4 {
-                0 => x,
-                1 => x & x.rotate_left(17),
-                2 => x & x.rotate_left(17) & x.rotate_left(31),
-                _ => x | 1u64 << 63,
-            };
-            let mut rest = set;
-            for k in 0..count(set) {
-                assert_eq!(
-                    nth(set, k),
-                    Card(rest.trailing_zeros() as u8),
-                    "{set:#x} {k}"
-                );
-                rest &= rest - 1;
-            }
-        }
-        assert_eq!(nth(u64::MAX, 63), Card(63));
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("bmi2") {
-            for set in [FULL_36, RED, 0b1011_0000, u64::MAX, x, x & x.rotate_left(9)] {
-                for k in 0..count(set) {
-                    // SAFETY: the CPU has BMI2.
-                    assert_eq!(unsafe { nth_bmi2(set, k) }, nth(set, k), "{set:#x} {k}");
-                }
-            }
-        }
+        assert_eq!(nth(FULL_36, 0), Card::new(4, 0));
     }
 
     #[test]

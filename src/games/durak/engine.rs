@@ -725,7 +725,7 @@ impl DurakState {
     /// asked move by move (a test checks it), without the per-move round trip through a bot.
     pub fn play_out_random(&mut self, rng: &mut impl Rng, scratch: &mut Vec<Action>) -> Outcome {
         #[cfg(target_arch = "x86_64")]
-        if super::cards::fast_select() {
+        if crate::bits::fast_select() {
             // SAFETY: `fast_select` checked that the CPU has BMI2.
             return unsafe { self.play_out_random_bmi2(rng, scratch) };
         }

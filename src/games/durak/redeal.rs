@@ -150,7 +150,7 @@ mod tests {
 
     #[test]
     fn rules_without_redeals_have_none() {
-        let mut r = Rules::standard(super::super::rules::Variant::Podkidnoy, 4);
+        let mut r = Rules::standard(crate::games::durak::rules::Variant::Podkidnoy, 4);
         assert!(for_rules(&r).is_some());
         r.hand = 4;
         assert_eq!(for_rules(&r), None);

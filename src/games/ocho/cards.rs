@@ -222,13 +222,7 @@ pub fn count(set: CardSet) -> u32 {
 /// The `k`-th card (lowest first) of a set with more than `k` cards.
 #[inline]
 pub fn nth(set: CardSet, k: u32) -> Card {
-    let low = set as u64;
-    let n = low.count_ones();
-    if k < n {
-        Card(crate::games::durak::cards::nth(low, k).0)
-    } else {
-        Card(64 + crate::games::durak::cards::nth((set >> 64) as u64, k - n).0)
-    }
+    Card(crate::bits::select128(set, k) as u8)
 }
 
 /// [`nth`] with BMI2's parallel bit deposit.
@@ -239,14 +233,7 @@ pub fn nth(set: CardSet, k: u32) -> Card {
 #[target_feature(enable = "bmi2")]
 #[inline]
 pub fn nth_bmi2(set: CardSet, k: u32) -> Card {
-    use std::arch::x86_64::_pdep_u64;
-    let low = set as u64;
-    let n = low.count_ones();
-    if k < n {
-        Card(_pdep_u64(1u64 << k, low).trailing_zeros() as u8)
-    } else {
-        Card(64 + _pdep_u64(1u64 << (k - n), (set >> 64) as u64).trailing_zeros() as u8)
-    }
+    Card(crate::bits::select128_bmi2(set, k) as u8)
 }
 
 /// The lowest card of a non-empty set.

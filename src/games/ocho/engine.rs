@@ -651,14 +651,14 @@ impl Game {
         always_forgets: u16,
     ) {
         #[cfg(target_arch = "x86_64")]
-        if crate::games::durak::cards::fast_select() {
+        if crate::bits::fast_select() {
             // SAFETY: `fast_select` checked that the CPU has BMI2.
             unsafe { self.play_out_random_bmi2(decisions, deal, forget_below, always_forgets) };
             return;
         }
         if self.is_one_deck() {
             self.play_out_one_deck(decisions, deal, forget_below, always_forgets, |set, k| {
-                crate::games::durak::cards::nth(set, k).0
+                crate::bits::select(set, k) as u8
             });
         } else {
             self.play_out_random_with(decisions, deal, forget_below, always_forgets, nth);
@@ -681,7 +681,7 @@ impl Game {
         // The closures inherit this function's BMI2.
         if self.is_one_deck() {
             self.play_out_one_deck(decisions, deal, forget_below, always_forgets, |set, k| {
-                crate::games::durak::cards::nth_bmi2(set, k).0
+                crate::bits::select_bmi2(set, k) as u8
             })
         } else {
             self.play_out_random_with(decisions, deal, forget_below, always_forgets, |set, k| {

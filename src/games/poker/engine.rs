@@ -842,7 +842,7 @@ mod tests {
     #[test]
     fn a_called_lie_costs_the_claimant_and_a_called_truth_the_caller() {
         let rules = Rules::standard(3);
-        let rung = |s: &str| super::super::hand::Claim::parse(s).unwrap().rung() as u8;
+        let rung = |s: &str| crate::games::poker::hand::Claim::parse(s).unwrap().rung() as u8;
         let mut rng = base_stream(1);
         // Seat 0 passed "trío de reyes" on KKK87: true.
         let mut g = Game::with_claim(rules, 0, rung("trío de reyes"), faces("KKK87"), ALL_DICE);

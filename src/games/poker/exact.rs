@@ -349,7 +349,7 @@ mod tests {
 
     #[test]
     fn the_die_by_die_plan_is_never_worse_than_the_best_keep() {
-        let ladder = super::super::hand::ladder();
+        let ladder = crate::games::poker::hand::ladder();
         for (i, &(hand, _)) in ladder.iter().enumerate().step_by(7) {
             for &(target, _) in ladder.iter().step_by(23) {
                 let goal = Goal::beat(&Claim::of(target));

@@ -357,11 +357,7 @@ pub fn chances_report(q: &ChancesQuery) -> Result<Report> {
         Value::Prob(p_true),
         format!(
             "{}; {count} of {} rolls of the hidden dice",
-            super::super::dudo::prob::exact_reading(
-                p_true,
-                count == 0,
-                count == 6u32.pow(hidden as u32)
-            ),
+            crate::humanize::exact_reading(p_true, count == 0, count == 6u32.pow(hidden as u32)),
             6u32.pow(hidden as u32)
         ),
     );
