@@ -112,11 +112,7 @@ pub fn plain_rate(p: &crate::stats::Proportion) -> String {
 
 /// [`plain_rate`] counting `unit` ("samples", "hands", "deals").
 pub fn plain_rate_of(p: &crate::stats::Proportion, unit: &str) -> String {
-    let unit = if p.trials == 1 {
-        crate::text::singular(unit)
-    } else {
-        unit
-    };
+    let unit = if p.trials == 1 { singular(unit) } else { unit };
     if p.successes == 0 {
         format!("none in {} {unit}", thousands(p.trials))
     } else if p.successes == p.trials {
@@ -169,6 +165,24 @@ pub fn exact_reading(p: f64, impossible: bool, certain: bool) -> String {
     }
 }
 
+/// `games` → `game`, `hands` → `hand` (for messages).
+pub fn singular(unit: &str) -> &str {
+    match unit {
+        "dice" => "die",
+        "matches" => "match",
+        _ => unit.strip_suffix('s').unwrap_or(unit),
+    }
+}
+
+/// `n` and the noun, singular when `n` is 1: "1 game", "3 games".
+pub fn count_of(n: u64, plural: &str) -> String {
+    if n == 1 {
+        format!("1 {}", singular(plural))
+    } else {
+        format!("{} {plural}", thousands(n))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,7 +205,6 @@ mod tests {
         assert_eq!(odds(0.95), "about 95 in 100: fails about 1 in 20");
         assert_eq!(odds(0.949), "about 9 in 10");
         assert_eq!(odds(0.9949), "about 99 in 100: fails about 1 in 196");
-        use crate::text::count_of;
         assert_eq!(count_of(1, "games"), "1 game");
         assert_eq!(count_of(1, "dice"), "1 die");
         assert_eq!(count_of(1200, "dice"), "1,200 dice");

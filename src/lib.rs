@@ -16,6 +16,7 @@
 //! - [`humanize`]: numbers in plain language.
 //! - [`report`]: text, CSV, JSON and Markdown exporters, SVG charts, atomic output.
 //! - [`shards`]: partial results of sharded runs and their merge.
+//! - [`signals`]: whether Ctrl-C, SIGTERM or SIGHUP asked the process to stop.
 
 #![deny(missing_docs)]
 
@@ -58,6 +59,7 @@ pub mod report;
 pub mod rng;
 pub mod runner;
 pub mod shards;
+pub mod signals;
 pub mod stats;
 pub mod text;
 

@@ -206,7 +206,7 @@ impl Progress {
                 *shown = None;
             }
         }
-        let how = if crate::runner::interrupted() {
+        let how = if crate::signals::interrupted() {
             "stopped"
         } else {
             "done"

@@ -12,7 +12,7 @@
 //! the result then covers only the chunks that finished, and says how many samples that is.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
@@ -22,14 +22,7 @@ use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::rng::{ChunkStreams, Stream};
 
-/// Set by the first Ctrl-C (SIGINT), SIGTERM or SIGHUP; runs stop starting new chunks (and
-/// every long command new units of work) once it is set.
-pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Whether a signal asked the process to stop ([`INTERRUPTED`]).
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::Relaxed)
-}
+pub use crate::signals::{interrupted, INTERRUPTED};
 
 /// Installs the handler of Ctrl-C (SIGINT), SIGTERM (what Slurm and Kubernetes send at a time
 /// limit) and SIGHUP: the first signal asks running work to stop between chunks and report what
@@ -371,6 +364,18 @@ pub struct RunSummary {
     pub interrupted: bool,
     /// For a merge of some shards only (`--partial`): what is missing.
     pub missing: Option<String>,
+}
+
+impl crate::report::RunFacts for RunSummary {
+    fn requested(&self) -> u64 {
+        self.spec.samples
+    }
+    fn seed(&self) -> u64 {
+        self.spec.seed
+    }
+    fn is_complete(&self) -> bool {
+        RunSummary::is_complete(self)
+    }
 }
 
 impl RunSummary {

@@ -93,23 +93,7 @@ pub fn parse_samples(s: &str, unit: &str) -> std::result::Result<u64, String> {
     }
 }
 
-/// `games` → `game`, `hands` → `hand` (for messages).
-pub fn singular(unit: &str) -> &str {
-    match unit {
-        "dice" => "die",
-        "matches" => "match",
-        _ => unit.strip_suffix('s').unwrap_or(unit),
-    }
-}
-
-/// `n` and the noun, singular when `n` is 1: "1 game", "3 games".
-pub fn count_of(n: u64, plural: &str) -> String {
-    if n == 1 {
-        format!("1 {}", singular(plural))
-    } else {
-        format!("{} {plural}", crate::humanize::thousands(n))
-    }
-}
+pub use crate::humanize::{count_of, singular};
 
 /// `on`/`off` (also yes/no, true/false, 1/0) for the switch `key`.
 pub fn on_off(key: &str, value: &str) -> Result<bool> {

@@ -24,6 +24,16 @@ pub use self::json::JsonExporter;
 pub use self::markdown::MarkdownExporter;
 pub use self::text::TextExporter;
 
+/// What a report says of the run that made it (the runner's summary implements it).
+pub trait RunFacts {
+    /// The samples the run was asked for.
+    fn requested(&self) -> u64;
+    /// The run's seed.
+    fn seed(&self) -> u64;
+    /// Whether every requested sample ran.
+    fn is_complete(&self) -> bool;
+}
+
 /// One value in a report.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -196,17 +206,17 @@ impl Report {
         unit: &str,
         label: &str,
         done: u64,
-        run: &crate::runner::RunSummary,
+        run: &dyn RunFacts,
     ) -> &mut Self {
         self.field(unit, label, Value::Int(done as i64));
         if !run.is_complete() {
             self.field(
                 &format!("{unit}_requested"),
                 &format!("{unit} requested"),
-                Value::Int(run.spec.samples as i64),
+                Value::Int(run.requested() as i64),
             );
         }
-        self.field("seed", "seed", Value::Int(run.spec.seed as i64))
+        self.field("seed", "seed", Value::Int(run.seed() as i64))
     }
 
     /// Adds a key figure with its plain-language reading.
