@@ -102,7 +102,7 @@ pub enum Command {
 #[derive(Args, Debug, Clone)]
 pub struct OutputArgs {
     /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, default_value = "text", value_parser = format_parser())]
     pub format: Format,
     /// Write to FILE (atomically: a temporary file, then a rename) instead of stdout; `-` is
     /// stdout. The folder must exist and be writable: checked before any work.
@@ -126,6 +126,19 @@ pub struct SimArgs {
     /// `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job.
     #[arg(long, value_name = "K/N|auto")]
     pub shard: Option<String>,
+}
+
+/// `--format`: the report's formats, listed in help.
+fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(Format::ALL.iter().map(|(_, name, help)| {
+        let mut help = help.to_string();
+        if let Some(first) = help.get(..1) {
+            help.replace_range(..1, &first.to_uppercase());
+        }
+        clap::builder::PossibleValue::new(*name).help(help)
+    }))
+    .map(|name: String| Format::parse(&name).unwrap_or(Format::Text))
 }
 
 fn parse_progress(s: &str) -> Result<std::time::Duration, String> {

@@ -249,7 +249,7 @@ impl Report {
 }
 
 /// Output formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Format {
     /// Aligned text for the terminal, with plain-language readings.
     Text,
@@ -259,6 +259,38 @@ pub enum Format {
     Json,
     /// GitHub-flavoured Markdown.
     Markdown,
+}
+
+impl Format {
+    /// Every format, with its name and what it is.
+    pub const ALL: [(Format, &'static str, &'static str); 4] = [
+        (
+            Format::Text,
+            "text",
+            "aligned text for the terminal, with plain-language readings",
+        ),
+        (Format::Csv, "csv", "comma-separated values (the main table)"),
+        (Format::Json, "json", "one JSON object"),
+        (Format::Markdown, "markdown", "GitHub-flavoured Markdown"),
+    ];
+
+    /// The format named `name` (`md` for Markdown too).
+    pub fn parse(name: &str) -> Option<Format> {
+        let n = crate::text::normalize(name);
+        let n = if n == "md" { "markdown".to_string() } else { n };
+        Format::ALL
+            .iter()
+            .find(|(_, key, _)| *key == n)
+            .map(|(f, _, _)| *f)
+    }
+
+    /// The format's name.
+    pub fn name(self) -> &'static str {
+        Format::ALL
+            .iter()
+            .find(|(f, _, _)| *f == self)
+            .map_or("text", |(_, key, _)| key)
+    }
 }
 
 /// Turns a report into the bytes of one format.
