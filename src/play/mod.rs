@@ -28,6 +28,7 @@ pub mod rules;
 pub mod sim;
 pub mod table;
 pub mod tournament;
+pub mod tune;
 pub mod tuned;
 
 use std::fmt::{Debug, Display};
