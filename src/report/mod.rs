@@ -269,7 +269,11 @@ impl Format {
             "text",
             "aligned text for the terminal, with plain-language readings",
         ),
-        (Format::Csv, "csv", "comma-separated values (the main table)"),
+        (
+            Format::Csv,
+            "csv",
+            "comma-separated values (the main table)",
+        ),
         (Format::Json, "json", "one JSON object"),
         (Format::Markdown, "markdown", "GitHub-flavoured Markdown"),
     ];
