@@ -1725,6 +1725,39 @@ mod tests {
     }
 
     #[test]
+    fn a_view_shows_what_its_seat_sees_and_nothing_hidden() {
+        // Seats 1 and 3 both hold a 6 and swap hands: nothing seat 0 or seat 2 has seen differs.
+        let r = rules(4, 6, "draw=on,score=all-fives");
+        let a = [
+            "6-6,5-5,4-4,3-3,2-2,1-1",
+            "6-5,6-4,5-4,3-0,2-0,1-0",
+            "0-0,5-0,4-0,3-1,2-1,5-1",
+            "6-3,6-2,4-3,5-3,4-2,3-2",
+        ];
+        let b = [a[0], a[3], a[2], a[1]];
+        let (ga, gb) = (game(r, a), game(r, b));
+        for seat in [0, 2] {
+            assert_eq!(format!("{:?}", ga.view(seat)), format!("{:?}", gb.view(seat)));
+        }
+        assert_ne!(format!("{:?}", ga.view(1)), format!("{:?}", gb.view(1)));
+        let shown = format!("{:?}", ga.view(2));
+        for part in [
+            "seat: 2",
+            "hand: \"5-1 5-0 4-0 3-1 2-1 0-0\"",
+            "hand sizes: [5, 6, 6, 6]",
+            "boneyard: 4",
+            "board tiles: \"6-6\"",
+            "known to lack",
+            "to act: 1",
+            "game points: [0, 0]",
+        ] {
+            assert!(shown.contains(part), "{part} in {shown}");
+        }
+        // Nobody else's tiles, nor the boneyard's.
+        assert!(!shown.contains("6-5") && !shown.contains("6-3"), "{shown}");
+    }
+
+    #[test]
     fn both_partners_must_go_out() {
         let hands = ["6-6", "5-5", "6-1", "4-4"];
         let g = game(rules(4, 1, ""), hands);

@@ -159,3 +159,56 @@ pub fn rewards(root: &DominoState, end: &DominoState) -> [f64; MAX_SEATS] {
     }
     r
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::{GameRules, Start};
+    use crate::rng::base_stream;
+
+    /// Plays from a fresh deal with `company` until an iteration from there would end.
+    fn one_game(rules: &str, seed: u64) -> (DominoState, DominoState) {
+        let rules = super::super::rules::Rules::standard(4)
+            .with_changes(rules)
+            .unwrap();
+        let mut rng = base_stream(seed);
+        let root = DominoState::deal(&rules, &Start::default(), &mut rng);
+        let mut end = root.clone();
+        while !ends(&root, &end) {
+            end.apply(playout_action(&end), &mut rng).unwrap();
+        }
+        (root, end)
+    }
+
+    #[test]
+    fn rewards_are_the_outcome_or_the_game_in_the_match() {
+        let mut seen = [false; 3];
+        for seed in 0..40 {
+            // A single game: the outcome, the default of every game.
+            let (root, end) = one_game("score=pips", seed);
+            let r = rewards(&root, &end);
+            match end.outcome() {
+                Some(Outcome::Event(m)) => {
+                    for s in 0..4 {
+                        assert_eq!(r[s], f64::from(m >> s & 1));
+                    }
+                }
+                o => assert_eq!(o, Some(Outcome::Draw)),
+            }
+            // One point a game in a match: the game's winners 1, a tie ½.
+            let (root, end) = one_game("to=3", seed);
+            assert!(!end.is_over() && end.games() == 2);
+            let r = rewards(&root, &end);
+            assert_eq!((r[0], r[2]), (r[0], r[0]));
+            assert_eq!(r[0] + r[1], 1.0);
+            // Pips in a match to 100: the margin over 100, around ½.
+            let (root, end) = one_game("score=pips,to=100", seed);
+            let r = rewards(&root, &end);
+            let margin = end.side_points(0) - end.side_points(1);
+            assert!((r[0] - (0.5 + margin as f64 / 200.0)).abs() < 1e-12, "{r:?}");
+            assert_eq!(r[0] + r[1], 1.0);
+            seen[(margin.signum() + 1) as usize] = true;
+        }
+        assert_eq!(seen, [true, true, true], "wins, losses and ties");
+    }
+}
