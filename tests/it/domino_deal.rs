@@ -12,9 +12,9 @@ use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 use tahur::games::domino::deal::{facts, DealSimulation, Question};
 use tahur::games::domino::rules::Rules;
+use tahur::games::domino::tiles::{full_set, set_size, Tile, TileSet};
 use tahur::games::domino::DominoState;
 use tahur::play::{GameRules, Start, State};
-use tahur::games::domino::tiles::{full_set, set_size, Tile, TileSet};
 use tahur::rng::{base_stream, SeedableRng, Stream};
 use tahur::runner::Simulation;
 

@@ -233,16 +233,22 @@ fn play_checked(r: Rules, strategies: &[Strategy], seed: u64) -> Result<DominoSt
             if totals[..sides].iter().filter(|&&t| t == low).count() < 2 {
                 return Err("a draw with a single lowest total".into());
             }
-            if r.score != Score::Game && !r.score.by_ends() && (0..sides).any(|k| g.side_points(k) != 0)
+            if r.score != Score::Game
+                && !r.score.by_ends()
+                && (0..sides).any(|k| g.side_points(k) != 0)
             {
                 return Err("points in a drawn game".into());
             }
         }
         (Some(Outcome::Event(mask)), false) => {
             let w = r.side_of(mask.trailing_zeros() as usize);
-            if g.side_points(w) < r.to as i64 || (0..sides).any(|k| k != w && g.side_points(k) >= g.side_points(w))
+            if g.side_points(w) < r.to as i64
+                || (0..sides).any(|k| k != w && g.side_points(k) >= g.side_points(w))
             {
-                return Err(format!("match won by side {w} with {} points", g.side_points(w)));
+                return Err(format!(
+                    "match won by side {w} with {} points",
+                    g.side_points(w)
+                ));
             }
         }
         (o, _) => return Err(format!("ended as {o:?}")),

@@ -157,7 +157,7 @@ impl crate::play::Strategy<super::Domino> for Strategy {
         (self.miss > 0.0 && !rules.score.by_ends()).then(|| {
             format!(
                 "{self}: a miss rate counts only where plays score ({}), not here",
-                "--score all-fives or fives-and-threes"
+                "score=all-fives or fives-and-threes"
             )
         })
     }
@@ -197,6 +197,29 @@ impl Bot {
         self.strategy
     }
 
+    /// A searching bot's action (a single legal action, a forced play or a claim window, needs
+    /// no search). Kept out of [`Bot::act`], which the engine's loop inlines for the quick bots.
+    #[inline(never)]
+    fn search_action(&mut self, view: &View, rng: &mut Stream) -> Action {
+        if let Some(search) = self.search.as_mut() {
+            return search.choose(view, rng);
+        }
+        // Counted through a closure of its own, so that the quick bots' `action_count` keeps
+        // its single caller (and stays inlined into their loop).
+        let (mut count, mut only) = (0, Action::PASS);
+        view.for_each_action(|a| {
+            count += 1;
+            only = a;
+        });
+        if count == 1 {
+            return only;
+        }
+        self.tree
+            .as_mut()
+            .expect("a searching bot carries a search")
+            .choose(view, rng)
+    }
+
     /// The bot's action in the position `view` shows (it must be the bot's turn).
     #[inline]
     pub fn act(&mut self, view: &View, rng: &mut Stream) -> Action {
@@ -205,18 +228,7 @@ impl Bot {
             Kind::Heaviest => heaviest_action(view),
             Kind::Company => company_action(view),
             Kind::Scorer => scorer_action(view),
-            Kind::Search { .. } => self
-                .search
-                .as_mut()
-                .expect("search bots carry a search")
-                .choose(view, rng),
-            // A single legal action (a forced play, a claim window) needs no search.
-            Kind::Ismcts { .. } if view.action_count() == 1 => view.nth_action(0),
-            Kind::Ismcts { .. } => self
-                .tree
-                .as_mut()
-                .expect("ismcts bots carry a search")
-                .choose(view, rng),
+            Kind::Search { .. } | Kind::Ismcts { .. } => self.search_action(view, rng),
         };
         with_misses(view, a, self.strategy.miss, rng)
     }
@@ -243,7 +255,9 @@ impl crate::play::Bot<super::Domino> for Bot {
         if seat_bot[..n].iter().any(|&b| bots[b].searches()) {
             return false;
         }
-        game.play_out(deal, |view| bots[seat_bot[view.seat()]].act(view, decisions));
+        game.play_out(deal, |view| {
+            bots[seat_bot[view.seat()]].act(view, decisions)
+        });
         true
     }
 }

@@ -1600,7 +1600,10 @@ mod tests {
         // No double dealt: the heaviest tile, most pips then the higher half: 6-3 beats 5-4.
         let g = game(rules(2, 3, ""), ["5-4,2-1,1-0", "6-3,4-0,3-2", "", ""]);
         assert_eq!((g.opener(), g.played()), (1, set("6-3")));
-        assert_eq!(DominoState::opening_tile(set("5-4,6-3,4-4")), Tile::new(4, 4));
+        assert_eq!(
+            DominoState::opening_tile(set("5-4,6-3,4-4")),
+            Tile::new(4, 4)
+        );
         assert_eq!(DominoState::opening_tile(set("5-4,6-3")), Tile::new(6, 3));
         assert_eq!(DominoState::opening_tile(set("5-4,6-2")), Tile::new(5, 4));
     }
@@ -1629,7 +1632,11 @@ mod tests {
             let r = rules(2, 2, &format!("score={score},blocked={blocked}"));
             let g = game(r, ["6-6,1-0", "5-5,2-0", "", ""]);
             assert_eq!(g.outcome(), Some(Outcome::Event(0b01)), "{score}");
-            assert_eq!((g.side_points(0), g.side_points(1)), (want, 0), "{score} {blocked}");
+            assert_eq!(
+                (g.side_points(0), g.side_points(1)),
+                (want, 0),
+                "{score} {blocked}"
+            );
             let mut c = [0; MAX_COUNTERS];
             g.counters(&mut c);
             assert_eq!(c[Counter::Blocked as usize], 1);
@@ -1651,7 +1658,10 @@ mod tests {
             play(&mut g, "6-2", 6, true);
             play(&mut g, "6-1", 6, true);
             assert_eq!(g.outcome(), Some(Outcome::Event(0b01)));
-            assert_eq!((g.side_points(0), g.side_points(1), g.length()), (want, 0, 3));
+            assert_eq!(
+                (g.side_points(0), g.side_points(1), g.length()),
+                (want, 0, 3)
+            );
         }
     }
 
@@ -1669,11 +1679,18 @@ mod tests {
             }
             play(&mut g, "4-0", 0, true);
             // 10 + 10 (muggins) + the losers' 6 pips rounded to 5.
-            assert_eq!((g.side_points(0), g.side_points(1)), (mine, 0), "muggins {muggins}");
+            assert_eq!(
+                (g.side_points(0), g.side_points(1)),
+                (mine, 0),
+                "muggins {muggins}"
+            );
             let mut c = [0; MAX_COUNTERS];
             g.counters(&mut c);
             assert_eq!(c[Counter::Missed as usize], 10);
-            assert_eq!(c[Counter::Muggins as usize], if muggins == "on" { 10 } else { 0 });
+            assert_eq!(
+                c[Counter::Muggins as usize],
+                if muggins == "on" { 10 } else { 0 }
+            );
         }
         assert_eq!(
             (round5(12), round5(13), round5(0), round5(-3)),
@@ -1737,7 +1754,10 @@ mod tests {
         let b = [a[0], a[3], a[2], a[1]];
         let (ga, gb) = (game(r, a), game(r, b));
         for seat in [0, 2] {
-            assert_eq!(format!("{:?}", ga.view(seat)), format!("{:?}", gb.view(seat)));
+            assert_eq!(
+                format!("{:?}", ga.view(seat)),
+                format!("{:?}", gb.view(seat))
+            );
         }
         assert_ne!(format!("{:?}", ga.view(1)), format!("{:?}", gb.view(1)));
         let shown = format!("{:?}", ga.view(2));

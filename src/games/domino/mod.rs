@@ -292,9 +292,7 @@ fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
             Value::ProbInterval(ci.low, ci.high),
         );
     }
-    let total: i64 = (0..sides.min(4))
-        .map(|k| t.counter(SIDE_POINTS + k))
-        .sum();
+    let total: i64 = (0..sides.min(4)).map(|k| t.counter(SIDE_POINTS + k)).sum();
     r.field(
         "points_per_game",
         "points per game (all sides)",

@@ -41,8 +41,12 @@ impl Score {
             "all-fives" | "allfives" | "fives" | "muggins" | "todos-los-cincos" | "cincos" => {
                 Some(Score::AllFives)
             }
-            "fives-and-threes" | "fives-threes" | "5s-and-3s" | "cincos-y-treses"
-            | "todos-los-cincos-y-los-treses" | "treses" => Some(Score::FivesAndThrees),
+            "fives-and-threes"
+            | "fives-threes"
+            | "5s-and-3s"
+            | "cincos-y-treses"
+            | "todos-los-cincos-y-los-treses"
+            | "treses" => Some(Score::FivesAndThrees),
             _ => None,
         }
     }
@@ -589,7 +593,12 @@ mod tests {
     #[test]
     fn the_table_reads_back_what_it_writes() {
         for players in 2..=4 {
-            for changes in ["", "set=9,hand=7", "score=all-fives,to=100,muggins=off", "to=121"] {
+            for changes in [
+                "",
+                "set=9,hand=7",
+                "score=all-fives,to=100,muggins=off",
+                "to=121",
+            ] {
                 let r = Rules::standard(players).with_changes(changes).unwrap();
                 crate::play::rules::check_table(&r).unwrap();
             }
@@ -611,7 +620,11 @@ mod tests {
             ]
         );
         assert_eq!(
-            names(Rules::standard(4).with_changes("score=all-fives,to=100").unwrap()),
+            names(
+                Rules::standard(4)
+                    .with_changes("score=all-fives,to=100")
+                    .unwrap()
+            ),
             [
                 "set=9",
                 "hand=7",
@@ -652,7 +665,10 @@ mod tests {
                 .to_string(),
             format!("invalid set=7: {SET_ACCEPTS}")
         );
-        let to = Rules::standard(4).with_changes("to=0").unwrap_err().to_string();
+        let to = Rules::standard(4)
+            .with_changes("to=0")
+            .unwrap_err()
+            .to_string();
         assert!(to.contains(&MAX_TO.to_string()), "{to}");
     }
 

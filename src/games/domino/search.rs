@@ -205,7 +205,10 @@ mod tests {
             let (root, end) = one_game("score=pips,to=100", seed);
             let r = rewards(&root, &end);
             let margin = end.side_points(0) - end.side_points(1);
-            assert!((r[0] - (0.5 + margin as f64 / 200.0)).abs() < 1e-12, "{r:?}");
+            assert!(
+                (r[0] - (0.5 + margin as f64 / 200.0)).abs() < 1e-12,
+                "{r:?}"
+            );
             assert_eq!(r[0] + r[1], 1.0);
             seen[(margin.signum() + 1) as usize] = true;
         }
