@@ -1,18 +1,18 @@
 //! Dominó speed: whole games per second through the shared runner (dealing, bots, tallies), on
 //! 1 and 2 threads: four-player block games (pairs, double-six, 6 tiles) with `random` bots (the
 //! issue's target: at least 1 000 000 games/s on 2 cores) and with `company` (at least 300 000),
-//! all-fives matches to 100 with `scorer`, double-nine cross trees, and one `search` decision.
+//! all-fives matches to 100 with `scorer`, double-nine cross trees, and one decision of `search`
+//! and of `ismcts`.
 //! Run with `cargo bench --features bench --bench domino`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_core::SeedableRng;
 use std::hint::black_box;
 use tahur::games::domino::bots::{Bot, Strategy};
-use tahur::games::domino::engine::Game;
 use tahur::games::domino::rules::Rules;
-use tahur::games::domino::Domino;
+use tahur::games::domino::{Domino, DominoState};
 use tahur::play::sim::GameSimulation;
-use tahur::play::TableSetup;
+use tahur::play::{GameRules, Start, State, TableSetup};
 use tahur::rng::Stream;
 use tahur::runner::{run, RunControl, RunSpec};
 
@@ -59,22 +59,27 @@ fn games(c: &mut Criterion) {
 }
 
 fn search(c: &mut Criterion) {
-    // One decision of `search:64` in a four-player block game: the first position (after
-    // `company` plays) where the player to act has a choice.
+    // One decision of `search:64` and of `ismcts:300` in a four-player block game: the first
+    // position (after `company` plays) where the player to act has a choice.
     let mut g = c.benchmark_group("domino_search");
     g.sample_size(10);
     let mut deal = Stream::seed_from_u64(3);
-    let mut game = Game::new(Rules::standard(4), &mut deal);
+    let mut game = DominoState::deal(&Rules::standard(4), &Start::default(), &mut deal);
     while game.action_count() < 3 {
         let a = tahur::games::domino::bots::company_action(&game.view(game.to_act()));
         game.apply(a, &mut deal).unwrap();
     }
-    let mut bot = Bot::new(Strategy::parse("search:64").unwrap());
-    g.throughput(Throughput::Elements(64));
-    g.bench_function("decision_64_deals", |b| {
-        let mut rng = Stream::seed_from_u64(7);
-        b.iter(|| black_box(bot.act(&game.view(game.to_act()), &mut rng)))
-    });
+    for (name, bot, n) in [
+        ("decision_64_deals", "search:64", 64u64),
+        ("ismcts_decision_300_iterations", "ismcts:300", 300),
+    ] {
+        let mut bot = Bot::new(Strategy::parse(bot).unwrap());
+        g.throughput(Throughput::Elements(n));
+        g.bench_function(name, |b| {
+            let mut rng = Stream::seed_from_u64(7);
+            b.iter(|| black_box(bot.act(&game.view(game.to_act()), &mut rng)))
+        });
+    }
     g.finish();
 }
 

@@ -6,7 +6,9 @@ use clap::{Args, Subcommand};
 use super::{emit, OutputArgs};
 use crate::error::{Error, Result};
 use crate::games::domino::deal::{self, DealSimulation, Question};
+use crate::games::domino::rules::Rules;
 use crate::games::domino::tiles::parse_list;
+use crate::play::GameRules;
 use crate::runner::{RunControl, RunSpec, RunSummary};
 use crate::text::parse_samples;
 
@@ -31,11 +33,11 @@ pub struct DealArgs {
     #[arg(long, value_name = "P", required = true, value_parser = parse_players)]
     pub players: u8,
     /// The set: 6 (double-six, 28 tiles) or 9 (double-nine, 55 tiles).
-    #[arg(long, value_name = "N", default_value = "6", value_parser = parse_set)]
-    pub set: u8,
+    #[arg(long, value_name = "N", default_value = "6")]
+    pub set: String,
     /// Tiles dealt to each player; the rest sleep.
-    #[arg(long, value_name = "N", default_value = "6", value_parser = parse_hand)]
-    pub hand: u8,
+    #[arg(long, value_name = "N", default_value = "6")]
+    pub hand: String,
     /// Your whole hand (e.g. 6-6,5-4,3-0 or "doble seis, seis-uno"): the facts given it.
     #[arg(long, value_name = "TILES")]
     pub holding: Option<String>,
@@ -59,35 +61,45 @@ fn parse_players(s: &str) -> std::result::Result<u8, String> {
     }
 }
 
-fn parse_set(s: &str) -> std::result::Result<u8, String> {
-    match s.trim() {
-        "6" => Ok(6),
-        "9" => Ok(9),
-        _ => Err("use 6 (double-six, 28 tiles) or 9 (double-nine, 55 tiles)".into()),
+/// The table `deal` describes: `--set` and `--hand` read by Dominó's rule table, as every
+/// command reads them, and checked as a table is; mistakes worded with the flags as typed.
+fn deal_rules(players: u8, set: &str, hand: &str) -> Result<Rules> {
+    let mut rules = <Rules as GameRules>::standard(players.into());
+    for (key, value) in [("set", set), ("hand", hand)] {
+        let rule = crate::play::rules::rule::<Rules>(key).expect("Dominó has the rule");
+        if !(rule.set)(&mut rules, value) {
+            return Err(Error::usage(format!(
+                "invalid --{key} {}: {}",
+                value.trim(),
+                rule.accepts
+            )));
+        }
     }
-}
-
-fn parse_hand(s: &str) -> std::result::Result<u8, String> {
-    match s.trim().parse::<u8>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err("give the tiles dealt to each player, 1 or more".into()),
-    }
+    rules.validate().map_err(|e| match e {
+        Error::Usage(m) => Error::usage(m.replace(
+            &format!("hand={}", rules.hand),
+            &format!("--hand {}", hand.trim()),
+        )),
+        e => e,
+    })?;
+    Ok(rules)
 }
 
 /// Runs a `tahur domino` command of the game's own.
 pub fn execute(cmd: DominoCommand) -> Result<i32> {
     match cmd {
         DominoCommand::Deal(a) => {
+            let rules = deal_rules(a.players, &a.set, &a.hand)?;
             let holding = match &a.holding {
                 Some(text) => {
-                    let tiles = parse_list(text, a.set)?;
+                    let tiles = parse_list(text, rules.set)?;
                     let n = tiles.count_ones();
-                    if n != a.hand as u32 {
+                    if n != rules.hand as u32 {
                         return Err(Error::usage(format!(
                             "--holding '{}' names {n} tile{}: give your whole hand of {}",
                             text.trim(),
                             if n == 1 { "" } else { "s" },
-                            a.hand
+                            rules.hand
                         )));
                     }
                     Some(tiles)
@@ -95,9 +107,9 @@ pub fn execute(cmd: DominoCommand) -> Result<i32> {
                 None => None,
             };
             let q = Question {
-                top: a.set,
-                hand: a.hand,
-                players: a.players,
+                top: rules.set,
+                hand: rules.hand,
+                players: rules.players,
                 holding,
             };
             let facts = deal::facts(&q)?;

@@ -11,9 +11,10 @@ use num_bigint::BigUint;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 use tahur::games::domino::deal::{facts, DealSimulation, Question};
-use tahur::games::domino::engine::Game;
 use tahur::games::domino::rules::Rules;
 use tahur::games::domino::tiles::{full_set, set_size, Tile, TileSet};
+use tahur::games::domino::DominoState;
+use tahur::play::{GameRules, Start, State};
 use tahur::rng::{base_stream, SeedableRng, Stream};
 use tahur::runner::Simulation;
 
@@ -406,7 +407,7 @@ fn games_open_with_the_highest_double_as_often_as_exact() {
     let n = 20_000u64;
     let mut rng = Stream::seed_from_u64(8);
     for _ in 0..n {
-        let g = Game::new(rules, &mut rng);
+        let g = DominoState::deal(&rules, &Start::default(), &mut rng);
         // The game stops at the first decision: the board holds the opening tile alone.
         assert_eq!(g.played().count_ones(), 1);
         let opening = Tile(g.played().trailing_zeros() as u8);

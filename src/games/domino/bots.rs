@@ -9,6 +9,9 @@
 //! - `search[:N]`: N deals of the unseen tiles consistent with what it has seen (knocks tell
 //!   which numbers a player lacks), every legal play tried on each and played out by `company`
 //!   players; the play with the best result for its side.
+//! - `ismcts[:N]`: the shared information-set tree search ([`crate::play::ismcts`]), N
+//!   iterations on the same deals, played out by `company` ([`super::search`] says how an
+//!   iteration is credited).
 //!
 //! Partners play as partners: ties between equally good plays are broken, in order, towards a
 //! number the next player (an opponent) is known to lack, away from a number the partner is
@@ -21,15 +24,22 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::{Action, View};
+use super::engine::{Action, DominoState, View};
 use super::search::Search;
 use super::tiles::WITH;
 use crate::error::Result;
+use crate::play::{PlayerView, State};
 use crate::rng::{uniform_below, Rng, Stream};
 use crate::text::Spec;
 
+/// The tree search of `ismcts` bots.
+type TreeSearch = crate::play::ismcts::Search<super::Domino>;
+
 /// Sampled deals per decision of `search` when none are given.
 pub const DEFAULT_SEARCH_BUDGET: u32 = 64;
+
+/// Iterations per decision of `ismcts` when none are given.
+pub const DEFAULT_ISMCTS_BUDGET: u32 = 300;
 
 /// What a strategy plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -48,6 +58,11 @@ pub enum Kind {
         /// Sampled deals per decision.
         budget: u32,
     },
+    /// Information-set Monte Carlo tree search.
+    Ismcts {
+        /// Iterations per decision.
+        budget: u32,
+    },
 }
 
 /// A strategy: what it plays and how often it misses a score.
@@ -61,7 +76,7 @@ pub struct Strategy {
 }
 
 /// The strategies, for help and messages.
-pub const STRATEGIES: &str = "strategies are random, heaviest, company, scorer and search[:N] (N sampled deals per move), each with miss=P (the chance of missing a score), or in Spanish azar, bota-gorda, compañía, anotador, búsqueda";
+pub const STRATEGIES: &str = "strategies are random, heaviest, company, scorer, search[:N] (N sampled deals per move) and ismcts[:N] (N iterations per move), each with miss=P (the chance of missing a score), or in Spanish azar, bota-gorda, compañía, anotador, búsqueda";
 
 impl Strategy {
     /// A strategy that never misses a score.
@@ -69,8 +84,8 @@ impl Strategy {
         Strategy { kind, miss: 0.0 }
     }
 
-    /// Parses `random`, `heaviest`, `company`, `scorer`, `search`, `search:N` (Spanish names
-    /// too), each with `miss=P`.
+    /// Parses `random`, `heaviest`, `company`, `scorer`, `search`, `search:N`, `ismcts`,
+    /// `ismcts:N` (Spanish names too), each with `miss=P`.
     pub fn parse(text: &str) -> Result<Strategy> {
         let spec = Spec::parse(text, "strategy")?;
         let name = spec.name.replace(['_', ' '], "-");
@@ -89,6 +104,15 @@ impl Strategy {
                     miss,
                 });
             }
+            "ismcts" | "mcts" => {
+                let p = spec.params(&["budget", "miss"])?;
+                let budget = p.count("budget", 1, 1_000_000, DEFAULT_ISMCTS_BUDGET as u64)? as u32;
+                let miss = p.number("miss", 0.0, 1.0, 0.0)?;
+                return Ok(Strategy {
+                    kind: Kind::Ismcts { budget },
+                    miss,
+                });
+            }
             _ => return Err(spec.unknown(STRATEGIES)),
         };
         let miss = spec.params(&["miss"])?.number("miss", 0.0, 1.0, 0.0)?;
@@ -104,11 +128,14 @@ impl fmt::Display for Strategy {
             Kind::Company => "company",
             Kind::Scorer => "scorer",
             Kind::Search { .. } => "search",
+            Kind::Ismcts { .. } => "ismcts",
         };
         f.write_str(name)?;
         match (self.kind, self.miss > 0.0) {
-            (Kind::Search { budget }, false) => write!(f, ":{budget}"),
-            (Kind::Search { budget }, true) => write!(f, ":budget={budget},miss={}", self.miss),
+            (Kind::Search { budget } | Kind::Ismcts { budget }, false) => write!(f, ":{budget}"),
+            (Kind::Search { budget } | Kind::Ismcts { budget }, true) => {
+                write!(f, ":budget={budget},miss={}", self.miss)
+            }
             (_, true) => write!(f, ":miss={}", self.miss),
             _ => Ok(()),
         }
@@ -124,13 +151,13 @@ impl crate::play::Strategy<super::Domino> for Strategy {
         Bot::new(*self)
     }
     fn is_slow(&self) -> bool {
-        matches!(self.kind, Kind::Search { .. })
+        matches!(self.kind, Kind::Search { .. } | Kind::Ismcts { .. })
     }
     fn note(&self, rules: &super::rules::Rules) -> Option<String> {
         (self.miss > 0.0 && !rules.score.by_ends()).then(|| {
             format!(
                 "{self}: a miss rate counts only where plays score ({}), not here",
-                "--score all-fives or fives-and-threes"
+                "score=all-fives or fives-and-threes"
             )
         })
     }
@@ -140,6 +167,7 @@ impl crate::play::Strategy<super::Domino> for Strategy {
 pub struct Bot {
     strategy: Strategy,
     search: Option<Box<Search>>,
+    tree: Option<Box<TreeSearch>>,
 }
 
 impl Bot {
@@ -151,12 +179,45 @@ impl Bot {
                 Kind::Search { budget } => Some(Box::new(Search::new(budget))),
                 _ => None,
             },
+            tree: match strategy.kind {
+                Kind::Ismcts { budget } => Some(Box::new(TreeSearch::new(budget))),
+                _ => None,
+            },
         }
+    }
+
+    /// Whether it searches (and so is not played by the engine's own loop).
+    #[inline]
+    fn searches(&self) -> bool {
+        self.search.is_some() || self.tree.is_some()
     }
 
     /// The strategy.
     pub fn strategy(&self) -> Strategy {
         self.strategy
+    }
+
+    /// A searching bot's action (a single legal action, a forced play or a claim window, needs
+    /// no search). Kept out of [`Bot::act`], which the engine's loop inlines for the quick bots.
+    #[inline(never)]
+    fn search_action(&mut self, view: &View, rng: &mut Stream) -> Action {
+        if let Some(search) = self.search.as_mut() {
+            return search.choose(view, rng);
+        }
+        // Counted through a closure of its own, so that the quick bots' `action_count` keeps
+        // its single caller (and stays inlined into their loop).
+        let (mut count, mut only) = (0, Action::PASS);
+        view.for_each_action(|a| {
+            count += 1;
+            only = a;
+        });
+        if count == 1 {
+            return only;
+        }
+        self.tree
+            .as_mut()
+            .expect("a searching bot carries a search")
+            .choose(view, rng)
     }
 
     /// The bot's action in the position `view` shows (it must be the bot's turn).
@@ -167,11 +228,7 @@ impl Bot {
             Kind::Heaviest => heaviest_action(view),
             Kind::Company => company_action(view),
             Kind::Scorer => scorer_action(view),
-            Kind::Search { .. } => self
-                .search
-                .as_mut()
-                .expect("search bots carry a search")
-                .choose(view, rng),
+            Kind::Search { .. } | Kind::Ismcts { .. } => self.search_action(view, rng),
         };
         with_misses(view, a, self.strategy.miss, rng)
     }
@@ -188,18 +245,18 @@ impl crate::play::Bot<super::Domino> for Bot {
     /// the same draws as the move-by-move loop; `--check` takes that loop).
     #[inline]
     fn play_out(
-        game: &mut super::engine::Game,
+        game: &mut DominoState,
         bots: &mut [Bot],
         seat_bot: &[usize],
         deal: &mut Stream,
         decisions: &mut Stream,
     ) -> bool {
         let n = game.rules().players as usize;
-        if seat_bot[..n].iter().any(|&b| bots[b].search.is_some()) {
+        if seat_bot[..n].iter().any(|&b| bots[b].searches()) {
             return false;
         }
         game.play_out(deal, |view| {
-            bots[seat_bot[view.seat() as usize]].act(view, decisions)
+            bots[seat_bot[view.seat()]].act(view, decisions)
         });
         true
     }
@@ -338,6 +395,20 @@ mod tests {
             ),
             ("búsqueda:10", Strategy::of(Kind::Search { budget: 10 })),
             (
+                "ismcts",
+                Strategy::of(Kind::Ismcts {
+                    budget: DEFAULT_ISMCTS_BUDGET,
+                }),
+            ),
+            ("ismcts:50", Strategy::of(Kind::Ismcts { budget: 50 })),
+            (
+                "ismcts:budget=20,miss=0.1",
+                Strategy {
+                    kind: Kind::Ismcts { budget: 20 },
+                    miss: 0.1,
+                },
+            ),
+            (
                 "scorer:miss=0.25",
                 Strategy {
                     kind: Kind::Scorer,
@@ -361,6 +432,7 @@ mod tests {
             "company:2",
             "scorer:miss=2",
             "search:0",
+            "ismcts:0",
             "random:x=1",
         ] {
             let e = Strategy::parse(bad).unwrap_err().to_string();

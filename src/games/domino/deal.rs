@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::{deal, Game};
+use super::engine::{deal, DominoState};
 use super::rules::Rules;
 use super::tiles::{full_set, set_size, Tile, TileSet, DOUBLES};
 use crate::error::{Error, Result};
@@ -71,13 +71,13 @@ impl Question {
         }
         if !(2..=4).contains(&self.players) {
             return Err(Error::usage(format!(
-                "invalid --players {}: dominó is for 2 to 4 players",
+                "invalid players={}: dominó is for 2 to 4 players",
                 self.players
             )));
         }
         if self.hand == 0 || self.dealt() > self.tiles() {
             return Err(Error::usage(format!(
-                "invalid --hand {}: {} players × {} tiles is more than the {} tiles of the set; give 1 to {} tiles each",
+                "invalid hand={}: {} players × {} tiles is more than the {} tiles of the set; give 1 to {} tiles each",
                 self.hand,
                 self.players,
                 self.hand,
@@ -87,11 +87,11 @@ impl Question {
         }
         if let Some(h) = self.holding {
             if h & !full_set(self.top) != 0 {
-                return Err(Error::usage("--holding names a tile outside the set"));
+                return Err(Error::usage("the holding names a tile outside the set"));
             }
             if h.count_ones() != self.hand as u32 {
                 return Err(Error::usage(format!(
-                    "--holding names {} tiles: give your whole hand of {}",
+                    "the holding names {} tiles: give your whole hand of {}",
                     h.count_ones(),
                     self.hand
                 )));
@@ -226,7 +226,7 @@ fn given(q: &Question, mine: TileSet) -> Given {
         choose(unseen - above(k), others) / all
     } else {
         // No double dealt to anyone, and no tile heavier than your heaviest.
-        let heaviest = Game::opening_tile(mine);
+        let heaviest = DominoState::opening_tile(mine);
         let heavier = super::tiles::tiles(full_set(q.top) & !mine)
             .filter(|x| x.is_double() || x.weight() > heaviest.weight())
             .count();
@@ -313,7 +313,7 @@ impl Simulation for DealSimulation {
             if dealt & doubles == 0 {
                 t.no_double += 1;
             } else {
-                t.opens[Game::opening_tile(dealt).high() as usize] += 1;
+                t.opens[DominoState::opening_tile(dealt).high() as usize] += 1;
             }
             t.top_sleeps += (stock & top_double != 0) as u64;
             t.doubles_in_hand[(hands[0] & doubles).count_ones() as usize] += 1;

@@ -8,20 +8,22 @@
 //! all fives counts: see [`Board::count`]).
 //!
 //! A player who cannot play knocks; the engine plays knocks (and draws from the boneyard, with
-//! `--draw` or while the cross is uncovered) itself, so every decision a bot is asked for is a
+//! `draw=on` or while the cross is uncovered) itself, so every decision a bot is asked for is a
 //! choice of a tile to play — except the rare *claim window*: with muggins, a player who could
 //! call muggins on the score the player before missed is asked even when unable to play, and
 //! then may only pass, calling muggins or not.
 //!
-//! A [`Game`] is one sample of the whole-game layer: a single game, or with `--to N` a match of
-//! games played until a side reaches N points (each game is dealt afresh and opened by the
-//! highest double, like the first).
+//! A [`DominoState`] is one sample of the whole-game layer, played through [`State`]: a single
+//! game, or with `to=N` a match of games played until a side reaches N points (each game is
+//! dealt afresh and opened by the highest double, like the first). Bots see it through a
+//! [`View`]; [`State::deal_for_view`] deals the tiles a player cannot see ([`View::determinize`]).
 
 use std::fmt;
 
 use super::rules::{Blocked, Rules, Score, MAX_MATCH_GAMES};
 use super::tiles::{full_set, nth_tile, pips, Tile, TileSet, DOUBLES, NUMBERS, WITH};
-use crate::play::{Illegal, Outcome, MAX_COUNTERS};
+use super::{Counter, SIDE_POINTS};
+use crate::play::{Illegal, Outcome, PlayerView, Seat, Start, State, MAX_COUNTERS};
 use crate::rng::{uniform_below, Rng, Stream};
 
 /// No number, no seat.
@@ -350,36 +352,6 @@ enum End {
     Blocked,
 }
 
-/// Indices of the game's own counters ([`crate::play::GameInfo::counters`]).
-pub mod counter {
-    /// Games played (1 for a single game; the games of a match).
-    pub const GAMES: usize = 0;
-    /// Blocked games.
-    pub const BLOCKED: usize = 1;
-    /// Blocked games won by the side that opened them.
-    pub const BLOCKED_OPENER_WON: usize = 2;
-    /// Blocked games with the lowest pip total shared (nobody wins).
-    pub const BLOCKED_TIES: usize = 3;
-    /// Games won by the side that opened them.
-    pub const OPENER_WON: usize = 4;
-    /// Points scored in games by the side that opened them.
-    pub const OPENER_POINTS: usize = 5;
-    /// Knocks (a player unable to play while someone can).
-    pub const KNOCKS: usize = 6;
-    /// Tiles drawn from the boneyard.
-    pub const DRAWN: usize = 7;
-    /// Points claimed by muggins.
-    pub const MUGGINS: usize = 8;
-    /// Points a player failed to announce (claimed by muggins or lost).
-    pub const MISSED: usize = 9;
-    /// Games opened with the set's highest double.
-    pub const TOP_OPENS: usize = 10;
-    /// Of those, games the opening side won.
-    pub const TOP_WON: usize = 11;
-    /// Points of side 1 (then 2, 3, 4) in the sample.
-    pub const SIDE_POINTS: usize = 12;
-}
-
 /// Tile indices in order, the deck before a shuffle.
 const IDENTITY: [u8; 55] = {
     let mut a = [0u8; 55];
@@ -432,7 +404,7 @@ pub fn deal<R: Rng>(rules: &Rules, rng: &mut R) -> ([TileSet; 4], TileSet) {
 
 /// A game, or a match of games, in progress.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct DominoState {
     rules: Rules,
     set: TileSet,
     hands: [TileSet; 4],
@@ -485,16 +457,16 @@ pub fn round5(x: i64) -> i64 {
     (x + 2).div_euclid(5) * 5
 }
 
-impl Game {
+impl DominoState {
     /// A new sample (game or match) dealt from `rng`.
-    pub fn new(rules: Rules, rng: &mut impl Rng) -> Game {
-        let mut g = Game::blank(rules);
+    fn dealt(rules: Rules, rng: &mut impl Rng) -> DominoState {
+        let mut g = DominoState::blank(rules);
         g.start_game(rng);
         g
     }
 
-    fn blank(rules: Rules) -> Game {
-        Game {
+    fn blank(rules: Rules) -> DominoState {
+        DominoState {
             rules,
             set: full_set(rules.set),
             hands: [0; 4],
@@ -526,11 +498,6 @@ impl Game {
         }
     }
 
-    /// The rules.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
     /// The tile that opens: the highest double dealt; when no double is dealt, the heaviest
     /// tile dealt (most pips, then the higher half).
     pub fn opening_tile(dealt: TileSet) -> Tile {
@@ -549,7 +516,7 @@ impl Game {
         rules: Rules,
         hands: [TileSet; 4],
         rng: &mut impl Rng,
-    ) -> Result<Game, String> {
+    ) -> Result<DominoState, String> {
         rules.validate().map_err(|e| e.to_string())?;
         let set = full_set(rules.set);
         let mut all = 0;
@@ -576,7 +543,7 @@ impl Game {
             }
             all |= h;
         }
-        let mut g = Game::blank(rules);
+        let mut g = DominoState::blank(rules);
         g.start_game_with(Some((hands, set & !all)), rng);
         Ok(g)
     }
@@ -602,9 +569,9 @@ impl Game {
             None => deal(&self.rules, rng),
         };
         self.games += 1;
-        self.counters[counter::GAMES] += 1;
+        self.counters[Counter::Games as usize] += 1;
         let dealt = self.set & !self.stock;
-        let t = Game::opening_tile(dealt);
+        let t = DominoState::opening_tile(dealt);
         let seat = (0..self.rules.players as usize)
             .find(|&s| self.hands[s] & t.bit() != 0)
             .expect("the opening tile is in a hand") as u8;
@@ -614,7 +581,7 @@ impl Game {
         }
         self.opened_top = t == Tile::new(self.rules.set, self.rules.set);
         if self.opened_top {
-            self.counters[counter::TOP_OPENS] += 1;
+            self.counters[Counter::TopOpens as usize] += 1;
         }
         self.opened_double = t.is_double();
         self.opening_ends = if t.is_double() && (self.rules.cross || self.rules.tree) {
@@ -720,7 +687,7 @@ impl Game {
                     let t = nth_tile(self.stock, k);
                     self.stock &= !t.bit();
                     self.hands[s] |= t.bit();
-                    self.counters[counter::DRAWN] += 1;
+                    self.counters[Counter::Drawn as usize] += 1;
                 }
                 if self.hands[s] & self.board.playable != 0 {
                     self.to_act = seat;
@@ -729,7 +696,7 @@ impl Game {
                 }
             }
             self.lacks[s] |= self.board.numbers();
-            self.counters[counter::KNOCKS] += 1;
+            self.counters[Counter::Knocks as usize] += 1;
             if matches!(self.claim, Some((_, c)) if c == seat) {
                 self.to_act = seat;
                 self.claim_only = true;
@@ -773,18 +740,18 @@ impl Game {
         let winner = match end {
             End::Domino(side) => Some(side as usize),
             End::Blocked => {
-                self.counters[counter::BLOCKED] += 1;
+                self.counters[Counter::Blocked as usize] += 1;
                 let low = *totals[..sides].iter().min().expect("two sides or more");
                 let mut lowest = (0..sides).filter(|&k| totals[k] == low);
                 let first = lowest.next();
                 match lowest.next() {
                     Some(_) => {
-                        self.counters[counter::BLOCKED_TIES] += 1;
+                        self.counters[Counter::BlockedTies as usize] += 1;
                         None
                     }
                     None => {
                         if first == Some(opener_side) {
-                            self.counters[counter::BLOCKED_OPENER_WON] += 1;
+                            self.counters[Counter::BlockedOpenerWon as usize] += 1;
                         }
                         first
                     }
@@ -813,13 +780,13 @@ impl Game {
             self.game_points[w] += bonus;
             self.ledger += bonus;
             if w == opener_side {
-                self.counters[counter::OPENER_WON] += 1;
+                self.counters[Counter::OpenerWon as usize] += 1;
                 if self.opened_top {
-                    self.counters[counter::TOP_WON] += 1;
+                    self.counters[Counter::TopWon as usize] += 1;
                 }
             }
         }
-        self.counters[counter::OPENER_POINTS] += self.game_points[opener_side];
+        self.counters[Counter::OpenerPoints as usize] += self.game_points[opener_side];
         for k in 0..sides {
             self.total_points[k] += self.game_points[k];
         }
@@ -850,24 +817,6 @@ impl Game {
         } else {
             self.start_game(rng);
         }
-    }
-
-    /// The player to act.
-    #[inline]
-    pub fn to_act(&self) -> u8 {
-        self.to_act
-    }
-
-    /// Whether the sample (game or match) is over.
-    #[inline]
-    pub fn is_over(&self) -> bool {
-        self.result.is_some()
-    }
-
-    /// How the sample ended.
-    #[inline]
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.result
     }
 
     /// The claims the player to act can make: announcing (always) and muggins (when the player
@@ -936,7 +885,7 @@ impl Game {
         c as usize
     }
 
-    /// The `k`-th legal action in the order of [`Game::for_each_action`].
+    /// The `k`-th legal action in the order of [`DominoState::for_each_action`].
     #[inline]
     pub fn nth_action(&self, mut k: usize) -> Action {
         if self.claim_only {
@@ -974,12 +923,6 @@ impl Game {
         panic!("action index out of range")
     }
 
-    /// Appends every legal action of the player to act.
-    pub fn legal_actions(&self, out: &mut Vec<Action>) {
-        out.clear();
-        self.for_each_action(|a| out.push(a));
-    }
-
     /// Whether `a` (its claims aside) is legal now.
     #[inline]
     pub fn is_legal(&self, a: Action) -> Result<(), Illegal> {
@@ -998,7 +941,7 @@ impl Game {
         self.why_illegal(a)
     }
 
-    /// [`Game::is_legal`] for every action but the common legal ones: the reason it is
+    /// [`DominoState::is_legal`] for every action but the common legal ones: the reason it is
     /// refused, or `Ok` (a pass in a claim window).
     #[cold]
     fn why_illegal(&self, a: Action) -> Result<(), Illegal> {
@@ -1050,21 +993,16 @@ impl Game {
         Ok(())
     }
 
-    /// Applies the action of the player to act; draws (and the next game's deal in a match)
-    /// come from `rng`. An illegal action is refused with the reason and changes nothing.
-    pub fn apply(&mut self, a: Action, rng: &mut impl Rng) -> Result<(), Illegal> {
-        self.is_legal(a)?;
-        self.apply_legal(a, rng);
-        Ok(())
-    }
-
     /// Plays the rest of the sample, each decision taken by `decide` from the acting player's
     /// view; every action `decide` returns must be legal (one the engine listed, claims
     /// optional), which is not checked again.
     #[inline]
     pub fn play_out(&mut self, rng: &mut impl Rng, mut decide: impl FnMut(&View) -> Action) {
         while self.result.is_none() {
-            let a = decide(&self.view(self.to_act));
+            let a = decide(&View {
+                game: self,
+                seat: self.to_act,
+            });
             debug_assert!(self.is_legal(a).is_ok(), "{a}");
             self.apply_legal(a, rng);
         }
@@ -1079,7 +1017,7 @@ impl Game {
             if c == seat {
                 if a.calls_muggins() && self.rules.muggins {
                     self.score(seat, pts as i64);
-                    self.counters[counter::MUGGINS] += pts as i64;
+                    self.counters[Counter::Muggins as usize] += pts as i64;
                 }
                 self.claim = None;
             }
@@ -1111,7 +1049,7 @@ impl Game {
                 if a.announces() {
                     self.score(seat, pts as i64);
                 } else {
-                    self.counters[counter::MISSED] += pts as i64;
+                    self.counters[Counter::Missed as usize] += pts as i64;
                     if self.rules.muggins {
                         // The next player in turn (an opponent) may call it.
                         let mut claimer = self.next_active(seat);
@@ -1126,15 +1064,9 @@ impl Game {
         self.after_play(seat, rng);
     }
 
-    /// What `seat` sees.
-    #[inline]
-    pub fn view(&self, seat: u8) -> View<'_> {
-        View { game: self, seat }
-    }
-
     /// A seat's tiles (for tests and reports; bots see only their own through a [`View`]).
-    pub fn hand(&self, seat: u8) -> TileSet {
-        self.hands[seat as usize]
+    pub fn hand(&self, seat: Seat) -> TileSet {
+        self.hands[seat]
     }
 
     /// The sleeping tiles (the boneyard).
@@ -1153,27 +1085,17 @@ impl Game {
     }
 
     /// The current game's opener.
-    pub fn opener(&self) -> u8 {
-        self.opener
+    pub fn opener(&self) -> Seat {
+        self.opener.into()
     }
 
-    /// The first game's opener.
-    pub fn first_opener(&self) -> u8 {
-        self.first_opener
-    }
-
-    /// Tiles placed in the sample.
-    pub fn length(&self) -> u32 {
-        self.length
-    }
-
-    /// Games played in the sample.
+    /// Games played in the sample (the current one included).
     pub fn games(&self) -> u32 {
         self.games
     }
 
-    /// Points of each side in the sample (the match, or the game).
-    pub fn points(&self, side: usize) -> i64 {
+    /// Points of a side in the sample (the match, or the game) from the games finished.
+    pub fn side_points(&self, side: usize) -> i64 {
         self.total_points[side]
     }
 
@@ -1182,22 +1104,20 @@ impl Game {
         self.game_points[side]
     }
 
-    /// The game's own counters (see [`counter`]).
-    pub fn counters(&self, out: &mut [i64; MAX_COUNTERS]) {
-        *out = self.counters;
-        let sides = self.rules.side_count().min(4);
-        out[counter::SIDE_POINTS..counter::SIDE_POINTS + sides]
-            .copy_from_slice(&self.total_points[..sides]);
-    }
-
     /// Whether the current game is over (in a match the next one may already be dealt).
     pub fn game_over(&self) -> bool {
         self.game_over
     }
 
+    /// A copy for the flat search (`search[:N]`): the sample ends with the current game, scored
+    /// as a single game would be.
+    pub(super) fn stop_after_this_game(&mut self) {
+        self.stop_after_game = true;
+    }
+
     /// Checks every invariant: tiles conserved (hands, boneyard and board partition the set),
     /// the board's ends agree with its counts, points add up to what was scored.
-    pub fn check_invariants(&self) -> Result<(), String> {
+    fn invariants(&self) -> Result<(), String> {
         let mut seen = self.stock & self.played;
         if seen != 0 {
             return Err("a tile is both on the board and in the boneyard".into());
@@ -1289,22 +1209,56 @@ impl Game {
 /// another player's tiles: a partner's hand included.
 #[derive(Clone, Copy)]
 pub struct View<'a> {
-    game: &'a Game,
+    game: &'a DominoState,
     seat: u8,
 }
 
-impl crate::play::PlayerView for View<'_> {
-    fn seat(&self) -> crate::play::Seat {
+impl PlayerView for View<'_> {
+    #[inline]
+    fn seat(&self) -> Seat {
         self.seat.into()
     }
 }
 
-impl<'a> View<'a> {
-    /// The seat that sees.
-    #[inline]
-    pub fn seat(&self) -> u8 {
-        self.seat
+/// Exactly what the seat sees: the rules, its own tiles, how many tiles each player and the
+/// boneyard hold, the tiles on the board and their layout, the numbers each player is known to
+/// lack (knocks and draws), the number each player's last play left, who is out, who opened,
+/// whose turn it is, a score the player before missed and a claim window, the points and the
+/// games played. Nobody else's tiles, nor what sleeps.
+impl fmt::Debug for View<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let g = self.game;
+        let n = g.rules.players as usize;
+        let sides = g.rules.side_count().min(4);
+        let sizes: Vec<u32> = (0..n).map(|s| g.hands[s].count_ones()).collect();
+        f.debug_struct("View")
+            .field("seat", &self.seat)
+            .field("rules", &g.rules)
+            .field("hand", &super::tiles::show(self.hand()))
+            .field("hand sizes", &sizes)
+            .field("boneyard", &g.stock.count_ones())
+            .field("board tiles", &super::tiles::show(g.played))
+            .field("board", &g.board)
+            .field("known to lack", &&g.lacks[..n])
+            .field("last play left", &&g.exposed[..n])
+            .field("out", &g.out)
+            .field("opener", &g.opener)
+            .field("first opener", &g.first_opener)
+            .field("to act", &g.to_act)
+            .field("missed score", &g.claim)
+            .field("claim window", &g.claim_only)
+            .field("decided", &g.end_pending)
+            .field("game over", &g.game_over)
+            .field("game points", &&g.game_points[..sides])
+            .field("match points", &&g.total_points[..sides])
+            .field("games", &g.games)
+            .field("tiles placed", &g.length)
+            .field("result", &g.result)
+            .finish()
     }
+}
+
+impl<'a> View<'a> {
     /// The rules.
     #[inline]
     pub fn rules(&self) -> &'a Rules {
@@ -1313,12 +1267,12 @@ impl<'a> View<'a> {
     /// Own tiles.
     #[inline]
     pub fn hand(&self) -> TileSet {
-        self.game.hands[self.seat as usize]
+        self.game.hands[(self.seat & 3) as usize]
     }
     /// How many tiles `seat` holds.
     #[inline]
-    pub fn hand_len(&self, seat: u8) -> u32 {
-        self.game.hands[seat as usize].count_ones()
+    pub fn hand_len(&self, seat: Seat) -> u32 {
+        self.game.hands[seat].count_ones()
     }
     /// How many tiles sleep (the boneyard).
     #[inline]
@@ -1337,34 +1291,37 @@ impl<'a> View<'a> {
     }
     /// The numbers `seat` is known to lack.
     #[inline]
-    pub fn lacks(&self, seat: u8) -> u16 {
-        self.game.lacks[seat as usize]
+    pub fn lacks(&self, seat: Seat) -> u16 {
+        self.game.lacks[seat]
     }
     /// The number `seat`'s last play left on an end, if any.
     #[inline]
-    pub fn exposed(&self, seat: u8) -> Option<u8> {
-        let n = self.game.exposed[seat as usize];
+    pub fn exposed(&self, seat: Seat) -> Option<u8> {
+        let n = self.game.exposed[seat];
         (n != NONE).then_some(n)
     }
     /// The partner's seat, when playing in pairs.
     #[inline]
-    pub fn partner(&self) -> Option<u8> {
-        self.game.rules.pairs.then_some((self.seat + 2) % 4)
+    pub fn partner(&self) -> Option<Seat> {
+        self.game
+            .rules
+            .pairs
+            .then_some((self.seat as usize + 2) % 4)
     }
-    /// Whether `seat` is out of the game (`--both-partners`).
+    /// Whether `seat` is out of the game (`both-partners=on`).
     #[inline]
-    pub fn is_out(&self, seat: u8) -> bool {
+    pub fn is_out(&self, seat: Seat) -> bool {
         self.game.out >> seat & 1 == 1
     }
     /// The next seat in turn after `seat` still in the game.
     #[inline]
-    pub fn next_seat(&self, seat: u8) -> u8 {
-        self.game.next_active(seat)
+    pub fn next_seat(&self, seat: Seat) -> Seat {
+        self.game.next_active(seat as u8).into()
     }
     /// The side of `seat`.
     #[inline]
-    pub fn side(&self, seat: u8) -> usize {
-        self.game.side(seat)
+    pub fn side(&self, seat: Seat) -> usize {
+        self.game.rules.side_of(seat)
     }
     /// Points the player before missed that this player may call muggins on.
     #[inline]
@@ -1404,7 +1361,7 @@ impl<'a> View<'a> {
     }
     /// Appends every legal action.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
-        self.game.legal_actions(out)
+        self.game.list_legal(out)
     }
     /// The open-end total after the play `a`.
     #[inline]
@@ -1424,16 +1381,15 @@ impl<'a> View<'a> {
         self.game.set & !self.hand() & !self.game.played
     }
 
-    /// A game consistent with everything this player sees: the unseen tiles dealt at random
-    /// into the other hands (their sizes known) and the boneyard, no hand getting a tile
-    /// showing a number its player is known to lack. The most constrained hands are filled
-    /// first, each uniformly from the tiles it may hold; a deal that cannot be completed is
-    /// tried again (and after 32 tries the knocks are ignored). The copy ends with the current
-    /// game (search evaluates one game).
-    pub fn determinize(&self, rng: &mut impl Rng) -> Game {
+    /// A game consistent with everything this player sees ([`State::deal_for_view`]): the
+    /// unseen tiles dealt at random into the other hands (their sizes known) and the boneyard,
+    /// no hand getting a tile showing a number its player is known to lack. The most
+    /// constrained hands are filled first, each uniformly from the tiles it may hold; a deal
+    /// that cannot be completed is tried again (and after 32 tries the knocks are ignored).
+    /// Everything public is copied: in a match, the match goes on after the current game.
+    pub fn determinize(&self, rng: &mut impl Rng) -> DominoState {
         let g = self.game;
         let mut copy = g.clone();
-        copy.stop_after_game = true;
         let unseen = self.unseen();
         let players = g.rules.players as usize;
         let mut order = [0u8; 4];
@@ -1488,64 +1444,74 @@ impl<'a> View<'a> {
     }
 }
 
-impl fmt::Debug for View<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("View")
-            .field("seat", &self.seat)
-            .field("hand", &super::tiles::show(self.hand()))
-            .field("numbers", &self.board().numbers())
-            .finish()
+impl DominoState {
+    /// Every legal action of the player to act, into `out` (cleared first).
+    fn list_legal(&self, out: &mut Vec<Action>) {
+        out.clear();
+        self.for_each_action(|a| out.push(a));
     }
 }
 
-/// The engine for the whole-game layer.
-impl crate::play::State for Game {
+/// The engine for the whole-game layer: a sample is a single game, or a whole match.
+impl State for DominoState {
     type Rules = Rules;
     type Action = Action;
     type View<'a> = View<'a>;
 
-    fn deal(rules: &Rules, _start: &crate::play::Start, rng: &mut Stream) -> Game {
-        Game::new(*rules, rng)
+    /// Deals the first game; its highest double opens (a start's dealer and first player do
+    /// not apply).
+    fn deal(rules: &Rules, _start: &Start, rng: &mut Stream) -> DominoState {
+        DominoState::dealt(*rules, rng)
     }
-    fn deal_for_view(view: &View<'_>, rng: &mut Stream) -> Game {
+    /// [`View::determinize`].
+    fn deal_for_view(view: &View<'_>, rng: &mut Stream) -> DominoState {
         view.determinize(rng)
     }
     fn rules(&self) -> &Rules {
         &self.rules
     }
     #[inline]
-    fn to_act(&self) -> usize {
-        self.to_act as usize
+    fn to_act(&self) -> Seat {
+        self.to_act.into()
     }
     #[inline]
-    fn view(&self, seat: usize) -> View<'_> {
+    fn view(&self, seat: Seat) -> View<'_> {
         View {
             game: self,
             seat: seat as u8,
         }
     }
     fn legal_actions(&self, out: &mut Vec<Action>) {
-        Game::legal_actions(self, out)
+        self.list_legal(out)
     }
+    /// Applies the action of the player to act; draws (and the next game's deal in a match)
+    /// come from `rng`. An illegal action is refused with the reason and changes nothing.
     #[inline]
     fn apply(&mut self, action: Action, rng: &mut Stream) -> Result<(), Illegal> {
-        Game::apply(self, action, rng)
+        self.is_legal(action)?;
+        self.apply_legal(action, rng);
+        Ok(())
     }
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
         self.result
     }
-    fn first_player(&self) -> usize {
-        self.first_opener as usize
+    /// The first game's opener.
+    fn first_player(&self) -> Seat {
+        self.first_opener.into()
     }
+    /// Tiles placed in the sample.
     fn length(&self) -> u64 {
-        self.length as u64
+        self.length.into()
     }
+    /// The counters of [`Counter`], the sides' points from [`SIDE_POINTS`] on.
     fn counters(&self, out: &mut [i64; MAX_COUNTERS]) {
-        Game::counters(self, out)
+        *out = self.counters;
+        let sides = self.rules.side_count().min(4);
+        out[SIDE_POINTS..SIDE_POINTS + sides].copy_from_slice(&self.total_points[..sides]);
     }
     fn check_invariants(&self) -> Result<(), String> {
-        Game::check_invariants(self)
+        self.invariants()
     }
 }
 
@@ -1553,6 +1519,7 @@ impl crate::play::State for Game {
 mod tests {
     use super::*;
     use crate::games::domino::tiles::parse_list;
+    use crate::play::GameRules;
     use crate::rng::{SeedableRng, Stream};
 
     fn set(list: &str) -> TileSet {
@@ -1565,13 +1532,13 @@ mod tests {
         r.with_changes(changes).unwrap()
     }
 
-    fn game(r: Rules, hands: [&str; 4]) -> Game {
+    fn game(r: Rules, hands: [&str; 4]) -> DominoState {
         let mut rng = Stream::seed_from_u64(3);
-        Game::from_deal(r, hands.map(set), &mut rng).unwrap()
+        DominoState::from_deal(r, hands.map(set), &mut rng).unwrap()
     }
 
     /// The legal action placing `tile` against `at` (claims as listed).
-    fn play(g: &mut Game, tile: &str, at: u8, announce: bool) {
+    fn play(g: &mut DominoState, tile: &str, at: u8, announce: bool) {
         let t = Tile::parse(tile, 9).unwrap();
         let mut v = Vec::new();
         g.legal_actions(&mut v);
@@ -1633,9 +1600,12 @@ mod tests {
         // No double dealt: the heaviest tile, most pips then the higher half: 6-3 beats 5-4.
         let g = game(rules(2, 3, ""), ["5-4,2-1,1-0", "6-3,4-0,3-2", "", ""]);
         assert_eq!((g.opener(), g.played()), (1, set("6-3")));
-        assert_eq!(Game::opening_tile(set("5-4,6-3,4-4")), Tile::new(4, 4));
-        assert_eq!(Game::opening_tile(set("5-4,6-3")), Tile::new(6, 3));
-        assert_eq!(Game::opening_tile(set("5-4,6-2")), Tile::new(5, 4));
+        assert_eq!(
+            DominoState::opening_tile(set("5-4,6-3,4-4")),
+            Tile::new(4, 4)
+        );
+        assert_eq!(DominoState::opening_tile(set("5-4,6-3")), Tile::new(6, 3));
+        assert_eq!(DominoState::opening_tile(set("5-4,6-2")), Tile::new(5, 4));
     }
 
     #[test]
@@ -1662,15 +1632,19 @@ mod tests {
             let r = rules(2, 2, &format!("score={score},blocked={blocked}"));
             let g = game(r, ["6-6,1-0", "5-5,2-0", "", ""]);
             assert_eq!(g.outcome(), Some(Outcome::Event(0b01)), "{score}");
-            assert_eq!((g.points(0), g.points(1)), (want, 0), "{score} {blocked}");
+            assert_eq!(
+                (g.side_points(0), g.side_points(1)),
+                (want, 0),
+                "{score} {blocked}"
+            );
             let mut c = [0; MAX_COUNTERS];
             g.counters(&mut c);
-            assert_eq!(c[counter::BLOCKED], 1);
-            assert_eq!(c[counter::BLOCKED_OPENER_WON], 1);
+            assert_eq!(c[Counter::Blocked as usize], 1);
+            assert_eq!(c[Counter::BlockedOpenerWon as usize], 1);
         }
         let g = game(rules(2, 2, "score=pips"), ["6-6,2-0", "1-1,0-0", "", ""]);
         assert_eq!(g.outcome(), Some(Outcome::Draw));
-        assert_eq!((g.points(0), g.points(1)), (0, 0));
+        assert_eq!((g.side_points(0), g.side_points(1)), (0, 0));
     }
 
     #[test]
@@ -1684,7 +1658,10 @@ mod tests {
             play(&mut g, "6-2", 6, true);
             play(&mut g, "6-1", 6, true);
             assert_eq!(g.outcome(), Some(Outcome::Event(0b01)));
-            assert_eq!((g.points(0), g.points(1), g.length()), (want, 0, 3));
+            assert_eq!(
+                (g.side_points(0), g.side_points(1), g.length()),
+                (want, 0, 3)
+            );
         }
     }
 
@@ -1702,11 +1679,18 @@ mod tests {
             }
             play(&mut g, "4-0", 0, true);
             // 10 + 10 (muggins) + the losers' 6 pips rounded to 5.
-            assert_eq!((g.points(0), g.points(1)), (mine, 0), "muggins {muggins}");
+            assert_eq!(
+                (g.side_points(0), g.side_points(1)),
+                (mine, 0),
+                "muggins {muggins}"
+            );
             let mut c = [0; MAX_COUNTERS];
             g.counters(&mut c);
-            assert_eq!(c[counter::MISSED], 10);
-            assert_eq!(c[counter::MUGGINS], if muggins == "on" { 10 } else { 0 });
+            assert_eq!(c[Counter::Missed as usize], 10);
+            assert_eq!(
+                c[Counter::Muggins as usize],
+                if muggins == "on" { 10 } else { 0 }
+            );
         }
         assert_eq!(
             (round5(12), round5(13), round5(0), round5(-3)),
@@ -1749,12 +1733,48 @@ mod tests {
         // Seat 0 holds no 6: it draws from the sleeping tiles until it does.
         let mut c = [0; MAX_COUNTERS];
         g.counters(&mut c);
-        assert!(c[counter::DRAWN] >= 1);
+        assert!(c[Counter::Drawn as usize] >= 1);
         assert_eq!(g.to_act(), 0);
         assert!(g.hand(0) & WITH[6] != 0);
         let mut v = Vec::new();
         g.legal_actions(&mut v);
         assert!(v.iter().all(|a| a.at() == 6 && a.on_side()), "{v:?}");
+    }
+
+    #[test]
+    fn a_view_shows_what_its_seat_sees_and_nothing_hidden() {
+        // Seats 1 and 3 both hold a 6 and swap hands: nothing seat 0 or seat 2 has seen differs.
+        let r = rules(4, 6, "draw=on,score=all-fives");
+        let a = [
+            "6-6,5-5,4-4,3-3,2-2,1-1",
+            "6-5,6-4,5-4,3-0,2-0,1-0",
+            "0-0,5-0,4-0,3-1,2-1,5-1",
+            "6-3,6-2,4-3,5-3,4-2,3-2",
+        ];
+        let b = [a[0], a[3], a[2], a[1]];
+        let (ga, gb) = (game(r, a), game(r, b));
+        for seat in [0, 2] {
+            assert_eq!(
+                format!("{:?}", ga.view(seat)),
+                format!("{:?}", gb.view(seat))
+            );
+        }
+        assert_ne!(format!("{:?}", ga.view(1)), format!("{:?}", gb.view(1)));
+        let shown = format!("{:?}", ga.view(2));
+        for part in [
+            "seat: 2",
+            "hand: \"5-1 5-0 4-0 3-1 2-1 0-0\"",
+            "hand sizes: [5, 6, 6, 6]",
+            "boneyard: 4",
+            "board tiles: \"6-6\"",
+            "known to lack",
+            "to act: 1",
+            "game points: [0, 0]",
+        ] {
+            assert!(shown.contains(part), "{part} in {shown}");
+        }
+        // Nobody else's tiles, nor the boneyard's.
+        assert!(!shown.contains("6-5") && !shown.contains("6-3"), "{shown}");
     }
 
     #[test]
@@ -1777,7 +1797,7 @@ mod tests {
     fn a_match_goes_on_until_a_side_reaches_the_target() {
         let r = rules(2, 7, "to=3");
         let mut rng = Stream::seed_from_u64(11);
-        let mut g = Game::new(r, &mut rng);
+        let mut g = DominoState::deal(&r, &Start::default(), &mut rng);
         while !g.is_over() {
             let a = g.nth_action(0);
             g.apply(a, &mut rng).unwrap();
@@ -1787,14 +1807,14 @@ mod tests {
             panic!("a match has a winner")
         };
         let w = m.trailing_zeros() as usize;
-        assert!(g.points(w) >= 3 && g.points(1 - w) < g.points(w));
+        assert!(g.side_points(w) >= 3 && g.side_points(1 - w) < g.side_points(w));
         assert!(g.games() >= 3);
         let mut c = [0; MAX_COUNTERS];
         g.counters(&mut c);
-        assert_eq!(c[counter::GAMES], g.games() as i64);
+        assert_eq!(c[Counter::Games as usize], g.games() as i64);
         assert_eq!(
-            c[counter::SIDE_POINTS] + c[counter::SIDE_POINTS + 1],
-            g.points(0) + g.points(1)
+            c[SIDE_POINTS] + c[SIDE_POINTS + 1],
+            g.side_points(0) + g.side_points(1)
         );
     }
 }

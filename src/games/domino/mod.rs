@@ -16,118 +16,61 @@ use serde::{Deserialize, Serialize};
 
 use crate::humanize;
 use crate::play::sim::SimTally;
-use crate::play::{Compared, Game, GameInfo, RuleFlag, Scoring, Words};
+use crate::play::{ActionOf, Compared, Game, GameInfo, Scoring, Words, MAX_SEATS};
 use crate::report::{Report, Value};
+use crate::rng::Stream;
 use crate::stats::{wilson95, Proportion};
-use engine::counter;
+
+pub use engine::DominoState;
+
+crate::counters! {
+    /// Dominó's own counters of a sample (a game, or a match).
+    pub enum Counter {
+        /// Games played (1 for a single game; the games of a match).
+        Games = "games",
+        /// Blocked games.
+        Blocked = "blocked",
+        /// Blocked games won by the side that opened them.
+        BlockedOpenerWon = "blocked_opener_won",
+        /// Blocked games with the lowest pip total shared (nobody wins).
+        BlockedTies = "blocked_ties",
+        /// Games won by the side that opened them.
+        OpenerWon = "opener_won",
+        /// Points scored in games by the side that opened them.
+        OpenerPoints = "opener_points",
+        /// Knocks (a player unable to play while someone can).
+        Knocks = "knocks",
+        /// Tiles drawn from the boneyard.
+        Drawn = "drawn",
+        /// Points claimed by muggins.
+        Muggins = "muggins",
+        /// Points a player failed to announce (claimed by muggins or lost).
+        Missed = "missed",
+        /// Games opened with the set's highest double.
+        TopOpens = "top_opens",
+        /// Of those, games the opening side won.
+        TopWon = "top_won",
+        /// Points of side 1 in the sample (the first of [`SIDE_POINTS`]).
+        Side1Points = "side_1_points",
+        /// Points of side 2.
+        Side2Points = "side_2_points",
+        /// Points of side 3.
+        Side3Points = "side_3_points",
+        /// Points of side 4.
+        Side4Points = "side_4_points",
+    }
+}
+
+/// The counter of side 1's points; side `k` (0-based) is at `SIDE_POINTS + k`.
+pub const SIDE_POINTS: usize = Counter::Side1Points as usize;
 
 /// Dominó, for the whole-game layer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Domino;
 
-const FLAGS: &[RuleFlag] = &[
-    RuleFlag {
-        long: "set",
-        key: "set",
-        value_name: Some("N"),
-        switch_sets: "",
-        help: "The set: 6 (double-six, 28 tiles) or 9 (double-nine, 55 tiles) [default: 6]",
-    },
-    RuleFlag {
-        long: "hand",
-        key: "hand",
-        value_name: Some("N"),
-        switch_sets: "",
-        help: "Tiles dealt to each player; the rest sleep (are out of the game) [default: 6]",
-    },
-    RuleFlag {
-        long: "no-pairs",
-        key: "pairs",
-        value_name: None,
-        switch_sets: "off",
-        help: "Four players each for themselves (default with four: two pairs, partners opposite)",
-    },
-    RuleFlag {
-        long: "draw",
-        key: "draw",
-        value_name: None,
-        switch_sets: "on",
-        help: "The draw game: a player who cannot play draws from the sleeping tiles until able to, then passes",
-    },
-    RuleFlag {
-        long: "cross",
-        key: "cross",
-        value_name: None,
-        switch_sets: "on",
-        help: "Cross: the opening double must be covered on all four sides before play goes on (drawing if needed); then four ends",
-    },
-    RuleFlag {
-        long: "tree",
-        key: "tree",
-        value_name: None,
-        switch_sets: "on",
-        help: "Spinner trees: every double played lies across and opens two new lines (with --set 9 --cross: double-nine cross)",
-    },
-    RuleFlag {
-        long: "both-partners",
-        key: "both-partners",
-        value_name: None,
-        switch_sets: "on",
-        help: "A pair wins by domino only when both partners are out (the stricter ending)",
-    },
-    RuleFlag {
-        long: "score",
-        key: "score",
-        value_name: Some("RULE"),
-        switch_sets: "",
-        help: "Scoring: game (one point a game), pips (the winners take the losers' pips), all-fives or fives-and-threes [default: game]",
-    },
-    RuleFlag {
-        long: "to",
-        key: "to",
-        value_name: Some("N"),
-        switch_sets: "",
-        help: "Play matches to N points (100 or 121 are usual): every sample is then a whole match [default: single games]",
-    },
-    RuleFlag {
-        long: "no-muggins",
-        key: "muggins",
-        value_name: None,
-        switch_sets: "off",
-        help: "All fives: a score a player fails to announce is lost (default: the next player may call muggins and take it)",
-    },
-    RuleFlag {
-        long: "blocked",
-        key: "blocked",
-        value_name: Some("RULE"),
-        switch_sets: "",
-        help: "What the winners of a blocked game take: difference (the losers' pips less theirs, the text's rule) or losers [default: difference]",
-    },
-];
-
-/// Names of the game's own counters (see [`engine::counter`]).
-const COUNTERS: &[&str] = &[
-    "games",
-    "blocked",
-    "blocked_opener_won",
-    "blocked_ties",
-    "opener_won",
-    "opener_points",
-    "knocks",
-    "drawn",
-    "muggins",
-    "missed",
-    "top_opens",
-    "top_won",
-    "side_1_points",
-    "side_2_points",
-    "side_3_points",
-    "side_4_points",
-];
-
 impl Game for Domino {
     type Rules = rules::Rules;
-    type State = engine::Game;
+    type State = DominoState;
     type Strategy = bots::Strategy;
     const INFO: GameInfo = GameInfo {
         key: "domino",
@@ -151,23 +94,23 @@ impl Game for Domino {
         sample_unit: "games",
         own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: FLAGS,
-        change_keys: rules::CHANGE_KEYS,
-        strategies_help: "random, heaviest (bota gorda), company, scorer (all fives), search[:N] (N sampled deals per move, default 64); each takes miss=P, the chance of missing a score; Spanish azar, bota-gorda, compañía, anotador, búsqueda",
+        flags: &[],
+        change_keys: "",
+        strategies_help: "random, heaviest (bota gorda), company, scorer (all fives), search[:N] (N sampled deals per move, default 64), ismcts[:N] (N iterations per move, default 300); each takes miss=P, the chance of missing a score; Spanish azar, bota-gorda, compañía, anotador, búsqueda",
         default_strategies: "company",
         default_tournament: "random,heaviest,company,scorer",
-        counters: COUNTERS,
+        counters: Counter::NAMES,
         compared: &[
             Compared {
-                counter: counter::BLOCKED,
+                counter: Counter::Blocked as usize,
                 label: "blocked games",
             },
             Compared {
-                counter: counter::GAMES,
+                counter: Counter::Games as usize,
                 label: "games per match",
             },
             Compared {
-                counter: counter::OPENER_POINTS,
+                counter: Counter::OpenerPoints as usize,
                 label: "opener's side's points",
             },
         ],
@@ -206,7 +149,27 @@ impl Game for Domino {
 
     fn compared_applies(rules: &rules::Rules, k: usize) -> bool {
         // Games per match is 1 when a single game is played.
-        Self::INFO.compared[k].counter != counter::GAMES || rules.is_match()
+        Self::INFO.compared[k].counter != Counter::Games as usize || rules.is_match()
+    }
+
+    /// Search bots (`ismcts`) play out with `company`, as `search` does.
+    fn playout_action(
+        state: &DominoState,
+        _scratch: &mut Vec<ActionOf<Self>>,
+        _rng: &mut Stream,
+    ) -> ActionOf<Self> {
+        search::playout_action(state)
+    }
+
+    /// An iteration ends with the current game (in a match, when the next one is dealt).
+    fn search_ends(root: &DominoState, now: &DominoState) -> bool {
+        search::ends(root, now)
+    }
+
+    /// The outcome when the sample ends with the game; in a match that goes on, the game's
+    /// points as a share of the target ([`search::rewards`]).
+    fn search_rewards(root: &DominoState, end: &DominoState) -> [f64; MAX_SEATS] {
+        search::rewards(root, end)
     }
 }
 
@@ -219,14 +182,14 @@ fn share(count: i64, of: i64) -> Proportion {
 /// The game's own figures: games per match, blocked games and who wins them, the opener's side
 /// game by game, the set's highest double, points, knocks, draws, muggins.
 fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
-    let games = t.counter(counter::GAMES);
+    let games = t.counter(Counter::Games);
     if t.games == 0 || games == 0 {
         return;
     }
     let per_game = |x: i64| x as f64 / games as f64;
     let sides = rules.side_count();
     if rules.is_match() {
-        let m = t.counters[counter::GAMES].estimate(t.games);
+        let m = t.counters[Counter::Games as usize].estimate(t.games);
         let ci = m.interval(0.95);
         r.field(
             "games_per_match",
@@ -244,7 +207,7 @@ fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
             Value::Num(t.length.sum as f64 / games as f64, 2),
         );
     }
-    let blocked = share(t.counter(counter::BLOCKED), games);
+    let blocked = share(t.counter(Counter::Blocked), games);
     let (_, ci) = wilson95(blocked.successes, blocked.trials);
     r.field_plain(
         "blocked_rate",
@@ -257,10 +220,10 @@ fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
         "95 % interval",
         Value::ProbInterval(ci.low, ci.high),
     );
-    let ties = t.counter(counter::BLOCKED_TIES);
-    let decided_blocks = t.counter(counter::BLOCKED) - ties;
-    if t.counter(counter::BLOCKED) > 0 {
-        let won = share(t.counter(counter::BLOCKED_OPENER_WON), decided_blocks);
+    let ties = t.counter(Counter::BlockedTies);
+    let decided_blocks = t.counter(Counter::Blocked) - ties;
+    if t.counter(Counter::Blocked) > 0 {
+        let won = share(t.counter(Counter::BlockedOpenerWon), decided_blocks);
         let (_, ci) = wilson95(won.successes, won.trials);
         let fair = 1.0 / sides as f64;
         r.field_plain(
@@ -280,14 +243,14 @@ fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
         r.field_plain(
             "blocked_tie_rate",
             "blocked games tied (nobody wins)",
-            Value::Prob(share(ties, t.counter(counter::BLOCKED)).estimate()),
+            Value::Prob(share(ties, t.counter(Counter::Blocked)).estimate()),
             "the lowest pip total shared".to_string(),
         );
     }
     if rules.is_match() {
         // Game by game inside the matches: each game's opener's side.
-        let decided = games - t.counter(counter::BLOCKED_TIES);
-        let won = share(t.counter(counter::OPENER_WON), games);
+        let decided = games - t.counter(Counter::BlockedTies);
+        let won = share(t.counter(Counter::OpenerWon), games);
         let (_, ci) = wilson95(won.successes, won.trials);
         let fair = decided as f64 / games as f64 / sides as f64;
         r.field_plain(
@@ -307,9 +270,9 @@ fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
             Value::Num(100.0 * (won.estimate() - fair), 2),
         );
     }
-    let top = share(t.counter(counter::TOP_OPENS), games);
+    let top = share(t.counter(Counter::TopOpens), games);
     if top.successes > 0 {
-        let won = share(t.counter(counter::TOP_WON), t.counter(counter::TOP_OPENS));
+        let won = share(t.counter(Counter::TopWon), t.counter(Counter::TopOpens));
         let (_, ci) = wilson95(won.successes, won.trials);
         let name = format!("double-{}", if rules.set == 9 { "nine" } else { "six" });
         r.field_plain(
@@ -329,9 +292,7 @@ fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
             Value::ProbInterval(ci.low, ci.high),
         );
     }
-    let total: i64 = (0..sides.min(4))
-        .map(|k| t.counter(counter::SIDE_POINTS + k))
-        .sum();
+    let total: i64 = (0..sides.min(4)).map(|k| t.counter(SIDE_POINTS + k)).sum();
     r.field(
         "points_per_game",
         "points per game (all sides)",
@@ -340,7 +301,7 @@ fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
     r.field(
         "opener_points_per_game",
         "points per game to the opener's side",
-        Value::Num(per_game(t.counter(counter::OPENER_POINTS)), 3),
+        Value::Num(per_game(t.counter(Counter::OpenerPoints)), 3),
     );
     if rules.is_match() {
         r.field(
@@ -360,31 +321,31 @@ fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
                     format!("seat {}", k + 1)
                 }
             ),
-            Value::Num(per_game(t.counter(counter::SIDE_POINTS + k)), 3),
+            Value::Num(per_game(t.counter(SIDE_POINTS + k)), 3),
         );
     }
     r.field(
         "knocks_per_game",
         "knocks per game",
-        Value::Num(per_game(t.counter(counter::KNOCKS)), 3),
+        Value::Num(per_game(t.counter(Counter::Knocks)), 3),
     );
     if rules.draw || rules.cross {
         r.field(
             "drawn_per_game",
             "tiles drawn per game",
-            Value::Num(per_game(t.counter(counter::DRAWN)), 3),
+            Value::Num(per_game(t.counter(Counter::Drawn)), 3),
         );
     }
     if rules.score.by_ends() {
         r.field(
             "missed_per_game",
             "points missed per game",
-            Value::Num(per_game(t.counter(counter::MISSED)), 3),
+            Value::Num(per_game(t.counter(Counter::Missed)), 3),
         );
         r.field(
             "muggins_per_game",
             "points taken by muggins per game",
-            Value::Num(per_game(t.counter(counter::MUGGINS)), 3),
+            Value::Num(per_game(t.counter(Counter::Muggins)), 3),
         );
     }
     if rules.is_match() {

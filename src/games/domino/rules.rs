@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use super::tiles::{set_size, MAX_TILES};
 use crate::error::{Error, Result};
-use crate::play::{GameRules, RuleChange, Seat};
-use crate::text::{key_values, normalize, on_off, parse_count};
+use crate::play::rules::{flip, on_off, switch, whole, Flag, Rule};
+use crate::play::{GameRules, Seat};
+use crate::text::normalize;
 
 /// Most players at a table.
 pub const MAX_PLAYERS: usize = 4;
@@ -33,19 +34,20 @@ pub enum Score {
 
 impl Score {
     /// Parses a scoring name as players say it.
-    pub fn parse(text: &str) -> Result<Score> {
+    pub fn parse(text: &str) -> Option<Score> {
         match normalize(text).replace(['_', ' '], "-").as_str() {
-            "game" | "games" | "point" | "one" | "1" | "partida" | "punto" => Ok(Score::Game),
-            "pips" | "points" | "tantos" | "puntos" | "fichas" => Ok(Score::Pips),
+            "game" | "games" | "point" | "one" | "1" | "partida" | "punto" => Some(Score::Game),
+            "pips" | "points" | "tantos" | "puntos" | "fichas" => Some(Score::Pips),
             "all-fives" | "allfives" | "fives" | "muggins" | "todos-los-cincos" | "cincos" => {
-                Ok(Score::AllFives)
+                Some(Score::AllFives)
             }
-            "fives-and-threes" | "fives-threes" | "5s-and-3s" | "cincos-y-treses"
-            | "todos-los-cincos-y-los-treses" | "treses" => Ok(Score::FivesAndThrees),
-            _ => Err(Error::usage(format!(
-                "unknown score rule '{}': use game (one point a game), pips (the winners take the losers' pips), all-fives or fives-and-threes",
-                text.trim()
-            ))),
+            "fives-and-threes"
+            | "fives-threes"
+            | "5s-and-3s"
+            | "cincos-y-treses"
+            | "todos-los-cincos-y-los-treses"
+            | "treses" => Some(Score::FivesAndThrees),
+            _ => None,
         }
     }
 
@@ -90,14 +92,11 @@ pub enum Blocked {
 
 impl Blocked {
     /// Parses `difference` or `losers`.
-    pub fn parse(text: &str) -> Result<Blocked> {
+    pub fn parse(text: &str) -> Option<Blocked> {
         match normalize(text).as_str() {
-            "difference" | "diferencia" | "diff" => Ok(Blocked::Difference),
-            "losers" | "perdedores" | "all" => Ok(Blocked::Losers),
-            _ => Err(Error::usage(format!(
-                "invalid blocked={}: use difference (the losers' pips less the winners', the text's rule) or losers (the losers' pips)",
-                text.trim()
-            ))),
+            "difference" | "diferencia" | "diff" => Some(Blocked::Difference),
+            "losers" | "perdedores" | "all" => Some(Blocked::Losers),
+            _ => None,
         }
     }
 }
@@ -202,24 +201,24 @@ impl Rules {
         }
     }
 
-    /// Refuses rules that cannot be played, naming the bad value.
+    /// Refuses rules that cannot be played, naming the bad value (as `key=value`).
     pub fn validate(&self) -> Result<()> {
         if !(2..=MAX_PLAYERS as u8).contains(&self.players) {
             return Err(Error::usage(format!(
-                "invalid --players {}: dominó is for 2 to 4 players",
+                "invalid players={}: dominó is for 2 to 4 players",
                 self.players
             )));
         }
         if self.set != 6 && self.set != 9 {
             return Err(Error::usage(format!(
-                "invalid --set {}: use 6 (double-six, 28 tiles) or 9 (double-nine, 55 tiles)",
+                "invalid set={}: {SET_ACCEPTS}",
                 self.set
             )));
         }
         let most = self.tiles() / self.players as usize;
         if self.hand == 0 || self.hand as usize > most {
             return Err(Error::usage(format!(
-                "invalid --hand {}: {} players × {} tiles is more than the {} tiles of {}; give 1 to {most} tiles each",
+                "invalid hand={}: {} players × {} tiles is more than the {} tiles of {}; give 1 to {most} tiles each",
                 self.hand,
                 self.players,
                 self.hand,
@@ -229,246 +228,256 @@ impl Rules {
         }
         if self.pairs && self.players != 4 {
             return Err(Error::usage(format!(
-                "pairs need 4 players, not {}: add --no-pairs or use --players 4",
+                "pairs=on needs 4 players, not {}: use pairs=off or 4 players",
                 self.players
             )));
         }
         if self.both_partners && !self.pairs {
             return Err(Error::usage(
-                "--both-partners needs pairs (4 players, without --no-pairs)",
+                "both-partners=on needs pairs (4 players, pairs=on)",
             ));
         }
         if self.to > MAX_TO {
             return Err(Error::usage(format!(
-                "invalid --to {}: matches go to 1 to {MAX_TO} points",
+                "invalid to={}: matches go to 1 to {MAX_TO} points",
                 self.to
             )));
         }
         debug_assert!(self.tiles() <= MAX_TILES);
         Ok(())
     }
-
-    /// A short description: the non-default rules.
-    pub fn describe(&self) -> String {
-        let mut parts = vec![format!(
-            "{} players{}",
-            self.players,
-            if self.pairs { " in pairs" } else { "" }
-        )];
-        parts.push(format!("{}, {} each", self.set_name(), self.hand));
-        if self.draw {
-            parts.push("draw".into());
-        }
-        if self.cross {
-            parts.push("cross".into());
-        }
-        if self.tree {
-            parts.push("spinner trees".into());
-        }
-        if self.both_partners {
-            parts.push("both partners out".into());
-        }
-        if self.score != Score::Game {
-            parts.push(match self.score {
-                Score::Pips => "pips".to_string(),
-                s => format!("{s}{}", if self.muggins { "" } else { " without muggins" }),
-            });
-        }
-        if self.blocked != Blocked::Difference && self.score != Score::Game {
-            parts.push(format!("blocked: {}", self.blocked));
-        }
-        if self.is_match() {
-            parts.push(format!("matches to {}", self.to));
-        }
-        parts.join(" · ")
-    }
 }
 
-/// Every key of [`Rules::with_changes`], for help and messages.
-pub const CHANGE_KEYS: &str =
-    "set, hand, pairs, draw, cross, tree, both-partners, score, to, muggins, blocked";
+/// What `set=` accepts.
+const SET_ACCEPTS: &str = "use 6 (double-six, 28 tiles) or 9 (double-nine, 55 tiles)";
 
-impl Rules {
-    /// These rules changed by `key=value,…` pairs such as `set=9,hand=7,draw=on`. `set=9`
-    /// keeps the hand size. Keys: [`CHANGE_KEYS`].
-    pub fn with_changes(mut self, spec: &str) -> Result<Rules> {
-        let pairs = key_values(spec, "rule change", "hand=7,draw=on")?;
-        let number = |k: &str, v: &str, lo: u64, hi: u64, hint: &str| {
-            parse_count(v)
-                .filter(|n| (lo..=hi).contains(n))
-                .ok_or_else(|| Error::usage(format!("invalid {k}={v}: {hint}")))
-        };
-        for (k, v) in pairs {
-            match k {
-                "set" => {
-                    self.set = match v.trim() {
-                        "6" | "double-six" | "doble-seis" => 6,
-                        "9" | "double-nine" | "doble-nueve" => 9,
-                        _ => {
-                            return Err(Error::usage(format!(
-                                "invalid set={v}: use 6 (double-six, 28 tiles) or 9 (double-nine, 55 tiles)"
-                            )))
-                        }
-                    }
-                }
-                "hand" => {
-                    self.hand = number(k, v, 1, 27, "give 1 to 27 tiles each")?
-                        as u8
-                }
-                "to" => {
-                    self.to = match normalize(v).as_str() {
-                        "none" | "off" | "game" | "single" => 0,
-                        _ => number(
-                            k,
-                            v,
-                            1,
-                            MAX_TO as u64,
-                            &format!(
-                                "a match goes to 1 to {MAX_TO} points (100 or 121 are usual); leave it out for single games"
-                            ),
-                        )? as u32,
-                    }
-                }
-                "score" => self.score = Score::parse(v)?,
-                "blocked" => self.blocked = Blocked::parse(v)?,
-                "pairs" => self.pairs = on_off(k, v)?,
-                "draw" => self.draw = on_off(k, v)?,
-                "cross" => self.cross = on_off(k, v)?,
-                "tree" => self.tree = on_off(k, v)?,
-                "both-partners" => self.both_partners = on_off(k, v)?,
-                "muggins" => self.muggins = on_off(k, v)?,
-                _ => {
-                    return Err(Error::usage(format!(
-                        "unknown rule '{k}' in '{spec}': keys are {CHANGE_KEYS}"
-                    )))
-                }
-            }
-        }
-        Ok(self)
-    }
+/// The other scoring rules, for `flags` in matches.
+const SCORES: [Score; 4] = [
+    Score::Game,
+    Score::Pips,
+    Score::AllFives,
+    Score::FivesAndThrees,
+];
 
-    /// Every one-rule change that means something for these rules and can be played: the other
-    /// set, 7 tiles (or 6), draw, cross, spinner trees, pairs, both partners; for matches the
-    /// other scoring rules and target; muggins and the blocked-game rule where points are
-    /// scored.
-    pub fn one_rule_changes(&self) -> Vec<RuleChange<Rules>> {
-        let mut v = Vec::new();
-        let mut push = |name: String, label: String, r: Rules| {
-            if r != *self && r.validate().is_ok() {
-                v.push(RuleChange::new(name, label, r));
-            }
-        };
-        let set = if self.set == 6 { 9 } else { 6 };
-        push(
-            format!("set={set}"),
-            format!("double-{}", if set == 9 { "nine" } else { "six" }),
-            Rules { set, ..*self },
-        );
-        let hand = if self.hand == 7 { 6 } else { 7 };
-        push(
-            format!("hand={hand}"),
-            format!("{hand} tiles"),
-            Rules { hand, ..*self },
-        );
-        let flip = |now: bool| if now { "off" } else { "on" };
-        for (key, now, label, f) in [
-            (
-                "draw",
-                self.draw,
-                "draw",
-                (|r: &mut Rules, b| r.draw = b) as fn(&mut Rules, bool),
-            ),
-            ("cross", self.cross, "cross", |r, b| r.cross = b),
-            ("tree", self.tree, "trees", |r, b| r.tree = b),
-        ] {
-            let mut r = *self;
-            f(&mut r, !now);
-            push(
-                format!("{key}={}", flip(now)),
-                format!("{}{label}", if now { "no " } else { "" }),
-                r,
-            );
-        }
-        if self.players == 4 {
-            let r = Rules {
-                pairs: !self.pairs,
-                ..*self
+/// Every rule of Dominó, once (RULES.md §6). `set` comes first; it keeps the hand size (`set=9`
+/// alone plays double-nine with 6 tiles each). `to` comes last so that a description reads
+/// "… · all-fives · blocked: losers · matches to 100".
+const TABLE: &[Rule<Rules>] = &[
+    Rule {
+        key: "set",
+        aliases: &[],
+        flag: Flag::Value { long: "set", value_name: "N" },
+        help: "The set: 6 (double-six, 28 tiles) or 9 (double-nine, 55 tiles) [default: 6]",
+        accepts: SET_ACCEPTS,
+        set: |r, v| {
+            r.set = match v.trim() {
+                "6" | "double-six" | "doble-seis" => 6,
+                "9" | "double-nine" | "doble-nueve" => 9,
+                _ => return false,
             };
-            push(
-                format!("pairs={}", flip(self.pairs)),
-                if self.pairs { "no pairs" } else { "pairs" }.into(),
-                r,
-            );
-        }
-        if self.pairs {
-            push(
-                format!("both-partners={}", flip(self.both_partners)),
-                if self.both_partners {
-                    "one out"
-                } else {
-                    "both out"
-                }
-                .into(),
-                Rules {
-                    both_partners: !self.both_partners,
-                    ..*self
-                },
-            );
-        }
-        if self.is_match() {
-            for s in [
-                Score::Game,
-                Score::Pips,
-                Score::AllFives,
-                Score::FivesAndThrees,
-            ] {
-                push(
-                    format!("score={s}"),
-                    s.to_string(),
-                    Rules { score: s, ..*self },
-                );
+            true
+        },
+        get: |r| r.set.to_string(),
+        // The set and the hand size, always said.
+        describe: |r| Some(format!("{}, {} each", r.set_name(), r.hand)),
+        changes: |r| {
+            let set = if r.set == 6 { 9 } else { 6 };
+            vec![(
+                format!("set={set}"),
+                format!("double-{}", if set == 9 { "nine" } else { "six" }),
+            )]
+        },
+    },
+    Rule {
+        key: "hand",
+        aliases: &["mano"],
+        flag: Flag::Value { long: "hand", value_name: "N" },
+        help: "Tiles dealt to each player; the rest sleep (are out of the game) [default: 6]",
+        accepts: "give 1 to 27 tiles each",
+        set: |r, v| whole(v, 1, 27).map(|n| r.hand = n as u8).is_some(),
+        get: |r| r.hand.to_string(),
+        // Said with the set.
+        describe: |_| None,
+        changes: |r| {
+            let hand = if r.hand == 7 { 6 } else { 7 };
+            vec![(format!("hand={hand}"), format!("{hand} tiles"))]
+        },
+    },
+    Rule {
+        key: "pairs",
+        aliases: &["parejas"],
+        flag: Flag::Switch { long: "no-pairs", sets: "off" },
+        help: "Four players each for themselves (default with four: two pairs, partners opposite)",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.pairs = b).is_some(),
+        get: |r| on_off(r.pairs),
+        // Said with the players.
+        describe: |_| None,
+        changes: |r| {
+            if r.players == 4 {
+                vec![flip("pairs", r.pairs, "pairs", "no pairs")]
+            } else {
+                vec![]
             }
-            let to = if self.to == 121 { 100 } else { 121 };
-            push(
-                format!("to={to}"),
-                format!("to {to}"),
-                Rules { to, ..*self },
-            );
-            if self.score.by_ends() {
-                push(
-                    format!("muggins={}", flip(self.muggins)),
-                    if self.muggins {
-                        "no muggins"
-                    } else {
-                        "muggins"
-                    }
-                    .into(),
-                    Rules {
-                        muggins: !self.muggins,
-                        ..*self
-                    },
-                );
+        },
+    },
+    Rule {
+        key: "draw",
+        aliases: &[],
+        flag: Flag::Switch { long: "draw", sets: "on" },
+        help: "The draw game: a player who cannot play draws from the sleeping tiles until able to, then passes",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.draw = b).is_some(),
+        get: |r| on_off(r.draw),
+        describe: |r| r.draw.then(|| "draw".into()),
+        changes: |r| vec![flip("draw", r.draw, "draw", "no draw")],
+    },
+    Rule {
+        key: "cross",
+        aliases: &["cruz"],
+        flag: Flag::Switch { long: "cross", sets: "on" },
+        help: "Cross: the opening double must be covered on all four sides before play goes on (drawing if needed); then four ends",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.cross = b).is_some(),
+        get: |r| on_off(r.cross),
+        describe: |r| r.cross.then(|| "cross".into()),
+        changes: |r| vec![flip("cross", r.cross, "cross", "no cross")],
+    },
+    Rule {
+        key: "tree",
+        aliases: &[],
+        flag: Flag::Switch { long: "tree", sets: "on" },
+        help: "Spinner trees: every double played lies across and opens two new lines (with --set 9 --cross: double-nine cross)",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.tree = b).is_some(),
+        get: |r| on_off(r.tree),
+        describe: |r| r.tree.then(|| "spinner trees".into()),
+        changes: |r| vec![flip("tree", r.tree, "trees", "no trees")],
+    },
+    Rule {
+        key: "both-partners",
+        aliases: &[],
+        flag: Flag::Switch { long: "both-partners", sets: "on" },
+        help: "A pair wins by domino only when both partners are out (the stricter ending)",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.both_partners = b).is_some(),
+        get: |r| on_off(r.both_partners),
+        describe: |r| r.both_partners.then(|| "both partners out".into()),
+        changes: |r| {
+            if r.pairs {
+                vec![flip("both-partners", r.both_partners, "both out", "one out")]
+            } else {
+                vec![]
             }
-            if self.score != Score::Game {
-                let b = match self.blocked {
+        },
+    },
+    Rule {
+        key: "score",
+        aliases: &[],
+        flag: Flag::Value { long: "score", value_name: "RULE" },
+        help: "Scoring: game (one point a game), pips (the winners take the losers' pips), all-fives or fives-and-threes [default: game]",
+        accepts: "use game (one point a game), pips (the winners take the losers' pips), all-fives or fives-and-threes",
+        set: |r, v| Score::parse(v).map(|s| r.score = s).is_some(),
+        get: |r| r.score.to_string(),
+        describe: |r| match r.score {
+            Score::Game => None,
+            Score::Pips => Some("pips".into()),
+            s => Some(format!(
+                "{s}{}",
+                if r.muggins { "" } else { " without muggins" }
+            )),
+        },
+        // The other scoring rules change nothing in single games.
+        changes: |r| {
+            if r.is_match() {
+                SCORES
+                    .iter()
+                    .map(|s| (format!("score={s}"), s.to_string()))
+                    .collect()
+            } else {
+                vec![]
+            }
+        },
+    },
+    Rule {
+        key: "muggins",
+        aliases: &[],
+        flag: Flag::Switch { long: "no-muggins", sets: "off" },
+        help: "All fives: a score a player fails to announce is lost (default: the next player may call muggins and take it)",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.muggins = b).is_some(),
+        get: |r| on_off(r.muggins),
+        // Said with the scoring.
+        describe: |_| None,
+        changes: |r| {
+            if r.is_match() && r.score.by_ends() {
+                vec![flip("muggins", r.muggins, "muggins", "no muggins")]
+            } else {
+                vec![]
+            }
+        },
+    },
+    Rule {
+        key: "blocked",
+        aliases: &[],
+        flag: Flag::Value { long: "blocked", value_name: "RULE" },
+        help: "What the winners of a blocked game take: difference (the losers' pips less theirs, the text's rule) or losers [default: difference]",
+        accepts: "use difference (the losers' pips less the winners', the text's rule) or losers (the losers' pips)",
+        set: |r, v| Blocked::parse(v).map(|b| r.blocked = b).is_some(),
+        get: |r| r.blocked.to_string(),
+        describe: |r| {
+            (r.blocked != Blocked::Difference && r.score != Score::Game)
+                .then(|| format!("blocked: {}", r.blocked))
+        },
+        changes: |r| {
+            if r.is_match() && r.score != Score::Game {
+                let b = match r.blocked {
                     Blocked::Difference => Blocked::Losers,
                     Blocked::Losers => Blocked::Difference,
                 };
-                push(
-                    format!("blocked={b}"),
-                    format!("blocked: {b}"),
-                    Rules {
-                        blocked: b,
-                        ..*self
-                    },
-                );
+                vec![(format!("blocked={b}"), format!("blocked: {b}"))]
+            } else {
+                vec![]
             }
-        }
-        v
-    }
-}
+        },
+    },
+    Rule {
+        key: "to",
+        aliases: &["hasta"],
+        flag: Flag::Value { long: "to", value_name: "N" },
+        help: "Play matches to N points (100 or 121 are usual): every sample is then a whole match [default: single games]",
+        accepts: "a match goes to 1 to 10000 points (100 or 121 are usual); leave it out (or none) for single games",
+        set: |r, v| {
+            r.to = match normalize(v).as_str() {
+                "none" | "off" | "game" | "single" => 0,
+                _ => match whole(v, 1, MAX_TO as u64) {
+                    Some(n) => n as u32,
+                    None => return false,
+                },
+            };
+            true
+        },
+        get: |r| {
+            if r.is_match() {
+                r.to.to_string()
+            } else {
+                "none".into()
+            }
+        },
+        describe: |r| r.is_match().then(|| format!("matches to {}", r.to)),
+        changes: |r| {
+            if r.is_match() {
+                let to = if r.to == 121 { 100 } else { 121 };
+                vec![(format!("to={to}"), format!("to {to}"))]
+            } else {
+                vec![]
+            }
+        },
+    },
+];
 
 impl GameRules for Rules {
+    const TABLE: &'static [Rule<Rules>] = TABLE;
     fn standard(players: usize) -> Rules {
         Rules::standard(players.min(u8::MAX as usize) as u8)
     }
@@ -478,14 +487,13 @@ impl GameRules for Rules {
     fn validate(&self) -> Result<()> {
         Rules::validate(self)
     }
-    fn with_changes(&self, spec: &str) -> Result<Rules> {
-        Rules::with_changes(*self, spec)
-    }
-    fn one_rule_changes(&self) -> Vec<RuleChange<Rules>> {
-        Rules::one_rule_changes(self)
-    }
-    fn describe(&self) -> String {
-        Rules::describe(self)
+    /// "4 players in pairs".
+    fn describe_players(&self) -> String {
+        format!(
+            "{} players{}",
+            self.players,
+            if self.pairs { " in pairs" } else { "" }
+        )
     }
     fn side(&self, seat: Seat) -> usize {
         self.side_of(seat)
@@ -523,7 +531,7 @@ mod tests {
             .validate()
             .unwrap_err()
             .to_string();
-        assert!(e.contains("--hand 8") && e.contains("28"), "{e}");
+        assert!(e.contains("hand=8") && e.contains("28"), "{e}");
         assert!(r
             .with_changes("set=7")
             .unwrap_err()
@@ -538,7 +546,7 @@ mod tests {
             .with_changes("score=x")
             .unwrap_err()
             .to_string()
-            .contains("'x'"));
+            .contains("score=x"));
         assert!(r
             .with_changes("nope=1")
             .unwrap_err()
@@ -580,6 +588,88 @@ mod tests {
             .one_rule_changes()
             .iter()
             .any(|c| c.name.starts_with("score")));
+    }
+
+    #[test]
+    fn the_table_reads_back_what_it_writes() {
+        for players in 2..=4 {
+            for changes in [
+                "",
+                "set=9,hand=7",
+                "score=all-fives,to=100,muggins=off",
+                "to=121",
+            ] {
+                let r = Rules::standard(players).with_changes(changes).unwrap();
+                crate::play::rules::check_table(&r).unwrap();
+            }
+        }
+        // The flags' changes keep their names.
+        let names = |r: Rules| -> Vec<String> {
+            r.one_rule_changes().into_iter().map(|c| c.name).collect()
+        };
+        assert_eq!(
+            names(Rules::standard(4)),
+            [
+                "set=9",
+                "hand=7",
+                "pairs=off",
+                "draw=on",
+                "cross=on",
+                "tree=on",
+                "both-partners=on"
+            ]
+        );
+        assert_eq!(
+            names(
+                Rules::standard(4)
+                    .with_changes("score=all-fives,to=100")
+                    .unwrap()
+            ),
+            [
+                "set=9",
+                "hand=7",
+                "pairs=off",
+                "draw=on",
+                "cross=on",
+                "tree=on",
+                "both-partners=on",
+                "score=game",
+                "score=pips",
+                "score=fives-and-threes",
+                "muggins=off",
+                "blocked=losers",
+                "to=121"
+            ]
+        );
+        // Two players: no pairs to take away (pairs=off changes nothing, as before).
+        assert_eq!(
+            names(Rules::standard(2)),
+            ["set=9", "hand=7", "draw=on", "cross=on", "tree=on"]
+        );
+        assert_eq!(
+            Rules::standard(2).with_changes("pairs=off").unwrap(),
+            Rules::standard(2)
+        );
+        // What a description says, in the order it always said it.
+        assert_eq!(
+            Rules::standard(4)
+                .with_changes("to=100,score=all-fives,muggins=off,blocked=losers,draw=on")
+                .unwrap()
+                .describe(),
+            "4 players in pairs · double-six, 6 each · draw · all-fives without muggins · blocked: losers · matches to 100"
+        );
+        assert_eq!(
+            Rules::standard(4)
+                .with_changes("set=7")
+                .unwrap_err()
+                .to_string(),
+            format!("invalid set=7: {SET_ACCEPTS}")
+        );
+        let to = Rules::standard(4)
+            .with_changes("to=0")
+            .unwrap_err()
+            .to_string();
+        assert!(to.contains(&MAX_TO.to_string()), "{to}");
     }
 
     #[test]
