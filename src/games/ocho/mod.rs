@@ -37,7 +37,7 @@ crate::counters! {
     pub enum Counter {
         /// Cards drawn from the stock.
         CardsDrawn = "cards_drawn",
-        /// Cards taken for draw-two and draw-three stacks.
+        /// Cards taken for draw-three stacks.
         StackCards = "stack_cards",
         /// Penalty cards (a forgotten «voy por una»).
         PenaltyCards = "penalty_cards",
@@ -51,7 +51,7 @@ crate::counters! {
         DealerLast = "dealer_last",
         /// Actions played.
         Actions = "actions",
-        /// The longest draw stack.
+        /// The longest draw-three stack (cards).
         LongestStack = "longest_stack",
         /// Stopped at the action cap after somebody went out.
         CappedAfterFirst = "capped_after_first",
