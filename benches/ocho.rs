@@ -7,12 +7,11 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use rand_core::SeedableRng;
 use std::hint::black_box;
 use tahur::games::ocho::bots::{Bot, Kind, Strategy};
-use tahur::games::ocho::engine::Game;
 use tahur::games::ocho::rules::Rules;
 use tahur::games::ocho::value::{ValueSetup, ValueSimulation};
-use tahur::games::ocho::Ocho;
+use tahur::games::ocho::{Ocho, OchoState};
 use tahur::play::sim::GameSimulation;
-use tahur::play::TableSetup;
+use tahur::play::{Start, State, TableSetup};
 use tahur::rng::Stream;
 use tahur::runner::{run, RunControl, RunSpec};
 
@@ -75,12 +74,16 @@ fn search(c: &mut Criterion) {
     // One ISMCTS decision of 200 iterations at the first move of a four-player game.
     let mut g = c.benchmark_group("ocho_ismcts");
     g.sample_size(10);
-    let game = Game::new(Rules::standard(4), &mut Stream::seed_from_u64(3));
+    let game = OchoState::deal(
+        &Rules::standard(4),
+        &Start::default(),
+        &mut Stream::seed_from_u64(3),
+    );
     let mut bot = Bot::new(Strategy::of(Kind::Ismcts { budget: 200 }));
     g.throughput(Throughput::Elements(200));
     g.bench_function("decision_200_iterations", |b| {
         let mut rng = Stream::seed_from_u64(7);
-        b.iter(|| black_box(bot.act(&game.view(game.turn()), &mut rng)))
+        b.iter(|| black_box(bot.act(&game.view(game.to_act()), &mut rng)))
     });
     g.finish();
 }

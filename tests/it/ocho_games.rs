@@ -14,12 +14,12 @@ use rand_core::SeedableRng;
 use tahur::games::ocho::bots::{Bot, Kind, Strategy};
 use tahur::games::ocho::cards::{count, show, Card, CardSet, Cards, JOKERS, ONE_DECK};
 use tahur::games::ocho::deal::{DealFacts, DealSimulation};
-use tahur::games::ocho::engine::{Action, Game, Phase, Start};
+use tahur::games::ocho::engine::{Action, Phase};
 use tahur::games::ocho::rules::{FirstCard, JokerRule, Rules};
 use tahur::games::ocho::value::{ValueSetup, ValueSimulation, KINDS};
-use tahur::games::ocho::Ocho;
+use tahur::games::ocho::{Counter, Ocho, OchoState};
 use tahur::play::sim::GameSimulation;
-use tahur::play::TableSetup;
+use tahur::play::{GameRules, Seat, Start, State, TableSetup};
 use tahur::rng::{base_stream, Stream};
 use tahur::runner::{run, RunControl, RunSpec, Shard, Simulation, Tally};
 
@@ -75,23 +75,23 @@ struct Seen {
     out: usize,
 }
 
-fn seen(g: &Game) -> Seen {
+fn seen(g: &OchoState) -> Seen {
     let n = g.rules().players as usize;
     Seen {
-        to_act: g.turn() as usize,
+        to_act: g.to_act(),
         phase: g.phase(),
         pending: g.pending(),
         suit: g.suit(),
         value: g.value(),
         reversed: g.reversed(),
-        sizes: (0..n).map(|s| count(g.hand(s as u8))).collect(),
-        hand: g.hand(g.turn()),
+        sizes: (0..n).map(|s| count(g.hand(s))).collect(),
+        hand: g.hand(g.to_act()),
         out: g.out_so_far().len(),
     }
 }
 
 /// Checks one action against the rules, from the facts before and after it.
-fn referee(rules: &Rules, before: &Seen, action: Action, g: &Game) -> Result<(), String> {
+fn referee(rules: &Rules, before: &Seen, action: Action, g: &OchoState) -> Result<(), String> {
     let p = before.to_act;
     let n = before.sizes.len();
     let after = seen(g);
@@ -166,10 +166,10 @@ fn referee(rules: &Rules, before: &Seen, action: Action, g: &Game) -> Result<(),
                     10 | 12 => (walk(&active_after, p, !before.reversed), !before.reversed),
                     _ => (walk(&active_after, p, before.reversed), before.reversed),
                 };
-                if g.turn() as usize != next || g.reversed() != reversed {
+                if g.to_act() != next || g.reversed() != reversed {
                     return Err(format!(
                         "seat {} acts (reversed {}) after seat {p} played {card}; expected {next} ({reversed})",
-                        g.turn(),
+                        g.to_act(),
                         g.reversed()
                     ));
                 }
@@ -192,9 +192,9 @@ fn referee(rules: &Rules, before: &Seen, action: Action, g: &Game) -> Result<(),
             if Cards(before.hand).any(|x| may_follow(rules, x, before.suit, before.value)) {
                 return Err("drew holding a playable card".into());
             }
-            let new = g.hand(p as u8) & !before.hand;
+            let new = g.hand(p) & !before.hand;
             match g.drawn() {
-                Some(d) if g.turn() as usize == p => {
+                Some(d) if g.to_act() == p => {
                     if !may_follow(rules, d, before.suit, before.value) {
                         return Err(format!("stopped drawing at {d}, which does not play"));
                     }
@@ -220,7 +220,7 @@ fn referee(rules: &Rules, before: &Seen, action: Action, g: &Game) -> Result<(),
             let drew = after.sizes[p] - before.sizes[p];
             match before.phase {
                 Phase::Stack => {
-                    if g.phase() == Phase::StackDrawn && g.turn() as usize == p {
+                    if g.phase() == Phase::StackDrawn && g.to_act() == p {
                         let d = g.drawn().unwrap();
                         if drew != 1 || !(d.is_joker() || d.rank() == THREE) {
                             return Err(format!("may answer with a drawn {d} ({drew} drawn)"));
@@ -238,10 +238,10 @@ fn referee(rules: &Rules, before: &Seen, action: Action, g: &Game) -> Result<(),
             }
             if g.phase() != Phase::StackDrawn && !over {
                 let expected = walk(&active_after, p, before.reversed);
-                if g.turn() as usize != expected || g.pending() != 0 {
+                if g.to_act() != expected || g.pending() != 0 {
                     return Err(format!(
                         "after taking, seat {} acts with {} pending; expected {expected}",
-                        g.turn(),
+                        g.to_act(),
                         g.pending()
                     ));
                 }
@@ -264,10 +264,10 @@ fn referee(rules: &Rules, before: &Seen, action: Action, g: &Game) -> Result<(),
 
 /// Plays one game, checking after every action the engine's invariants (cards conserved,
 /// legal actions fresh, …), that the action was in the legal list, and the referee.
-fn play_checked(rules: Rules, strategies: &[Strategy], seed: u64) -> Game {
+fn play_checked(rules: Rules, strategies: &[Strategy], seed: u64) -> OchoState {
     let mut deal = base_stream(seed);
     let mut decisions = base_stream(seed ^ 0xABCD);
-    let mut g = Game::new(rules, &mut deal);
+    let mut g = OchoState::deal(&rules, &Start::default(), &mut deal);
     g.check_invariants().unwrap();
     let n = rules.players as usize;
     let mut bots: Vec<Bot> = (0..n)
@@ -275,8 +275,8 @@ fn play_checked(rules: Rules, strategies: &[Strategy], seed: u64) -> Game {
         .collect();
     let mut legal = Vec::new();
     while !g.is_over() {
-        let s = g.turn();
-        let a = bots[s as usize].act(&g.view(s), &mut decisions);
+        let s = g.to_act();
+        let a = bots[s].act(&g.view(s), &mut decisions);
         g.legal_actions(&mut legal);
         let unsaid = match a {
             Action::Play { card, suit, .. } => Action::Play {
@@ -327,13 +327,13 @@ fn random_games_keep_every_rule() {
         for seed in 0..6 {
             let list = all_strategies();
             let g = play_checked(Rules::standard(players), &list, 100 * i as u64 + seed);
-            if let Some(order) = g.finishing_order() {
-                let mut sorted = order.to_vec();
+            let order: Option<Vec<Seat>> = g.finishing_order().map(Iterator::collect);
+            if let Some(mut sorted) = order {
                 sorted.sort_unstable();
-                assert_eq!(sorted, (0..players).collect::<Vec<_>>());
+                assert_eq!(sorted, (0..players as Seat).collect::<Vec<_>>());
                 // Only the last player holds cards.
-                let last = order[order.len() - 1];
-                for s in 0..players {
+                let last = g.last_place().unwrap();
+                for s in 0..players as Seat {
                     assert_eq!(g.hand(s) != 0, s == last);
                 }
             }
@@ -405,7 +405,7 @@ proptest! {
         prop_assert!(rules.validate().is_ok());
         let g = play_checked(rules, &strategies, seed);
         prop_assert_eq!(count(rules.deck_cards()), rules.cards());
-        let held: u32 = (0..rules.players).map(|s| count(g.hand(s))).sum();
+        let held: u32 = (0..rules.players as Seat).map(|s| count(g.hand(s))).sum();
         prop_assert_eq!(held + g.stock().len() as u32 + count(g.pile()), rules.cards());
     }
 
@@ -416,18 +416,19 @@ proptest! {
         let strategy = Strategy { kind: Kind::Random, forget };
         let mut deal = base_stream(seed);
         let mut decisions = base_stream(!seed);
-        let mut a = Game::new(rules, &mut deal);
+        let mut a = OchoState::deal(&rules, &Start::default(), &mut deal);
         let mut b = a.clone();
         let (mut deal_b, mut decisions_b) = (deal.clone(), decisions.clone());
         let mut bots: Vec<Bot> = (0..rules.players).map(|_| Bot::new(strategy)).collect();
         let seat_bot: Vec<usize> = (0..rules.players as usize).collect();
         prop_assert!(<Bot as tahur::play::Bot<Ocho>>::play_out(&mut a, &mut bots, &seat_bot, &mut deal, &mut decisions));
         while !b.is_over() {
-            let s = b.turn();
-            let act = bots[s as usize].act(&b.view(s), &mut decisions_b);
+            let s = b.to_act();
+            let act = bots[s].act(&b.view(s), &mut decisions_b);
             b.apply(act, &mut deal_b).unwrap();
         }
-        prop_assert_eq!(a.finishing_order(), b.finishing_order());
+        let order = |g: &OchoState| g.finishing_order().map(|o| o.collect::<Vec<_>>());
+        prop_assert_eq!(order(&a), order(&b));
         prop_assert_eq!((a.actions(), a.turns(), a.cards_drawn(), a.forgotten()), (b.actions(), b.turns(), b.cards_drawn(), b.forgotten()));
         prop_assert_eq!(a.is_capped(), b.is_capped());
         prop_assert_eq!(decisions, decisions_b);
@@ -444,16 +445,23 @@ proptest! {
 
 /// A four-player position: hands by seat, the top card (and the suit in force), the stock, and
 /// every other card played; seat `to_act` acts.
-fn position(rules: Rules, hands: &[&str], top: &str, suit: u8, pending: u16, to_act: u8) -> Game {
+fn position(
+    rules: Rules,
+    hands: &[&str],
+    top: &str,
+    suit: u8,
+    pending: u16,
+    to_act: Seat,
+) -> OchoState {
     let hands: Vec<CardSet> = hands.iter().map(|h| set(h)).collect();
     let top = c(top);
     let used = hands.iter().fold(top.bit(), |m, h| m | h);
     let rest = rules.deck_cards() & !used;
     let stock: Vec<Card> = Cards(rest).collect();
-    Game::from_position(rules, &hands, &stock, 0, top, suit, pending, false, to_act).unwrap()
+    OchoState::from_position(rules, &hands, &stock, 0, top, suit, pending, false, to_act).unwrap()
 }
 
-fn play(g: &mut Game, card: &str) {
+fn play(g: &mut OchoState, card: &str) {
     let card = c(card);
     let a = Action::Play {
         card,
@@ -474,11 +482,11 @@ fn an_ace_plays_again_and_chains() {
         0,
     );
     play(&mut g, "AS");
-    assert_eq!(g.turn(), 0);
+    assert_eq!(g.to_act(), 0);
     play(&mut g, "AH");
-    assert_eq!(g.turn(), 0, "a second ace plays again too");
+    assert_eq!(g.to_act(), 0, "a second ace plays again too");
     play(&mut g, "5H");
-    assert_eq!(g.turn(), 1);
+    assert_eq!(g.to_act(), 1);
 }
 
 #[test]
@@ -492,11 +500,11 @@ fn a_two_skips_the_next_player() {
         0,
     );
     play(&mut g, "2S");
-    assert_eq!(g.turn(), 2);
+    assert_eq!(g.to_act(), 2);
     // With two players the skip brings the turn back.
     let mut g = position(Rules::standard(2), &["2S 9C", "4S 5D"], "7S", 0, 0, 0);
     play(&mut g, "2S");
-    assert_eq!(g.turn(), 0);
+    assert_eq!(g.to_act(), 0);
 }
 
 #[test]
@@ -510,13 +518,13 @@ fn threes_and_jokers_stack_and_the_taker_loses_the_turn() {
         0,
     );
     play(&mut g, "3S");
-    assert_eq!((g.turn(), g.pending(), g.phase()), (1, 3, Phase::Stack));
+    assert_eq!((g.to_act(), g.pending(), g.phase()), (1, 3, Phase::Stack));
     // Seat 1 answers with a 3 (the suit becomes diamonds), seat 2 with a joker (it stays).
     play(&mut g, "3D");
-    assert_eq!((g.turn(), g.pending(), g.suit()), (2, 6, 2));
+    assert_eq!((g.to_act(), g.pending(), g.suit()), (2, 6, 2));
     play(&mut g, "joker");
     assert_eq!(
-        (g.turn(), g.pending(), g.suit(), g.value()),
+        (g.to_act(), g.pending(), g.suit(), g.value()),
         (3, 9, 2, THREE)
     );
     // Seat 3 cannot answer: takes 9 cards, unless the first is a 3 or a joker.
@@ -531,7 +539,7 @@ fn threes_and_jokers_stack_and_the_taker_loses_the_turn() {
         g.apply(Action::Take, &mut rng).unwrap();
     }
     assert_eq!(count(g.hand(3)), before + 9);
-    assert_eq!((g.turn(), g.pending(), g.phase()), (0, 0, Phase::Turn));
+    assert_eq!((g.to_act(), g.pending(), g.phase()), (0, 0, Phase::Turn));
     // The joker on top: seat 0 (holding 9♣) must follow diamonds, play a 3 on it, or an 8.
     assert_eq!(g.legal().plays, 0);
     assert!(g.legal().draw);
@@ -549,7 +557,7 @@ fn a_three_drawn_first_may_answer() {
         let stock = vec![c("3C"), c("10H"), c("QH")];
         let played = rules.deck_cards() & !used & !set("3C 10H QH");
         let mut g =
-            Game::from_position(rules, &hands, &stock, played, top, 0, 0, false, 0).unwrap();
+            OchoState::from_position(rules, &hands, &stock, played, top, 0, 0, false, 0).unwrap();
         let mut rng = base_stream(seed);
         play(&mut g, "3S");
         g.apply(Action::Take, &mut rng).unwrap();
@@ -558,7 +566,7 @@ fn a_three_drawn_first_may_answer() {
             assert!(g.legal().take && g.legal().plays == c("3C").bit());
             g.apply(Action::play(c("3C")), &mut rng).unwrap();
             assert_eq!(
-                (g.turn(), g.pending()),
+                (g.to_act(), g.pending()),
                 (0, 6),
                 "the stack passes back on, +3"
             );
@@ -582,7 +590,7 @@ fn an_eight_names_a_suit_but_not_as_the_last_card() {
     );
     g.apply(Action::eight(c("8S"), 2), &mut base_stream(1))
         .unwrap();
-    assert_eq!((g.suit(), g.turn()), (2, 1));
+    assert_eq!((g.suit(), g.to_act()), (2, 1));
     let mut g = position(Rules::standard(3), &["8S", "5D 9D", "6C"], "7C", 3, 0, 0);
     assert!(g
         .apply(Action::eight(c("8S"), 2), &mut base_stream(1))
@@ -590,7 +598,7 @@ fn an_eight_names_a_suit_but_not_as_the_last_card() {
     g.apply(Action::eight(c("8S"), 0), &mut base_stream(1))
         .unwrap();
     assert_eq!(g.suit(), 0, "the last card keeps its own suit");
-    assert_eq!(g.out_so_far(), &[0]);
+    assert_eq!(g.out_so_far().collect::<Vec<_>>(), [0]);
 }
 
 #[test]
@@ -604,10 +612,10 @@ fn jacks_and_kings_reverse_and_with_two_players_play_again() {
         0,
     );
     play(&mut g, "JS");
-    assert_eq!((g.turn(), g.reversed()), (3, true));
+    assert_eq!((g.to_act(), g.reversed()), (3, true));
     let mut g = position(Rules::standard(2), &["KS 9C", "4S 5D"], "7S", 0, 0, 0);
     play(&mut g, "KS");
-    assert_eq!(g.turn(), 0);
+    assert_eq!(g.to_act(), 0);
 }
 
 #[test]
@@ -628,7 +636,7 @@ fn house_rules_joker_eight_answers_keep_drawn() {
     g.apply(Action::eight(c("8D"), 3), &mut base_stream(1))
         .unwrap();
     assert_eq!(
-        (g.pending(), g.suit(), g.turn(), g.phase()),
+        (g.pending(), g.suit(), g.to_act(), g.phase()),
         (0, 3, 2, Phase::Turn)
     );
     // keep-drawn: the drawn playable card may be kept.
@@ -638,7 +646,7 @@ fn house_rules_joker_eight_answers_keep_drawn() {
     assert_eq!(g.phase(), Phase::Drawn);
     assert!(g.legal().pass);
     g.apply(Action::Pass, &mut base_stream(3)).unwrap();
-    assert_eq!(g.turn(), 1);
+    assert_eq!(g.to_act(), 1);
 }
 
 #[test]
@@ -684,7 +692,7 @@ fn an_empty_stock_reshuffles_the_played_cards_but_the_top() {
     let hands = [set("9C 10C"), set("4D")];
     let top = c("7S");
     let played = rules.deck_cards() & !(hands[0] | hands[1] | top.bit());
-    let mut g = Game::from_position(rules, &hands, &[], played, top, 0, 0, false, 0).unwrap();
+    let mut g = OchoState::from_position(rules, &hands, &[], played, top, 0, 0, false, 0).unwrap();
     g.apply(Action::Draw, &mut base_stream(9)).unwrap();
     assert_eq!(g.reshuffles(), 1);
     assert_ne!(g.pile() & top.bit(), 0, "the top card stays");
@@ -700,7 +708,11 @@ fn the_first_card_plain_or_acting() {
         for first in [FirstCard::Plain, FirstCard::Acts] {
             let mut rules = Rules::standard(3);
             rules.first_card = first;
-            let g = Game::with_start(rules, Start { dealer: Some(0) }, &mut base_stream(seed));
+            let start = Start {
+                dealer: Some(0),
+                ..Start::default()
+            };
+            let g = OchoState::deal(&rules, &start, &mut base_stream(seed));
             assert!(!g.top().is_joker());
             let r = g.top().rank();
             let expected = match (first, r) {
@@ -710,7 +722,7 @@ fn the_first_card_plain_or_acting() {
                 (FirstCard::Acts, 10 | 12) => 2,
                 _ => 1,
             };
-            assert_eq!(g.turn(), expected, "{first:?} {}", g.top());
+            assert_eq!(g.to_act(), expected, "{first:?} {}", g.top());
             assert_eq!(
                 g.pending(),
                 if first == FirstCard::Acts && r == THREE {
@@ -765,7 +777,7 @@ fn search_plays_legally_and_beats_random() {
             ([random, search], 1)
         };
         let g = play_checked(rules, &list, seed);
-        wins += (g.finishing_order().map(|o| o[0]) == Some(seat)) as u32;
+        wins += (g.first_out() == Some(seat)) as u32;
     }
     assert!(wins >= 15, "ismcts:20 won {wins} of 24 against random");
 }
@@ -774,21 +786,93 @@ fn search_plays_legally_and_beats_random() {
 fn determinisation_keeps_the_public_facts_and_hides_the_rest() {
     let rules = Rules::standard(4);
     let mut rng = base_stream(4);
-    let g = Game::new(rules, &mut rng);
-    let v = g.view(g.turn());
+    let g = OchoState::deal(&rules, &Start::default(), &mut rng);
+    let v = g.view(g.to_act());
     for k in 0..20 {
-        let d = v.determinize(&mut base_stream(k));
+        let d = OchoState::deal_for_view(&v, &mut base_stream(k));
         d.check_invariants().unwrap();
-        assert_eq!(d.hand(g.turn()), g.hand(g.turn()));
+        assert_eq!(d.hand(g.to_act()), g.hand(g.to_act()));
         assert_eq!(
-            (d.top(), d.suit(), d.pile(), d.turn()),
-            (g.top(), g.suit(), g.pile(), g.turn())
+            (d.top(), d.suit(), d.pile(), d.to_act()),
+            (g.top(), g.suit(), g.pile(), g.to_act())
         );
         for s in 0..4 {
             assert_eq!(count(d.hand(s)), count(g.hand(s)));
         }
         assert_eq!(d.stock().len(), g.stock().len());
     }
+}
+
+#[test]
+fn a_card_another_player_drew_is_dealt_as_one_that_fits() {
+    // Seat 0 draws until a card plays (and may keep it): to seats 1 and 2 that card is one that
+    // plays on the 7♠, the only one of seat 0's hand that does; to seat 0 it is that card.
+    let rules = Rules::standard(3).with_changes("keep-drawn=on").unwrap();
+    let mut drawing = 0;
+    for seed in 0..30 {
+        let mut g = position(rules, &["9C 10C", "5D 6D", "6C 9D"], "7S", 0, 0, 0);
+        g.apply(Action::Draw, &mut base_stream(seed)).unwrap();
+        if g.phase() != Phase::Drawn {
+            continue;
+        }
+        drawing += 1;
+        let (suit, value) = (g.suit(), g.value());
+        for seat in 0..3 {
+            let v = g.view(seat);
+            let shown = format!("{v:?}");
+            assert_eq!(v.drawn(), (seat == 0).then(|| g.drawn().unwrap()));
+            // The view shows its own cards and nobody else's.
+            for s in 0..3 {
+                for x in Cards(g.hand(s) & !JOKERS) {
+                    assert_eq!(shown.contains(&x.to_string()), s == seat, "{x}: {shown}");
+                }
+            }
+            for k in 0..8 {
+                let d = OchoState::deal_for_view(&v, &mut base_stream(100 * seed + k));
+                d.check_invariants().unwrap();
+                assert_eq!(format!("{:?}", d.view(seat)), shown, "seat {seat}");
+                let drawn = d.drawn().unwrap();
+                let plays: Vec<Card> = Cards(d.hand(0))
+                    .filter(|&x| may_follow(&rules, x, suit, value))
+                    .collect();
+                assert_eq!(plays, [drawn], "seed {seed}, seat {seat}");
+                if seat == 0 {
+                    assert_eq!((d.hand(0), drawn), (g.hand(0), g.drawn().unwrap()));
+                    assert_eq!(d.legal(), g.legal());
+                }
+            }
+        }
+    }
+    assert!(drawing > 10, "{drawing} deals drew a playable card");
+
+    // Taking a draw-three, a 3 or a joker came first: to the other seat it is one of those.
+    let rules = Rules::standard(2);
+    let mut answered = 0;
+    for seed in 0..50 {
+        let hands = [set("3S 9C"), set("4S 5S")];
+        let top = c("7S");
+        let stock = vec![c("3C"), c("10H"), c("QH"), c("joker"), c("8D")];
+        let used = hands[0] | hands[1] | top.bit() | stock.iter().fold(0, |m, x| m | x.bit());
+        let played = rules.deck_cards() & !used;
+        let mut g =
+            OchoState::from_position(rules, &hands, &stock, played, top, 0, 0, false, 0).unwrap();
+        play(&mut g, "3S");
+        g.apply(Action::Take, &mut base_stream(seed)).unwrap();
+        if g.phase() != Phase::StackDrawn {
+            continue;
+        }
+        answered += 1;
+        let v = g.view(0);
+        for k in 0..8 {
+            let d = OchoState::deal_for_view(&v, &mut base_stream(k));
+            d.check_invariants().unwrap();
+            assert_eq!(format!("{:?}", d.view(0)), format!("{v:?}"));
+            let drawn = d.drawn().unwrap();
+            assert!(drawn == c("3C") || drawn.is_joker(), "{drawn}");
+            assert_eq!(count(d.hand(1)), 3);
+        }
+    }
+    assert!(answered > 5, "{answered} takes drew a 3 or a joker first");
 }
 
 // ------------------------------------------------------------------------------------------
@@ -832,7 +916,7 @@ fn sims_and_values_add_up_whatever_threads_and_shards() {
     let winners: u64 = (0..4).map(|s| t.seat_count(s)).sum();
     assert_eq!(winners + t.capped, 1500);
     // Games stopped at the cap after the first went out have a winner, no finishing order.
-    let unfinished = t.counter(9usize) as u64;
+    let unfinished = t.counter(Counter::CappedAfterFirst) as u64;
     let finished = 1500 - t.capped - unfinished;
     for s in 0..4 {
         assert_eq!(t.places[s * 4..s * 4 + 4].iter().sum::<u64>(), finished);
@@ -847,13 +931,17 @@ fn sims_and_values_add_up_whatever_threads_and_shards() {
         assert_eq!((0..4).map(|s| t.places[s * 4 + k]).sum::<u64>(), finished);
     }
     // The starter's and the dealer's last places are the places table's, by position.
-    assert!(t.counter(5usize) as u64 <= finished && t.counter(6usize) as u64 <= finished);
     assert!(
-        t.counter(3usize) > 0,
+        t.counter(Counter::StarterLast) as u64 <= finished
+            && t.counter(Counter::DealerLast) as u64 <= finished
+    );
+    assert!(
+        t.counter(Counter::Forgotten) > 0,
         "the forgetful seat forgot «voy por una»"
     );
     assert!(
-        t.counter(2usize) > 0 && t.counter(2usize) <= 3 * t.counter(3usize),
+        t.counter(Counter::PenaltyCards) > 0
+            && t.counter(Counter::PenaltyCards) <= 3 * t.counter(Counter::Forgotten),
         "three cards each time"
     );
 
@@ -1069,11 +1157,15 @@ proptest! {
         if let Err(e) = Card::parse(&text) {
             prop_assert!(e.to_string().contains(&quoted));
         }
-        if let Err(e) = JokerRule::parse(&text) {
-            prop_assert!(e.to_string().contains(&quoted));
-        }
-        if let Err(e) = FirstCard::parse(&text) {
-            prop_assert!(e.to_string().contains(&quoted));
+        for key in ["joker", "first-card"] {
+            let parsed = match key {
+                "joker" => JokerRule::parse(&text).is_some(),
+                _ => FirstCard::parse(&text).is_some(),
+            };
+            if !parsed && !text.contains([',', '=']) && !t.is_empty() {
+                let e = Rules::standard(4).with_changes(&format!("{key}={text}")).unwrap_err();
+                prop_assert!(e.to_string().contains(&format!("{key}={t}")), "{e}");
+            }
         }
     }
 

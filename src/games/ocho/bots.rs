@@ -25,12 +25,14 @@ use super::cards::{
     count, lowest, nth, rank_mask, suit_mask, Card, CardSet, Cards, ACE, EIGHT, EIGHTS, JACK,
     JOKERS, KING, THREE, TWO,
 };
-use super::engine::{canonical_suit, Action, Phase, View};
-/// The search of `ismcts` bots.
-type Search = crate::play::ismcts::Search<super::Ocho>;
+use super::engine::{canonical_suit, Action, OchoState, Phase, View};
 use crate::error::Result;
+use crate::play::{PlayerView, State};
 use crate::rng::{uniform_below, Rng, Stream};
 use crate::text::Spec;
+
+/// The search of `ismcts` bots.
+type Search = crate::play::ismcts::Search<super::Ocho>;
 
 /// Iterations per decision of `ismcts` when none are given.
 pub const DEFAULT_ISMCTS_BUDGET: u32 = 200;
@@ -142,7 +144,7 @@ impl crate::play::Bot<super::Ocho> for Bot {
     /// draws as the random bots would, without asking them move by move.
     #[inline]
     fn play_out(
-        game: &mut super::engine::Game,
+        game: &mut OchoState,
         bots: &mut [Bot],
         seat_bot: &[usize],
         deal: &mut Stream,

@@ -20,10 +20,10 @@ use super::cards::{
     count, rank_mask, suit_mask, CardSet, ACE, EIGHT, EIGHTS, JACK, JOKER, JOKERS, KING, SPECIALS,
     THREE, TWO,
 };
-use super::engine::Game;
+use super::engine::OchoState;
 use super::rules::{JokerRule, Rules};
 use crate::humanize;
-use crate::play::State;
+use crate::play::{GameRules, State};
 use crate::report::{Report, Table, Value};
 use crate::rng::Stream;
 use crate::runner::{RunSummary, Simulation, Tally};
@@ -234,7 +234,7 @@ impl Simulation for DealSimulation {
     }
     fn run_chunk(&self, stream: &mut Stream, samples: u64, t: &mut DealTally) {
         for _ in 0..samples {
-            let g = <Game as State>::deal(&self.rules, &crate::play::Start::default(), stream);
+            let g = OchoState::deal(&self.rules, &crate::play::Start::default(), stream);
             let hand = g.hand(g.starter());
             t.deals += 1;
             for (k, (_, _, rank)) in KINDS.iter().enumerate() {

@@ -1,6 +1,7 @@
-//! The Ocho loco engine (RULES.md §5, reglas «Montañita»): a state machine over card sets held as
-//! bitmasks. Bots see a game only through a [`View`]: their hand, the played cards, the suit in
-//! force, the pending draw, hand sizes and the stock's size.
+//! The Ocho loco engine (RULES.md §5, reglas «Montañita»): [`OchoState`], the [`State`] of a game
+//! of Ocho loco over card sets held as bitmasks. Bots see a game only through a [`View`]: their
+//! hand, the played cards, the suit in force, the pending draw, hand sizes and the stock's size;
+//! [`State::deal_for_view`] deals the cards a player cannot see for search.
 //!
 //! How a turn runs (one player acts at a time):
 //! - **Turn**: play a card of the suit in force or of the value on top, or an 8 (naming a suit),
@@ -31,7 +32,8 @@ use super::cards::{
     JOKERS, KING, THREE, TWO,
 };
 use super::rules::{FirstCard, JokerRule, Rules, MAX_CARDS, MAX_PLAYERS};
-use crate::rng::{uniform_below, Rng};
+use crate::play::{Illegal, Outcome, PlayerView, Seat, Start, State, MAX_COUNTERS, MAX_SEATS};
+use crate::rng::{uniform_below, Rng, Stream};
 
 mod one_deck;
 
@@ -42,7 +44,7 @@ pub const DRAW_PENALTY: u16 = 3;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Play `card`. `suit` is the suit named with an 8 (for other cards it is ignored and
-    /// [`Game::legal_actions`] writes the card's own suit, 0 for a joker). `silent`: the play
+    /// [`State::legal_actions`] writes the card's own suit, 0 for a joker). `silent`: the play
     /// leaves one card and the player did not say «voy por una» (3 cards' penalty).
     Play {
         /// The card.
@@ -80,7 +82,7 @@ impl Action {
     }
 }
 
-/// The suit field [`Game::legal_actions`] writes for a card that names none.
+/// The suit field [`State::legal_actions`] writes for a card that names none.
 #[inline]
 pub fn canonical_suit(card: Card) -> u8 {
     if card.is_joker() {
@@ -187,27 +189,9 @@ impl Legal {
     }
 }
 
-/// An action the player to act may not take, with the reason.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalAction(pub Action, pub &'static str);
-
-impl fmt::Display for IllegalAction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal action {}: {}", self.0, self.1)
-    }
-}
-
-/// How a game starts: who deals (`None`: a random dealer). The player to the dealer's right
-/// starts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Start {
-    /// The dealer, or random.
-    pub dealer: Option<u8>,
-}
-
-/// A game of Ocho loco.
+/// A game of Ocho loco in progress.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct OchoState {
     rules: Rules,
     n: u8,
     /// Hands by seat (16 slots, so that a seat masked to 4 bits needs no bounds check).
@@ -287,7 +271,7 @@ static FOLLOW: [CardSet; 52] = {
 /// The next seat of `active` after `seat`, to the right (seat + 1, wrapping) or, `reversed`, to
 /// the left; `seat` itself when it is the only one.
 #[inline]
-pub fn next_in(active: u16, seat: u8, reversed: bool) -> u8 {
+fn next_in(active: u16, seat: u8, reversed: bool) -> u8 {
     let active = active as u32;
     if reversed {
         let below = active & ((1u32 << seat) - 1);
@@ -300,22 +284,16 @@ pub fn next_in(active: u16, seat: u8, reversed: bool) -> u8 {
     }
 }
 
-impl Game {
-    /// Shuffles, deals 8 cards each to the right from a random dealer and turns the first card.
-    pub fn new(rules: Rules, rng: &mut impl Rng) -> Game {
-        Game::with_start(rules, Start::default(), rng)
-    }
-
-    /// As [`Game::new`] with a given dealer.
-    pub fn with_start(rules: Rules, start: Start, rng: &mut impl Rng) -> Game {
+impl OchoState {
+    /// Shuffles, deals the hands one card at a time to the right from the dealer (random unless
+    /// given) and turns the first card.
+    fn dealt(rules: Rules, dealer: Option<u8>, rng: &mut impl Rng) -> OchoState {
         let n = rules.players;
         let h = rules.hand as usize;
         let mut stock = [Card(0); 128];
         stock[..MAX_CARDS].copy_from_slice(&DECK_ORDER);
         let mut m = rules.cards() as usize;
-        let dealer = start
-            .dealer
-            .unwrap_or_else(|| uniform_below(rng, n as usize) as u8);
+        let dealer = dealer.unwrap_or_else(|| uniform_below(rng, n as usize) as u8);
         let starter = (dealer + 1) % n;
         let mut hands = [0; SLOTS];
         // Dealt one at a time to the right, starting with the dealer's right, each card a
@@ -329,7 +307,7 @@ impl Game {
             stock[j & 127] = stock[m & 127];
             seat = if seat + 1 == n as usize { 0 } else { seat + 1 };
         }
-        let mut g = Game {
+        let mut g = OchoState {
             rules,
             n,
             hands,
@@ -408,8 +386,9 @@ impl Game {
         self.refresh();
     }
 
-    /// A position set up by hand (for tests and analyses): hands by seat, the stock, the top card with the suit in force, the pending draw, the direction
-    /// and who acts. Every card of the rules' decks must be somewhere exactly once: in a hand,
+    /// A position set up by hand (for tests and analyses): hands by seat, the stock, the top card
+    /// with the suit in force, the pending draw, the direction and who acts (the dealer is seat
+    /// 0). Every card of the rules' decks must be somewhere exactly once: in a hand,
     /// in the stock, in `played` (the cards under the top one) or on top.
     #[allow(clippy::too_many_arguments)]
     pub fn from_position(
@@ -421,18 +400,15 @@ impl Game {
         suit: u8,
         pending: u16,
         reversed: bool,
-        to_act: u8,
-    ) -> Result<Game, String> {
+        to_act: Seat,
+    ) -> Result<OchoState, String> {
         rules.validate().map_err(|e| e.to_string())?;
         let n = rules.players;
-        if hands.len() != n as usize || stock.len() > MAX_CARDS || to_act >= n || suit >= 4 {
+        if hands.len() != n as usize || stock.len() > MAX_CARDS || to_act >= n as usize || suit >= 4
+        {
             return Err("hands, stock, suit or seat out of range".into());
         }
-        let mut g = Game::with_start(
-            rules,
-            Start { dealer: Some(0) },
-            &mut crate::rng::base_stream(0),
-        );
+        let mut g = OchoState::dealt(rules, Some(0), &mut crate::rng::base_stream(0));
         g.hands = [0; SLOTS];
         g.hands[..n as usize].copy_from_slice(hands);
         g.stock_len = stock.len() as u8;
@@ -461,7 +437,7 @@ impl Game {
                 g.n_out += 1;
             }
         }
-        g.to_act = to_act;
+        g.to_act = to_act as u8;
         g.phase = if pending > 0 {
             Phase::Stack
         } else {
@@ -469,13 +445,13 @@ impl Game {
         };
         g.turns = 0;
         g.refresh();
-        g.check_invariants()?;
+        g.invariants()?;
         Ok(g)
     }
 
     /// The next seat still holding cards after `seat` in the direction of play.
     #[inline]
-    pub fn next(&self, seat: u8) -> u8 {
+    fn next(&self, seat: u8) -> u8 {
         next_in(self.active, seat, self.reversed)
     }
 
@@ -555,86 +531,16 @@ impl Game {
         };
     }
 
-    /// The seat to act.
-    #[inline]
-    pub fn turn(&self) -> u8 {
-        self.to_act
-    }
-
     /// The legal actions of the player to act.
     #[inline]
     pub fn legal(&self) -> &Legal {
         &self.legal
     }
 
-    /// Appends every legal action of the player to act.
-    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+    /// Every legal action of the player to act, into `out` (cleared first).
+    fn list_legal(&self, out: &mut Vec<Action>) {
         out.clear();
         self.legal.push_all(out);
-    }
-
-    /// Applies the action of the player to act; a reshuffle of the played cards draws from
-    /// `rng`. An illegal action is refused with the reason and changes nothing.
-    pub fn apply(&mut self, action: Action, rng: &mut impl Rng) -> Result<(), IllegalAction> {
-        if self.phase == Phase::Over {
-            return Err(IllegalAction(action, "the game is over"));
-        }
-        match action {
-            Action::Play { card, suit, silent } => {
-                if self.legal.plays & card.bit() == 0 {
-                    return Err(IllegalAction(action, "that card cannot be played now"));
-                }
-                let left = count(self.hands[self.to_act as usize & 15]) - 1;
-                if silent && left != 1 {
-                    return Err(IllegalAction(
-                        action,
-                        "«voy por una» is owed only by a play that leaves one card",
-                    ));
-                }
-                if card.rank() == EIGHT && (suit >= 4 || left == 0 && suit != card.suit()) {
-                    return Err(IllegalAction(
-                        action,
-                        "an 8 names one of the four suits, its own when it is the last card",
-                    ));
-                }
-                self.actions += 1;
-                self.play(card, suit, silent, rng);
-            }
-            Action::Draw => {
-                if !self.legal.draw {
-                    return Err(IllegalAction(
-                        action,
-                        "only a player without a playable card draws",
-                    ));
-                }
-                self.actions += 1;
-                self.draw_until_playable(rng);
-            }
-            Action::Take => {
-                if !self.legal.take {
-                    return Err(IllegalAction(action, "no draw-three is pending"));
-                }
-                self.actions += 1;
-                self.take(rng);
-            }
-            Action::Pass => {
-                if !self.legal.pass {
-                    return Err(IllegalAction(
-                        action,
-                        "a player passes only with nothing to draw, or keeping a drawn card where that is allowed",
-                    ));
-                }
-                self.actions += 1;
-                let p = self.to_act;
-                self.start_turn(self.next(p));
-            }
-        }
-        if self.phase != Phase::Over && self.actions >= self.rules.max_actions {
-            self.phase = Phase::Over;
-            self.capped = true;
-        }
-        self.refresh();
-        Ok(())
     }
 
     /// Plays the rest of the game with every seat choosing as the `random` bot does
@@ -706,7 +612,7 @@ impl Game {
             forgetful |= ((f > 0) as u16) << s;
         }
         // Whether the player to act forgets «voy por una» playing from a hand of two.
-        let forgets = |game: &Game, decisions: &mut _| -> bool {
+        let forgets = |game: &OchoState, decisions: &mut _| -> bool {
             let p = game.to_act as usize;
             forgetful != 0
                 && forgetful >> p & 1 == 1
@@ -954,38 +860,47 @@ impl Game {
         self.start_turn(self.next(p));
     }
 
-    /// Whether the game is over (finished, or stopped at the action cap).
-    pub fn is_over(&self) -> bool {
-        self.phase == Phase::Over
-    }
-
     /// Whether the game stopped at the action cap.
     pub fn is_capped(&self) -> bool {
         self.capped
     }
 
-    /// Seats in the order they went out (the last one is left holding cards), once the game is
-    /// over and not capped.
-    pub fn finishing_order(&self) -> Option<&[u8]> {
+    /// The whole finishing order, once the game is over and not capped: each seat as it went
+    /// out, the last the seat left holding cards.
+    fn final_order(&self) -> Option<&[u8]> {
         (self.phase == Phase::Over && !self.capped).then(|| &self.order[..self.n as usize])
     }
 
-    /// Seats that went out so far, in order.
-    pub fn out_so_far(&self) -> &[u8] {
-        &self.order[..self.n_out as usize]
+    /// Seats in the order they went out (the last one is left holding cards), once the game is
+    /// over and not capped.
+    pub fn finishing_order(&self) -> Option<impl ExactSizeIterator<Item = Seat> + Clone + '_> {
+        self.final_order().map(|o| o.iter().map(|&s| Seat::from(s)))
     }
 
-    /// The rules.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
+    /// The seat left holding cards (the last place), once the game is over and not capped.
+    pub fn last_place(&self) -> Option<Seat> {
+        self.final_order().map(|o| Seat::from(o[o.len() - 1]))
     }
+
+    /// Seats that went out so far, in order.
+    pub fn out_so_far(&self) -> impl ExactSizeIterator<Item = Seat> + Clone + '_ {
+        self.order[..self.n_out as usize]
+            .iter()
+            .map(|&s| Seat::from(s))
+    }
+
+    /// The seat that went out first (the winner), if any has.
+    pub fn first_out(&self) -> Option<Seat> {
+        (self.n_out > 0).then(|| self.order[0].into())
+    }
+
     /// The phase.
     pub fn phase(&self) -> Phase {
         self.phase
     }
     /// A seat's hand.
-    pub fn hand(&self, seat: u8) -> CardSet {
-        self.hands[seat as usize & 15]
+    pub fn hand(&self, seat: Seat) -> CardSet {
+        self.hands[seat & 15]
     }
     /// The stock, in no particular order (each draw takes a uniformly random card of it).
     pub fn stock(&self) -> &[Card] {
@@ -1028,12 +943,12 @@ impl Game {
         self.active
     }
     /// The dealer.
-    pub fn dealer(&self) -> u8 {
-        self.dealer
+    pub fn dealer(&self) -> Seat {
+        self.dealer.into()
     }
     /// The player to the dealer's right, who plays first under the default rules.
-    pub fn starter(&self) -> u8 {
-        self.starter
+    pub fn starter(&self) -> Seat {
+        self.starter.into()
     }
     /// Turns taken (a player's extra turn after an A, J or K counts as a turn).
     pub fn turns(&self) -> u32 {
@@ -1068,23 +983,22 @@ impl Game {
         self.longest_stack
     }
 
-    /// What `seat` sees.
-    #[inline]
-    pub fn view(&self, seat: u8) -> View<'_> {
-        View { game: self, seat }
-    }
-
     /// Moves `special` into `seat`'s hand in place of `plain`, which takes its place in the
     /// stock (the `value` analysis: the same deal with one card changed). `special` must be in
     /// the stock and `plain` in the hand.
-    pub fn swap_with_stock(&mut self, seat: u8, plain: Card, special: Card) -> Result<(), String> {
-        if self.hands[seat as usize & 15] & plain.bit() == 0 {
+    pub fn swap_with_stock(
+        &mut self,
+        seat: Seat,
+        plain: Card,
+        special: Card,
+    ) -> Result<(), String> {
+        if self.hands[seat & 15] & plain.bit() == 0 {
             return Err(format!("{plain} is not in seat {seat}'s hand"));
         }
         let Some(i) = self.stock().iter().position(|&c| c == special) else {
             return Err(format!("{special} is not in the stock"));
         };
-        let h = &mut self.hands[seat as usize & 15];
+        let h = &mut self.hands[seat & 15];
         *h = (*h & !plain.bit()) | special.bit();
         self.stock[i] = plain;
         self.refresh();
@@ -1092,7 +1006,7 @@ impl Game {
     }
 
     /// Checks every invariant of the state; the error names the first that fails.
-    pub fn check_invariants(&self) -> Result<(), String> {
+    fn invariants(&self) -> Result<(), String> {
         let deck = self.rules.deck_cards();
         let stock = self.stock_set();
         if count(stock) != self.stock_len as u32 {
@@ -1177,6 +1091,21 @@ impl Game {
                 return Err(format!("the drawn card {d} is not in the hand"));
             }
         }
+        // A player draws only holding nothing that plays, and stops at the first card that does.
+        if self.phase == Phase::Drawn
+            && self.hands[self.to_act as usize & 15] & self.follow_mask() != self.drawn.bit()
+        {
+            return Err(format!(
+                "the drawn card {} is not the only card of the hand that plays",
+                self.drawn
+            ));
+        }
+        if self.phase == Phase::StackDrawn && DRAW_THREE & self.drawn.bit() == 0 {
+            return Err(format!(
+                "a drawn {} answers a draw-three: only a 3 or a joker does",
+                self.drawn
+            ));
+        }
         if self.legal.moves() == 0 {
             return Err("the player to act has no legal action".into());
         }
@@ -1184,64 +1113,78 @@ impl Game {
     }
 }
 
-/// What one player sees: their hand, the cards played since the last reshuffle, the top card,
-/// the suit in force, the pending draw, the direction, every hand's size and the stock's size.
+/// What one player sees: their hand (and the card they just drew), the cards played since the
+/// last reshuffle, the top card, the suit in force, the pending draw, the direction, every hand's
+/// size and the stock's size.
 #[derive(Clone, Copy)]
 pub struct View<'a> {
-    game: &'a Game,
+    game: &'a OchoState,
     seat: u8,
 }
 
-impl crate::play::PlayerView for View<'_> {
-    fn seat(&self) -> crate::play::Seat {
+impl PlayerView for View<'_> {
+    fn seat(&self) -> Seat {
         self.seat.into()
     }
 }
 
-/// What the player sees: their hand, every hand's size, the top card, the suit and value in
-/// force, the pending draw, the direction, the stock's size and the cards played since the last
-/// reshuffle.
+/// Exactly what the player sees, and nothing more. Public to everybody: the rules, the dealer
+/// and the starter, every hand's size and who went out in what order, the cards played since
+/// the last reshuffle (each was shown as it was played; the top one is the last), the suit in
+/// force and the value to match, the pending draw, the direction, the phase of the turn and who
+/// acts, the stock's size, the turns and actions so far and the cards drawn (each draw is seen,
+/// not the card), the forgotten «voy por una» and the reshuffles. Private: the player's own
+/// hand, and on their own turn the card they just drew (to everybody else a drawn card is only
+/// a card that plays, or in a draw-three a 3 or a joker). No card leaves the game in Ocho loco:
+/// a player goes out by playing their last card onto the pile.
 impl std::fmt::Debug for View<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let g = self.game;
-        let sizes: Vec<u32> = (0..g.rules.players).map(|p| self.hand_len(p)).collect();
+        let sizes: Vec<u32> = (0..g.n as Seat).map(|p| self.hand_len(p)).collect();
+        let out: Vec<Seat> = g.out_so_far().collect();
         f.debug_struct("View")
             .field("seat", &self.seat)
             .field("rules", &g.rules)
-            .field("hand", &self.hand())
+            .field("dealer", &g.dealer)
+            .field("starter", &g.starter)
+            .field("hand", &super::cards::show(self.hand()))
+            .field("drawn", &self.drawn().map(|c| c.to_string()))
             .field("hand sizes", &sizes)
-            .field("top", &self.top())
+            .field("out", &out)
+            .field("pile", &super::cards::show(self.pile()))
+            .field("top", &self.top().to_string())
             .field("suit", &self.suit())
             .field("value", &self.value())
             .field("pending", &self.pending())
-            .field("phase", &self.phase())
             .field("reversed", &self.reversed())
-            .field("drawn", &self.drawn())
-            .field("stock", &self.stock_len())
-            .field("pile", &self.pile())
+            .field("phase", &self.phase())
             .field("to act", &g.to_act)
-            .field("out", &g.out_so_far())
+            .field("stock", &self.stock_len())
+            .field("turns", &g.turns)
+            .field("actions", &g.actions)
+            .field("cards drawn", &g.cards_drawn)
+            .field("stack cards", &g.stack_cards)
+            .field("penalty cards", &g.penalty_cards)
+            .field("forgotten", &g.forgotten)
+            .field("reshuffles", &g.reshuffles)
+            .field("longest stack", &g.longest_stack)
+            .field("capped", &g.capped)
             .finish()
     }
 }
 
 impl<'a> View<'a> {
-    /// Whose view this is.
-    #[inline]
-    pub fn seat(&self) -> u8 {
-        self.seat
-    }
     /// The rules.
     pub fn rules(&self) -> &'a Rules {
         &self.game.rules
     }
     /// Players at the table.
-    pub fn players(&self) -> u8 {
-        self.game.n
+    pub fn players(&self) -> usize {
+        self.game.n.into()
     }
     /// Players still holding cards.
-    pub fn players_in(&self) -> u8 {
-        self.game.n_active
+    pub fn players_in(&self) -> usize {
+        self.game.n_active.into()
     }
     /// This player's cards.
     #[inline]
@@ -1250,11 +1193,11 @@ impl<'a> View<'a> {
     }
     /// Cards in a player's hand.
     #[inline]
-    pub fn hand_len(&self, seat: u8) -> u32 {
-        count(self.game.hands[seat as usize & 15])
+    pub fn hand_len(&self, seat: Seat) -> u32 {
+        count(self.game.hands[seat & 15])
     }
     /// Whether `seat` still holds cards.
-    pub fn is_active(&self, seat: u8) -> bool {
+    pub fn is_active(&self, seat: Seat) -> bool {
         self.game.active >> seat & 1 == 1
     }
     /// The top card.
@@ -1285,12 +1228,12 @@ impl<'a> View<'a> {
     }
     /// The player who acts after `seat` in the current direction.
     #[inline]
-    pub fn next_after(&self, seat: u8) -> u8 {
-        self.game.next(seat)
+    pub fn next_after(&self, seat: Seat) -> Seat {
+        self.game.next(seat as u8).into()
     }
     /// The player who would act after `seat` if the direction reversed.
-    pub fn previous_before(&self, seat: u8) -> u8 {
-        next_in(self.game.active, seat, !self.game.reversed)
+    pub fn previous_before(&self, seat: Seat) -> Seat {
+        next_in(self.game.active, seat as u8, !self.game.reversed).into()
     }
     /// The card this player just drew, when playing it is the question.
     pub fn drawn(&self) -> Option<Card> {
@@ -1321,25 +1264,78 @@ impl<'a> View<'a> {
     pub fn legal(&self) -> &'a Legal {
         &self.game.legal
     }
-    /// Every legal action.
+    /// Every legal action (only meaningful on this player's turn).
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
-        self.game.legal_actions(out)
+        self.game.list_legal(out)
+    }
+}
+
+/// `k` cards of `from` at random, one uniform draw of `rng` each.
+fn some_of(from: CardSet, k: u32, rng: &mut Stream) -> CardSet {
+    let mut got = 0;
+    for _ in 0..k {
+        let left = from & !got;
+        got |= nth(left, uniform_below(rng, count(left) as usize) as u32).bit();
+    }
+    got
+}
+
+impl State for OchoState {
+    type Rules = Rules;
+    type Action = Action;
+    type View<'a> = View<'a>;
+
+    /// Deals from the given dealer, or from the first player's left (the starter is the
+    /// dealer's right), or a random dealer.
+    fn deal(rules: &Rules, start: &Start, rng: &mut Stream) -> OchoState {
+        let n = rules.players as usize;
+        let dealer = start
+            .dealer
+            .or(start.first.map(|f| (f + n - 1) % n))
+            .map(|d| d as u8);
+        OchoState::dealt(*rules, dealer, rng)
     }
 
-    /// A full game consistent with everything this player sees: the unseen cards dealt at
-    /// random into the other hands and the stock (determinisation, for search). Only public
-    /// facts and the unseen set are used, so the result cannot leak hidden cards. Meant for the
-    /// player's own turn.
-    pub fn determinize(&self, rng: &mut impl Rng) -> Game {
-        let mut g = self.game.clone();
+    /// A whole game consistent with everything this player sees: the unseen cards (the other
+    /// hands and the stock) dealt at random, each hand keeping its size (determinisation, for
+    /// search). Only public facts and the unseen set are used, so the result cannot leak hidden
+    /// cards. While another player holds a card they just drew, that card is dealt among the
+    /// unseen cards that fit what everybody knows of it: one that plays (and, since they drew,
+    /// the only one in their hand that does), or in a draw-three a 3 or a joker.
+    fn deal_for_view(view: &View<'_>, rng: &mut Stream) -> OchoState {
+        let seat = view.seat as usize;
+        let mut g = view.game.clone();
+        let to_act = g.to_act as usize;
+        let mut unseen = view.unseen();
+        let drawing = matches!(g.phase, Phase::Drawn | Phase::StackDrawn);
+        let drawn_hidden = drawing && seat != to_act;
+        if drawn_hidden {
+            // The drawn card: one that plays on the top card, drawn because nothing in the hand
+            // did; or, taking a draw-three, a 3 or a joker (the rest of the hand is free).
+            let (fits, others) = if g.phase == Phase::Drawn {
+                let follow = g.follow_mask();
+                (follow, !follow)
+            } else {
+                (DRAW_THREE, !0)
+            };
+            let drawn = some_of(unseen & fits, 1, rng);
+            let size = count(g.hands[to_act & 15]);
+            let hand = drawn | some_of(unseen & others & !drawn, size - 1, rng);
+            g.hands[to_act & 15] = hand;
+            g.drawn = Card(drawn.trailing_zeros() as u8);
+            unseen &= !hand;
+        } else if !drawing {
+            // A card drawn in an earlier turn, gone since: nothing to carry over.
+            g.drawn = Card(0);
+        }
         let mut pool = [Card(0); MAX_CARDS];
         let mut m = 0;
-        for c in Cards(self.unseen()) {
+        for c in Cards(unseen) {
             pool[m] = c;
             m += 1;
         }
         for p in 0..g.n as usize {
-            if p == self.seat as usize {
+            if p == seat || drawn_hidden && p == to_act {
                 continue;
             }
             let mut h = 0;
@@ -1353,87 +1349,131 @@ impl<'a> View<'a> {
         }
         debug_assert_eq!(m, g.stock_len as usize, "every unseen card placed");
         g.stock[..m].copy_from_slice(&pool[..m]);
+        g.stock[m..].fill(Card(0));
         g.refresh();
         g
-    }
-}
-
-impl crate::play::State for Game {
-    type Rules = Rules;
-    type Action = Action;
-    type View<'a> = View<'a>;
-
-    fn deal(rules: &Rules, start: &crate::play::Start, rng: &mut crate::rng::Stream) -> Game {
-        let n = rules.players as usize;
-        let dealer = start
-            .dealer
-            .or(start.first.map(|f| (f + n - 1) % n))
-            .map(|d| d as u8);
-        Game::with_start(*rules, Start { dealer }, rng)
-    }
-    fn deal_for_view(view: &View<'_>, rng: &mut crate::rng::Stream) -> Game {
-        view.determinize(rng)
     }
     fn rules(&self) -> &Rules {
         &self.rules
     }
     #[inline]
-    fn to_act(&self) -> usize {
-        self.to_act as usize
+    fn to_act(&self) -> Seat {
+        self.to_act.into()
     }
     #[inline]
-    fn view(&self, seat: usize) -> View<'_> {
-        Game::view(self, seat as u8)
+    fn view(&self, seat: Seat) -> View<'_> {
+        View {
+            game: self,
+            seat: seat as u8,
+        }
     }
     fn legal_actions(&self, out: &mut Vec<Action>) {
-        Game::legal_actions(self, out)
+        self.list_legal(out)
+    }
+    /// Applies the action of the player to act; a reshuffle of the played cards draws from
+    /// `rng`. An illegal action is refused with the reason and changes nothing.
+    #[inline]
+    fn apply(&mut self, action: Action, rng: &mut Stream) -> Result<(), Illegal> {
+        if self.phase == Phase::Over {
+            return Err(Illegal::new(action, "the game is over"));
+        }
+        match action {
+            Action::Play { card, suit, silent } => {
+                if self.legal.plays & card.bit() == 0 {
+                    return Err(Illegal::new(action, "that card cannot be played now"));
+                }
+                let left = count(self.hands[self.to_act as usize & 15]) - 1;
+                if silent && left != 1 {
+                    return Err(Illegal::new(
+                        action,
+                        "«voy por una» is owed only by a play that leaves one card",
+                    ));
+                }
+                if card.rank() == EIGHT && (suit >= 4 || left == 0 && suit != card.suit()) {
+                    return Err(Illegal::new(
+                        action,
+                        "an 8 names one of the four suits, its own when it is the last card",
+                    ));
+                }
+                self.actions += 1;
+                self.play(card, suit, silent, rng);
+            }
+            Action::Draw => {
+                if !self.legal.draw {
+                    return Err(Illegal::new(
+                        action,
+                        "only a player without a playable card draws",
+                    ));
+                }
+                self.actions += 1;
+                self.draw_until_playable(rng);
+            }
+            Action::Take => {
+                if !self.legal.take {
+                    return Err(Illegal::new(action, "no draw-three is pending"));
+                }
+                self.actions += 1;
+                self.take(rng);
+            }
+            Action::Pass => {
+                if !self.legal.pass {
+                    return Err(Illegal::new(
+                        action,
+                        "a player passes only with nothing to draw, or keeping a drawn card where that is allowed",
+                    ));
+                }
+                self.actions += 1;
+                let p = self.to_act;
+                self.start_turn(self.next(p));
+            }
+        }
+        if self.phase != Phase::Over && self.actions >= self.rules.max_actions {
+            self.phase = Phase::Over;
+            self.capped = true;
+        }
+        self.refresh();
+        Ok(())
     }
     #[inline]
-    fn apply(
-        &mut self,
-        action: Action,
-        rng: &mut crate::rng::Stream,
-    ) -> Result<(), crate::play::Illegal> {
-        Game::apply(self, action, rng).map_err(|e| crate::play::Illegal(e.to_string()))
-    }
-    #[inline]
-    fn outcome(&self) -> Option<crate::play::Outcome> {
+    fn outcome(&self) -> Option<Outcome> {
         if self.phase != Phase::Over {
             None
         } else if self.n_out == 0 {
             // Stopped at the action cap before anybody went out.
-            Some(crate::play::Outcome::Capped)
+            Some(Outcome::Capped)
         } else {
             // The first out won, even if the rest was stopped at the cap.
-            Some(crate::play::Outcome::Event(1 << self.order[0]))
+            Some(Outcome::Event(1 << self.order[0]))
         }
     }
     /// The player to the dealer's right (the one who starts under the default rules).
-    fn first_player(&self) -> usize {
-        self.starter as usize
+    fn first_player(&self) -> Seat {
+        self.starter.into()
     }
     /// Turns.
     fn length(&self) -> u64 {
-        self.turns as u64
+        self.turns.into()
     }
-    /// See [`super::COUNTERS`].
-    fn counters(&self, out: &mut [i64; crate::play::MAX_COUNTERS]) {
+    /// Cards drawn, for draw-threes and as penalties, «voy por una» forgotten, reshuffles,
+    /// whether the starter or the dealer was left last, actions, the longest draw-three, and
+    /// whether the game stopped at the cap after the first went out ([`super::Counter`]).
+    fn counters(&self, out: &mut [i64; MAX_COUNTERS]) {
         use super::Counter as C;
-        let last = self.finishing_order().map(|o| o[o.len() - 1]);
-        out[C::CardsDrawn as usize] = self.cards_drawn as i64;
-        out[C::StackCards as usize] = self.stack_cards as i64;
-        out[C::PenaltyCards as usize] = self.penalty_cards as i64;
-        out[C::Forgotten as usize] = self.forgotten as i64;
-        out[C::Reshuffles as usize] = self.reshuffles as i64;
-        out[C::StarterLast as usize] = (last == Some(self.starter)) as i64;
-        out[C::DealerLast as usize] = (last == Some(self.dealer)) as i64;
-        out[C::Actions as usize] = self.actions as i64;
-        out[C::LongestStack as usize] = self.longest_stack as i64;
-        out[C::CappedAfterFirst as usize] = (self.capped && self.n_out > 0) as i64;
+        let last = self.final_order().map(|o| o[o.len() - 1]);
+        out[C::CardsDrawn as usize] = self.cards_drawn.into();
+        out[C::StackCards as usize] = self.stack_cards.into();
+        out[C::PenaltyCards as usize] = self.penalty_cards.into();
+        out[C::Forgotten as usize] = self.forgotten.into();
+        out[C::Reshuffles as usize] = self.reshuffles.into();
+        out[C::StarterLast as usize] = i64::from(last == Some(self.starter));
+        out[C::DealerLast as usize] = i64::from(last == Some(self.dealer));
+        out[C::Actions as usize] = self.actions.into();
+        out[C::LongestStack as usize] = self.longest_stack.into();
+        out[C::CappedAfterFirst as usize] = i64::from(self.capped && self.n_out > 0);
     }
     /// The order players went out in: the first out is first, the one left holding cards last.
-    fn places(&self, out: &mut [u8; crate::play::MAX_SEATS]) -> bool {
-        match self.finishing_order() {
+    fn places(&self, out: &mut [u8; MAX_SEATS]) -> bool {
+        match self.final_order() {
             Some(order) => {
                 for (k, &s) in order.iter().enumerate() {
                     out[s as usize] = k as u8;
@@ -1444,6 +1484,6 @@ impl crate::play::State for Game {
         }
     }
     fn check_invariants(&self) -> Result<(), String> {
-        Game::check_invariants(self)
+        self.invariants()
     }
 }

@@ -21,10 +21,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::humanize;
 use crate::play::sim::{share_p_value, SimTally};
-use crate::play::{ActionOf, Game, GameInfo, RuleFlag, Scoring, State, Words, MAX_SEATS};
+use crate::play::{ActionOf, Game, GameInfo, Scoring, State, Words, MAX_SEATS};
 use crate::report::{Report, Value};
 use crate::rng::Stream;
 use crate::stats::wilson95;
+
+pub use engine::OchoState;
 
 /// Ocho loco, for the whole-game layer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,7 +37,7 @@ crate::counters! {
     pub enum Counter {
         /// Cards drawn from the stock.
         CardsDrawn = "cards_drawn",
-        /// Cards taken for draw-two and draw-three stacks.
+        /// Cards taken for draw-three stacks.
         StackCards = "stack_cards",
         /// Penalty cards (a forgotten «voy por una»).
         PenaltyCards = "penalty_cards",
@@ -49,71 +51,16 @@ crate::counters! {
         DealerLast = "dealer_last",
         /// Actions played.
         Actions = "actions",
-        /// The longest draw stack.
+        /// The longest draw-three stack (cards).
         LongestStack = "longest_stack",
         /// Stopped at the action cap after somebody went out.
         CappedAfterFirst = "capped_after_first",
     }
 }
 
-/// The names of [`Counter`], in index order.
-pub const COUNTERS: &[&str] = Counter::NAMES;
-
-const FLAGS: &[RuleFlag] = &[
-    RuleFlag {
-        long: "decks",
-        key: "decks",
-        value_name: Some("N"),
-        switch_sets: "",
-        help: "Decks of 52 cards and 2 jokers: 1 or 2 [default: 1 up to 5 players, 2 from 6]",
-    },
-    RuleFlag {
-        long: "hand",
-        key: "hand",
-        value_name: Some("N"),
-        switch_sets: "",
-        help: "Cards dealt to each player, 1–12 [default: 8]",
-    },
-    RuleFlag {
-        long: "joker",
-        key: "joker",
-        value_name: Some("RULE"),
-        switch_sets: "",
-        help: "Where a joker may be played: any (on any card; it keeps the suit in force) or three (only where a 3 may go: on a 3 or a joker) [default: any]",
-    },
-    RuleFlag {
-        long: "eight-answers",
-        key: "eight-answers",
-        value_name: None,
-        switch_sets: "on",
-        help: "An 8 may answer a pending draw-three: it cancels it and names a suit",
-    },
-    RuleFlag {
-        long: "first-card",
-        key: "first-card",
-        value_name: Some("RULE"),
-        switch_sets: "",
-        help: "A special turned as the first card: plain (it only sets the suit) or acts (as if the dealer played it) [default: plain]",
-    },
-    RuleFlag {
-        long: "keep-drawn",
-        key: "keep-drawn",
-        value_name: None,
-        switch_sets: "on",
-        help: "A player who drew a playable card may keep it and end the turn (default: it is played)",
-    },
-    RuleFlag {
-        long: "max-actions",
-        key: "max-actions",
-        value_name: Some("N"),
-        switch_sets: "",
-        help: "Stop a game unfinished after this many actions (a player already out first stays the winner; otherwise it counts as capped) [default: 5000]",
-    },
-];
-
 impl Game for Ocho {
     type Rules = rules::Rules;
-    type State = engine::Game;
+    type State = OchoState;
     type Strategy = bots::Strategy;
     const INFO: GameInfo = GameInfo {
         key: "ocho",
@@ -137,12 +84,12 @@ impl Game for Ocho {
         sample_unit: "games",
         own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: FLAGS,
-        change_keys: rules::CHANGE_KEYS,
+        flags: &[],
+        change_keys: "",
         strategies_help: "random, greedy, expert, ismcts[:N] (N iterations per move, default 200); each takes forget=R, the chance of forgetting «voy por una» (greedy:forget=0.1); Spanish azar, codicioso, experto, busqueda",
         default_strategies: "greedy",
         default_tournament: "random,greedy,expert",
-        counters: COUNTERS,
+        counters: Counter::NAMES,
         compared: &[],
         chunk: 1024,
         slow_chunk: 4,
@@ -170,17 +117,17 @@ impl Game for Ocho {
     };
     /// Search bots play out with the greedy bot.
     fn playout_action(
-        state: &engine::Game,
+        state: &OchoState,
         _scratch: &mut Vec<ActionOf<Self>>,
         _rng: &mut Stream,
     ) -> ActionOf<Self> {
-        bots::greedy_action(&State::view(state, state.to_act()))
+        bots::greedy_action(&state.view(state.to_act()))
     }
 
     /// Each seat is credited with its finishing place: 1 for going out first down to 0 for
     /// being left with cards, evenly between; in a game stopped at the action cap the seats
     /// still holding cards share the places left (their mean reward).
-    fn search_rewards(_root: &engine::Game, end: &engine::Game) -> [f64; MAX_SEATS] {
+    fn search_rewards(_root: &OchoState, end: &OchoState) -> [f64; MAX_SEATS] {
         let n = end.rules().players as usize;
         let last = (n - 1) as f64;
         let out = end.out_so_far();
@@ -188,11 +135,11 @@ impl Game for Ocho {
         // The mean of the rewards of places k..n.
         let rest = (k..n).map(|p| 1.0 - p as f64 / last).sum::<f64>() / (n - k).max(1) as f64;
         let mut r = [rest; MAX_SEATS];
-        for (place, &s) in out.iter().enumerate() {
-            r[s as usize % MAX_SEATS] = 1.0 - place as f64 / last;
+        for (place, s) in out.enumerate() {
+            r[s % MAX_SEATS] = 1.0 - place as f64 / last;
         }
-        if let Some(order) = end.finishing_order() {
-            r[order[n - 1] as usize % MAX_SEATS] = 0.0;
+        if let Some(s) = end.last_place() {
+            r[s % MAX_SEATS] = 0.0;
         }
         r
     }
@@ -239,10 +186,10 @@ impl Game for Ocho {
             (fair, n),
             false,
         );
-        let per_game = |r: &mut Report, key: &str, label: &str, k: usize, decimals: usize| {
+        let per_game = |r: &mut Report, key: &str, label: &str, k: Counter, decimals: usize| {
             let m = t
                 .counters
-                .get(k)
+                .get(k as usize)
                 .copied()
                 .unwrap_or_default()
                 .estimate(t.games);
@@ -254,25 +201,49 @@ impl Game for Ocho {
                 Value::NumInterval(ci.low, ci.high, decimals),
             );
         };
-        per_game(r, "cards_drawn", "cards drawn per game", 0, 2);
-        per_game(r, "stack_cards", "of them taking draw-threes", 1, 2);
+        per_game(
+            r,
+            "cards_drawn",
+            "cards drawn per game",
+            Counter::CardsDrawn,
+            2,
+        );
+        per_game(
+            r,
+            "stack_cards",
+            "of them taking draw-threes",
+            Counter::StackCards,
+            2,
+        );
         per_game(
             r,
             "longest_stack",
             "longest draw-three per game (cards)",
-            8,
+            Counter::LongestStack,
             2,
         );
-        per_game(r, "forgotten", "«voy por una» forgotten per game", 3, 4);
+        per_game(
+            r,
+            "forgotten",
+            "«voy por una» forgotten per game",
+            Counter::Forgotten,
+            4,
+        );
         per_game(
             r,
             "penalty_cards",
             "cards drawn for it («tres, por cojudo»)",
-            2,
+            Counter::PenaltyCards,
             4,
         );
-        per_game(r, "reshuffles", "reshuffles per game", 4, 3);
-        per_game(r, "actions", "actions per game", 7, 1);
+        per_game(
+            r,
+            "reshuffles",
+            "reshuffles per game",
+            Counter::Reshuffles,
+            3,
+        );
+        per_game(r, "actions", "actions per game", Counter::Actions, 1);
         r.field(
             "capped_after_first",
             "games stopped at the cap after the first went out",

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use super::cards::{deck, CardSet};
 use crate::error::{Error, Result};
-use crate::play::{GameRules, RuleChange};
-use crate::text::{key_values, normalize, on_off, parse_count};
+use crate::play::rules::{flip, on_off, switch, whole, Flag, Rule};
+use crate::play::GameRules;
+use crate::text::normalize;
 
 /// Most players at a table.
 pub const MAX_PLAYERS: usize = 10;
@@ -33,13 +34,11 @@ pub enum JokerRule {
 
 impl JokerRule {
     /// Parses `any` (cualquiera) or `three` (tres).
-    pub fn parse(text: &str) -> Result<JokerRule> {
+    pub fn parse(text: &str) -> Option<JokerRule> {
         match normalize(text).as_str() {
-            "any" | "anywhere" | "cualquiera" | "todo" | "wild" => Ok(JokerRule::Any),
-            "three" | "3" | "tres" | "like-three" | "como-tres" => Ok(JokerRule::Three),
-            _ => Err(Error::usage(format!(
-                "invalid --joker '{text}': use any (on any card) or three (only on a 3 or a joker)"
-            ))),
+            "any" | "anywhere" | "cualquiera" | "todo" | "wild" => Some(JokerRule::Any),
+            "three" | "3" | "tres" | "like-three" | "como-tres" => Some(JokerRule::Three),
+            _ => None,
         }
     }
 }
@@ -68,13 +67,11 @@ pub enum FirstCard {
 
 impl FirstCard {
     /// Parses `plain` or `acts`.
-    pub fn parse(text: &str) -> Result<FirstCard> {
+    pub fn parse(text: &str) -> Option<FirstCard> {
         match normalize(text).as_str() {
-            "plain" | "none" | "simple" | "palo" => Ok(FirstCard::Plain),
-            "acts" | "act" | "applies" | "effect" | "efecto" | "vale" => Ok(FirstCard::Acts),
-            _ => Err(Error::usage(format!(
-                "invalid --first-card '{text}': use plain (it only sets the suit) or acts (its effect applies)"
-            ))),
+            "plain" | "none" | "simple" | "palo" => Some(FirstCard::Plain),
+            "acts" | "act" | "applies" | "effect" | "efecto" | "vale" => Some(FirstCard::Acts),
+            _ => None,
         }
     }
 }
@@ -140,25 +137,25 @@ impl Rules {
     pub fn validate(&self) -> Result<()> {
         if !(2..=MAX_PLAYERS as u8).contains(&self.players) {
             return Err(Error::usage(format!(
-                "invalid --players {}: Ocho loco is for 2 to {MAX_PLAYERS} players",
+                "invalid players={}: Ocho loco is for 2 to {MAX_PLAYERS} players",
                 self.players
             )));
         }
         if !(1..=2).contains(&self.decks) {
             return Err(Error::usage(format!(
-                "invalid --decks {}: use 1 or 2 (decks of 52 cards and 2 jokers)",
+                "invalid decks={}: use 1 or 2 (decks of 52 cards and 2 jokers)",
                 self.decks
             )));
         }
         if !(1..=12).contains(&self.hand) {
             return Err(Error::usage(format!(
-                "invalid --hand {}: give 1 to 12 cards",
+                "invalid hand={}: give 1 to 12 cards",
                 self.hand
             )));
         }
         if self.players as u32 * self.hand as u32 + LEFT_AFTER_DEALING > self.cards() {
             return Err(Error::usage(format!(
-                "{} players × {} cards leave fewer than {LEFT_AFTER_DEALING} of the {} cards to turn and draw: use --decks 2 or a smaller --hand",
+                "{} players × {} cards leave fewer than {LEFT_AFTER_DEALING} of the {} cards to turn and draw: use decks=2 or a smaller hand",
                 self.players,
                 self.hand,
                 self.cards()
@@ -166,154 +163,132 @@ impl Rules {
         }
         if self.max_actions < 10 {
             return Err(Error::usage(format!(
-                "invalid --max-actions {}: give at least 10",
+                "invalid max-actions={}: give at least 10",
                 self.max_actions
             )));
         }
         Ok(())
     }
+}
 
-    /// The rules in a few words: players, decks, and what differs from the standard.
-    pub fn describe(&self) -> String {
-        let std = Rules::standard(self.players);
-        let mut parts = vec![
-            format!("{} players", self.players),
-            if self.decks == 1 {
+/// Every rule of Ocho loco, once (RULES.md §5). No rule moves another, so the order is the
+/// order of the flags and of a table's description.
+const TABLE: &[Rule<Rules>] = &[
+    Rule {
+        key: "decks",
+        aliases: &["deck", "barajas"],
+        flag: Flag::Value { long: "decks", value_name: "N" },
+        help: "Decks of 52 cards and 2 jokers: 1 or 2 [default: 1 up to 5 players, 2 from 6]",
+        accepts: "use 1 or 2 (decks of 52 cards and 2 jokers)",
+        set: |r, v| whole(v, 1, 2).map(|n| r.decks = n as u8).is_some(),
+        get: |r| r.decks.to_string(),
+        describe: |r| {
+            Some(if r.decks == 1 {
                 "1 deck".to_string()
             } else {
-                format!("{} decks", self.decks)
-            },
-        ];
-        if self.hand != std.hand {
-            parts.push(format!("{} cards each", self.hand));
-        }
-        if self.joker == JokerRule::Three {
-            parts.push("joker only on a 3".into());
-        }
-        if self.eight_answers {
-            parts.push("8 answers a draw-three".into());
-        }
-        if self.first_card == FirstCard::Acts {
-            parts.push("first card acts".into());
-        }
-        if self.keep_drawn {
-            parts.push("may keep a drawn card".into());
-        }
-        parts.join(" · ")
-    }
-}
-
-/// Every key of [`Rules::with_changes`], for help and messages.
-pub const CHANGE_KEYS: &str =
-    "decks, hand, joker, eight-answers, first-card, keep-drawn, max-actions";
-
-impl Rules {
-    /// These rules changed by `key=value,…` pairs such as `joker=three,eight-answers=on`.
-    /// Keys: [`CHANGE_KEYS`].
-    pub fn with_changes(mut self, spec: &str) -> Result<Rules> {
-        let pairs = key_values(spec, "rule change", "joker=three,first-card=acts")?;
-        let number = |k: &str, v: &str, lo: u64, hi: u64, hint: &str| {
-            parse_count(v)
-                .filter(|n| (lo..=hi).contains(n))
-                .ok_or_else(|| Error::usage(format!("invalid {k}={v}: {hint}")))
-        };
-        for (k, v) in pairs {
-            match normalize(k).as_str() {
-                "decks" | "deck" | "barajas" => {
-                    self.decks =
-                        number(k, v, 1, 2, "use 1 or 2 (decks of 52 cards and 2 jokers)")? as u8
-                }
-                "hand" | "mano" => self.hand = number(k, v, 1, 12, "give 1 to 12 cards")? as u8,
-                "joker" | "comodin" => self.joker = JokerRule::parse(v)?,
-                "eight-answers" => self.eight_answers = on_off(k, v)?,
-                "first-card" => self.first_card = FirstCard::parse(v)?,
-                "keep-drawn" => self.keep_drawn = on_off(k, v)?,
-                "max-actions" => {
-                    self.max_actions = number(
-                        k,
-                        v,
-                        10,
-                        u32::MAX as u64,
-                        &format!("give 10 to {} actions", u32::MAX),
-                    )? as u32
-                }
-                _ => {
-                    return Err(Error::usage(format!(
-                        "unknown rule '{k}' in '{spec}': keys are {CHANGE_KEYS}"
-                    )))
-                }
-            }
-        }
-        Ok(self)
-    }
-
-    /// Every one-rule change that means something for these rules and can be played: the other
-    /// joker rule, the 8 against a draw-three, the first card acting, keeping a drawn card, and
-    /// the other number of decks where it fits.
-    pub fn one_rule_changes(&self) -> Vec<RuleChange<Rules>> {
-        let mut v = Vec::new();
-        let flip = |now: bool| if now { "off" } else { "on" };
-        let mut r = *self;
-        r.joker = match self.joker {
-            JokerRule::Any => JokerRule::Three,
-            JokerRule::Three => JokerRule::Any,
-        };
-        v.push(RuleChange::new(
-            format!("joker={}", r.joker),
-            match r.joker {
-                JokerRule::Any => "joker on any card",
-                JokerRule::Three => "joker only on a 3",
-            },
-            r,
-        ));
-        let mut r = *self;
-        r.eight_answers = !r.eight_answers;
-        v.push(RuleChange::new(
-            format!("eight-answers={}", flip(self.eight_answers)),
-            if r.eight_answers {
-                "8 answers a draw-three"
-            } else {
-                "no 8 against a draw-three"
-            },
-            r,
-        ));
-        let mut r = *self;
-        r.first_card = match self.first_card {
-            FirstCard::Plain => FirstCard::Acts,
-            FirstCard::Acts => FirstCard::Plain,
-        };
-        v.push(RuleChange::new(
-            format!("first-card={}", r.first_card),
-            match r.first_card {
-                FirstCard::Plain => "first card plain",
-                FirstCard::Acts => "first card acts",
-            },
-            r,
-        ));
-        let mut r = *self;
-        r.keep_drawn = !r.keep_drawn;
-        v.push(RuleChange::new(
-            format!("keep-drawn={}", flip(self.keep_drawn)),
-            if r.keep_drawn {
-                "may keep a drawn card"
-            } else {
-                "must play a drawn card"
-            },
-            r,
-        ));
-        let mut r = *self;
-        r.decks = 3 - self.decks;
-        v.push(RuleChange::new(
-            format!("decks={}", r.decks),
-            format!("{} deck{}", r.decks, if r.decks == 1 { "" } else { "s" }),
-            r,
-        ));
-        v.retain(|c| c.rules.validate().is_ok());
-        v
-    }
-}
+                format!("{} decks", r.decks)
+            })
+        },
+        changes: |r| {
+            let decks = 3 - r.decks.clamp(1, 2);
+            let plural = if decks == 1 { "" } else { "s" };
+            vec![(format!("decks={decks}"), format!("{decks} deck{plural}"))]
+        },
+    },
+    Rule {
+        key: "hand",
+        aliases: &["mano"],
+        flag: Flag::Value { long: "hand", value_name: "N" },
+        help: "Cards dealt to each player, 1–12 [default: 8]",
+        accepts: "give 1 to 12 cards",
+        set: |r, v| whole(v, 1, 12).map(|n| r.hand = n as u8).is_some(),
+        get: |r| r.hand.to_string(),
+        describe: |r| (r.hand != HAND).then(|| format!("{} cards each", r.hand)),
+        changes: |_| vec![],
+    },
+    Rule {
+        key: "joker",
+        aliases: &["comodin"],
+        flag: Flag::Value { long: "joker", value_name: "RULE" },
+        help: "Where a joker may be played: any (on any card; it keeps the suit in force) or three (only where a 3 may go: on a 3 or a joker) [default: any]",
+        accepts: "use any (on any card) or three (only on a 3 or a joker)",
+        set: |r, v| JokerRule::parse(v).map(|j| r.joker = j).is_some(),
+        get: |r| r.joker.to_string(),
+        describe: |r| (r.joker == JokerRule::Three).then(|| "joker only on a 3".into()),
+        changes: |r| {
+            vec![match r.joker {
+                JokerRule::Any => ("joker=three".into(), "joker only on a 3".into()),
+                JokerRule::Three => ("joker=any".into(), "joker on any card".into()),
+            }]
+        },
+    },
+    Rule {
+        key: "eight-answers",
+        aliases: &[],
+        flag: Flag::Switch { long: "eight-answers", sets: "on" },
+        help: "An 8 may answer a pending draw-three: it cancels it and names a suit",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.eight_answers = b).is_some(),
+        get: |r| on_off(r.eight_answers),
+        describe: |r| r.eight_answers.then(|| "8 answers a draw-three".into()),
+        changes: |r| {
+            vec![flip(
+                "eight-answers",
+                r.eight_answers,
+                "8 answers a draw-three",
+                "no 8 against a draw-three",
+            )]
+        },
+    },
+    Rule {
+        key: "first-card",
+        aliases: &[],
+        flag: Flag::Value { long: "first-card", value_name: "RULE" },
+        help: "A special turned as the first card: plain (it only sets the suit) or acts (as if the dealer played it) [default: plain]",
+        accepts: "use plain (it only sets the suit) or acts (its effect applies)",
+        set: |r, v| FirstCard::parse(v).map(|f| r.first_card = f).is_some(),
+        get: |r| r.first_card.to_string(),
+        describe: |r| (r.first_card == FirstCard::Acts).then(|| "first card acts".into()),
+        changes: |r| {
+            vec![match r.first_card {
+                FirstCard::Plain => ("first-card=acts".into(), "first card acts".into()),
+                FirstCard::Acts => ("first-card=plain".into(), "first card plain".into()),
+            }]
+        },
+    },
+    Rule {
+        key: "keep-drawn",
+        aliases: &[],
+        flag: Flag::Switch { long: "keep-drawn", sets: "on" },
+        help: "A player who drew a playable card may keep it and end the turn (default: it is played)",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.keep_drawn = b).is_some(),
+        get: |r| on_off(r.keep_drawn),
+        describe: |r| r.keep_drawn.then(|| "may keep a drawn card".into()),
+        changes: |r| {
+            vec![flip(
+                "keep-drawn",
+                r.keep_drawn,
+                "may keep a drawn card",
+                "must play a drawn card",
+            )]
+        },
+    },
+    Rule {
+        key: "max-actions",
+        aliases: &[],
+        flag: Flag::Value { long: "max-actions", value_name: "N" },
+        help: "Stop a game unfinished after this many actions (a player already out first stays the winner; otherwise it counts as capped) [default: 5000]",
+        accepts: "give 10 to 4294967295 actions",
+        set: |r, v| whole(v, 10, u32::MAX as u64).map(|n| r.max_actions = n as u32).is_some(),
+        get: |r| r.max_actions.to_string(),
+        describe: |_| None,
+        changes: |_| vec![],
+    },
+];
 
 impl GameRules for Rules {
+    const TABLE: &'static [Rule<Rules>] = TABLE;
     fn standard(players: usize) -> Rules {
         Rules::standard(players.min(u8::MAX as usize) as u8)
     }
@@ -322,15 +297,6 @@ impl GameRules for Rules {
     }
     fn validate(&self) -> Result<()> {
         Rules::validate(self)
-    }
-    fn with_changes(&self, spec: &str) -> Result<Rules> {
-        Rules::with_changes(*self, spec)
-    }
-    fn one_rule_changes(&self) -> Vec<RuleChange<Rules>> {
-        Rules::one_rule_changes(self)
-    }
-    fn describe(&self) -> String {
-        Rules::describe(self)
     }
 }
 
@@ -353,11 +319,11 @@ mod tests {
         assert_eq!(
             names,
             [
+                "decks=2",
                 "joker=three",
                 "eight-answers=on",
                 "first-card=acts",
                 "keep-drawn=on",
-                "decks=2"
             ]
         );
         // Seven players do not fit one deck: no decks=1 change.
@@ -403,8 +369,53 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("7 players × 8 cards") && e.contains("--decks 2"),
+            e.contains("7 players × 8 cards") && e.contains("decks=2"),
             "{e}"
+        );
+        assert_eq!(
+            Rules::standard(4)
+                .with_changes("joker=sometimes")
+                .unwrap_err()
+                .to_string(),
+            "invalid joker=sometimes: use any (on any card) or three (only on a 3 or a joker)"
+        );
+    }
+
+    #[test]
+    fn the_table_reads_back_what_it_writes() {
+        for players in 2..=10 {
+            let std = Rules::standard(players);
+            crate::play::rules::check_table(&std).unwrap();
+            let changed = std
+                .with_changes("hand=5,joker=three,eight-answers=on,first-card=acts,keep-drawn=on")
+                .unwrap();
+            crate::play::rules::check_table(&changed).unwrap();
+        }
+        // The description: players, decks, then what differs from the standard.
+        let r = Rules::standard(6)
+            .with_changes("mano=6,comodin=tres,first-card=acts,keep-drawn=on,max-actions=100")
+            .unwrap();
+        assert_eq!(
+            r.describe(),
+            "6 players · 2 decks · 6 cards each · joker only on a 3 · first card acts · may keep a drawn card"
+        );
+        assert_eq!(Rules::standard(4).describe(), "4 players · 1 deck");
+        // Every change goes back the other way.
+        let labels: Vec<(String, String)> = r
+            .one_rule_changes()
+            .into_iter()
+            .map(|c| (c.name, c.label))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("decks=1", "1 deck"),
+                ("joker=any", "joker on any card"),
+                ("eight-answers=on", "8 answers a draw-three"),
+                ("first-card=plain", "first card plain"),
+                ("keep-drawn=off", "must play a drawn card"),
+            ]
+            .map(|(a, b)| (a.to_string(), b.to_string()))
         );
     }
 }

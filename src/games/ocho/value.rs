@@ -18,10 +18,10 @@ use super::bots::{Bot, Strategy};
 use super::cards::{
     count, nth, rank_mask, CardSet, ACE, EIGHTS, JACK, JOKERS, KING, PLAIN, THREE, TWO,
 };
-use super::engine::Game;
+use super::engine::OchoState;
 use super::Ocho;
 use crate::humanize;
-use crate::play::{game_streams, State, TableSetup};
+use crate::play::{game_streams, Seat, State, TableSetup};
 use crate::report::{Report, Table, Value};
 use crate::rng::{uniform_below, Stream};
 use crate::runner::{RunSummary, Simulation, Tally};
@@ -115,10 +115,10 @@ struct Result1 {
 
 /// Plays `game` to its end: seat `s` by `bots[s]`, or by `other` when `s == swap_seat`.
 fn play_out(
-    mut game: Game,
+    mut game: OchoState,
     bots: &mut [Bot],
-    other: Option<(u8, &mut Bot)>,
-    seat: u8,
+    other: Option<(Seat, &mut Bot)>,
+    seat: Seat,
     deal: &mut Stream,
     decisions: &mut Stream,
     illegal: &mut u64,
@@ -126,12 +126,12 @@ fn play_out(
     let mut other = other;
     let mut forgotten = 0u64;
     while !game.is_over() {
-        let s = game.turn();
+        let s = game.to_act();
         let before = game.forgotten();
         let view = game.view(s);
         let action = match &mut other {
             Some((o, bot)) if *o == s => bot.act(&view, decisions),
-            _ => bots[s as usize].act(&view, decisions),
+            _ => bots[s].act(&view, decisions),
         };
         if game.apply(action, deal).is_err() {
             *illegal += 1;
@@ -148,10 +148,8 @@ fn play_out(
     }
     // A game stopped at the cap after somebody went out still has its first out.
     Result1 {
-        first: game.out_so_far().first() == Some(&seat),
-        last: game
-            .finishing_order()
-            .is_some_and(|order| order[order.len() - 1] == seat),
+        first: game.first_out() == Some(seat),
+        last: game.last_place() == Some(seat),
         capped: game.is_capped(),
         forgotten,
     }
@@ -194,9 +192,9 @@ impl ValueSimulation {
     ) {
         let rules = &self.setup.table.rules;
         let (mut deal, decisions) = game_streams(stream);
-        let base = <Game as State>::deal(rules, &crate::play::Start::default(), &mut deal);
+        let base = OchoState::deal(rules, &crate::play::Start::default(), &mut deal);
         t.deals += 1;
-        let seat = uniform_below(&mut deal, rules.players as usize) as u8;
+        let seat: Seat = uniform_below(&mut deal, rules.players as usize);
         let plain = base.hand(seat) & PLAIN;
         if plain == 0 {
             t.no_plain += 1;
@@ -217,18 +215,20 @@ impl ValueSimulation {
                 ));
             }
         }
-        let play =
-            |game: Game, bots: &mut [Bot], other: Option<(u8, &mut Bot)>, illegal: &mut u64| {
-                play_out(
-                    game,
-                    bots,
-                    other,
-                    seat,
-                    &mut deal.clone(),
-                    &mut decisions.clone(),
-                    illegal,
-                )
-            };
+        let play = |game: OchoState,
+                    bots: &mut [Bot],
+                    other: Option<(Seat, &mut Bot)>,
+                    illegal: &mut u64| {
+            play_out(
+                game,
+                bots,
+                other,
+                seat,
+                &mut deal.clone(),
+                &mut decisions.clone(),
+                illegal,
+            )
+        };
         let dealt = play(base.clone(), bots, None, &mut t.illegal_actions);
         let record = |row: &mut RowTally, v: Result1| {
             row.pairs += 1;
@@ -249,7 +249,7 @@ impl ValueSimulation {
         let v = play(
             base,
             bots,
-            Some((seat, &mut forgetful[seat as usize])),
+            Some((seat, &mut forgetful[seat])),
             &mut t.illegal_actions,
         );
         record(&mut t.rows[KINDS.len()], v);

@@ -3,12 +3,12 @@
 //! out and copied back: a card's bit is one shift, its rank a shift, a hand one word, the cards
 //! that follow the top card and the next seat each way are kept up to date instead of
 //! recomputed at every action, and a play's effect and whose turn comes next are one `match`.
-//! It makes exactly the moves of [`Game::play_out_random_with`] (and so of the random bots) from
-//! the same draws, card for card: the same rules, the same stock order (a reshuffle lists the
-//! played cards lowest first), the same random numbers consumed in the same order. A test
-//! holds the two to each other, state and streams.
+//! It makes exactly the moves of [`OchoState::play_out_random_with`] (and so of the random
+//! bots) from the same draws, card for card: the same rules, the same stock order (a reshuffle
+//! lists the played cards lowest first), the same random numbers consumed in the same order. A
+//! test holds the two to each other, state and streams.
 
-use super::{next_in, Game, Phase, DRAW_PENALTY, SLOTS};
+use super::{next_in, OchoState, Phase, DRAW_PENALTY, SLOTS};
 use crate::games::ocho::cards::{
     rank_mask, suit_mask, Card, ACE, EIGHT, JACK, JOKER, JOKERS, KING, ONE_DECK, THREE, TWO,
 };
@@ -194,8 +194,8 @@ impl Forgetting<'_> {
     }
 }
 
-/// The game in locals: the fields of [`Game`] the play-out changes, sets as `u64`, plus what
-/// follows the top card and the next seats.
+/// The game in locals: the fields of [`OchoState`] the play-out changes, sets as `u64`, plus
+/// what follows the top card and the next seats.
 struct Table {
     hands: [Set; SLOTS],
     stock: [u8; 64],
@@ -244,7 +244,7 @@ struct Table {
 impl Table {
     /// The game's state in 64 bits (every card of it is in the low half).
     #[inline(always)]
-    fn of(g: &Game) -> Table {
+    fn of(g: &OchoState) -> Table {
         let mut hands = [0; SLOTS];
         for (h, &g) in hands.iter_mut().zip(g.hands.iter()) {
             *h = g as Set;
@@ -297,7 +297,7 @@ impl Table {
 
     /// Writes the state back into the game.
     #[inline(always)]
-    fn store(&self, g: &mut Game) {
+    fn store(&self, g: &mut OchoState) {
         for (g, &h) in g.hands.iter_mut().zip(self.hands.iter()) {
             *g = h as u128;
         }
@@ -752,15 +752,15 @@ impl Table {
     }
 }
 
-impl Game {
+impl OchoState {
     /// Whether every card of the game fits 64 bits (one deck).
     #[inline]
     pub(super) fn is_one_deck(&self) -> bool {
         self.rules.deck_cards() & !ONE_DECK == 0
     }
 
-    /// [`Game::play_out_random_with`] for a one-deck game, every set a `u64`: the same moves
-    /// from the same draws.
+    /// [`OchoState::play_out_random_with`] for a one-deck game, every set a `u64`: the same
+    /// moves from the same draws.
     #[inline(always)]
     pub(super) fn play_out_one_deck(
         &mut self,
