@@ -17,7 +17,7 @@ use tahur::play::compare::{CompareSetup, CompareSimulation};
 use tahur::play::flags::{FlagsSetup, FlagsSimulation};
 use tahur::play::sim::GameSimulation;
 use tahur::play::tournament::{pair_results, TournamentSetup, TournamentSimulation};
-use tahur::play::{Start, State, Strategy as _, TableSetup};
+use tahur::play::{GameRules as _, Start, State, Strategy as _, TableSetup};
 use tahur::rng::{base_stream, uniform_below};
 use tahur::runner::{run, RunControl, RunSpec, Shard, Simulation, Tally};
 
