@@ -1,19 +1,23 @@
 //! Póker mentiroso speed: whole games per second through the shared runner (first throws,
 //! calls, die-by-die re-rolls by the exact plan, claims, points), on 1 and 2 threads: four
 //! players to 3 points with `threshold` bots (the target: at least 200 000 games/s on
-//! 2 cores), `tuned` and `random`; and the exact queries (a re-roll plan, a call's chances).
+//! 2 cores), `tuned` and `random`; the exact queries (a re-roll plan, a call's chances); and one
+//! `ismcts` decision (the receiver's call or accept, 300 iterations).
 //! Run with `cargo bench --features bench --bench poker`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use tahur::games::poker::bots::Strategy;
+use rand_core::SeedableRng;
+use tahur::games::poker::bots::{Bot, Strategy};
+use tahur::games::poker::engine::{Action, PokerState, ALL_DICE};
 use tahur::games::poker::hand::{Claim, Counts};
 use tahur::games::poker::reports::{self, ChancesQuery, RerollQuery};
 use tahur::games::poker::rules::Rules;
 use tahur::games::poker::tables::{plan, tables};
 use tahur::games::poker::Poker;
 use tahur::play::sim::GameSimulation;
-use tahur::play::TableSetup;
+use tahur::play::{Start, State, TableSetup};
+use tahur::rng::Stream;
 use tahur::runner::{run, RunControl, RunSpec};
 
 fn games(c: &mut Criterion) {
@@ -75,5 +79,27 @@ fn exact(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, games, exact);
+fn search(c: &mut Criterion) {
+    let mut g = c.benchmark_group("poker_ismcts");
+    g.sample_size(10);
+    let rules = Rules::standard(4);
+    // A receiver deciding on the first claim of a game.
+    let mut rng = Stream::seed_from_u64(3);
+    let mut game = PokerState::deal(&rules, &Start::default(), &mut rng);
+    let throw = Action::Throw {
+        dice: ALL_DICE,
+        open: false,
+    };
+    game.apply(throw, &mut rng).unwrap();
+    game.apply(Action::Claim(60), &mut rng).unwrap();
+    let mut bot = Bot::new(&Strategy::Ismcts { budget: 300 }, &rules);
+    g.throughput(Throughput::Elements(300));
+    g.bench_function("decision_300_iterations", |b| {
+        let mut rng = Stream::seed_from_u64(7);
+        b.iter(|| black_box(bot.decide(&game.view(game.to_act()), &mut rng)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, games, exact, search);
 criterion_main!(benches);

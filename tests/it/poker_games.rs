@@ -7,17 +7,17 @@ use crate::allocations;
 use crate::common;
 
 use tahur::games::poker::bots::{claim_chance_inferred, Bot, Strategy};
-use tahur::games::poker::engine::{Action, Game, Phase, ALL_DICE};
+use tahur::games::poker::engine::{Action, Phase, PokerState, ALL_DICE};
 use tahur::games::poker::exact::{type_distribution, Goal, Planner};
 use tahur::games::poker::hand::{Claim, Counts, Face, HandType};
 use tahur::games::poker::rules::Rules;
 use tahur::games::poker::tables::tables;
-use tahur::games::poker::Poker;
+use tahur::games::poker::{Counter, Poker, LOST_AT};
 use tahur::play::compare::{CompareSetup, CompareSimulation};
 use tahur::play::flags::{FlagsSetup, FlagsSimulation};
 use tahur::play::sim::GameSimulation;
 use tahur::play::tournament::{pair_results, TournamentSetup, TournamentSimulation};
-use tahur::play::{Strategy as _, TableSetup};
+use tahur::play::{GameRules as _, Start, State, Strategy as _, TableSetup};
 use tahur::rng::{base_stream, uniform_below};
 use tahur::runner::{run, RunControl, RunSpec, Shard, Simulation, Tally};
 
@@ -55,8 +55,8 @@ fn the_engine_s_first_throws_make_each_hand_type_as_often_as_the_exact_odds() {
     let mut seen = [0u64; 7];
     let mut rng = base_stream(5);
     for _ in 0..n {
-        let mut g = Game::new(Rules::standard(3), None, &mut rng);
-        g.act(
+        let mut g = PokerState::deal(&Rules::standard(3), &Start::default(), &mut rng);
+        g.apply(
             Action::Throw {
                 dice: ALL_DICE,
                 open: false,
@@ -104,11 +104,11 @@ fn bots_re_roll_to_the_exact_plan_s_chance() {
         );
         let mut made = 0;
         for _ in 0..n {
-            let mut g = Game::with_claim(rules, 0, claim.rung() as u8, faces(dice), ALL_DICE);
-            g.act(Action::Accept, &mut rng).unwrap();
+            let mut g = PokerState::with_claim(rules, 0, claim.rung() as u8, faces(dice), ALL_DICE);
+            g.apply(Action::Accept, &mut rng).unwrap();
             while g.phase() == Phase::Play {
                 let a = bot.decide(&g.view(1), &mut rng);
-                g.act(a, &mut rng).unwrap();
+                g.apply(a, &mut rng).unwrap();
             }
             made += u64::from(g.hand_rung() as usize > claim.rung());
         }
@@ -129,7 +129,8 @@ fn bots_re_roll_to_the_exact_plan_s_chance() {
 fn a_receiver_decides_from_the_face_up_dice_and_the_claim_only() {
     let rules = Rules::standard(4);
     let mut rng = base_stream(11);
-    let strategies = Strategy::parse_list("honest,threshold:call=0.3,tuned,search:20").unwrap();
+    let strategies =
+        Strategy::parse_list("honest,threshold:call=0.3,tuned,search:20,ismcts:20").unwrap();
     for _ in 0..300 {
         let claim = uniform_below(&mut rng, 251) as u8;
         let hidden = uniform_below(&mut rng, 32) as u8;
@@ -144,9 +145,11 @@ fn a_receiver_decides_from_the_face_up_dice_and_the_claim_only() {
                 b[i] = a[i];
             }
         }
-        let ga = Game::with_claim(rules, 2, claim, a, hidden);
-        let gb = Game::with_claim(rules, 2, claim, b, hidden);
-        assert!(ga.view(3).dice().is_none() && ga.view(0).dice().is_none());
+        let ga = PokerState::with_claim(rules, 2, claim, a, hidden);
+        let gb = PokerState::with_claim(rules, 2, claim, b, hidden);
+        // The claimant knows the dice it passed; the others see the face-up ones only.
+        assert!(ga.view(2).dice().is_some());
+        assert!(hidden == 0 || (ga.view(3).dice().is_none() && ga.view(0).dice().is_none()));
         for s in &strategies {
             let (mut x, mut y) = (s.bot(&rules), s.bot(&rules));
             let seed = uniform_below(&mut rng, 1000) as u64;
@@ -168,16 +171,16 @@ fn search_reckons_a_smallest_raise_as_a_likely_lie() {
     let t = tables();
     let mut scratch = Vec::new();
     let mut rng = base_stream(1);
-    let mut g = Game::with_claim(rules, 0, 100, faces("AKQJ8"), ALL_DICE);
-    g.act(Action::Accept, &mut rng).unwrap();
-    g.act(Action::Claim(101), &mut rng).unwrap();
+    let mut g = PokerState::with_claim(rules, 0, 100, faces("AKQJ8"), ALL_DICE);
+    g.apply(Action::Accept, &mut rng).unwrap();
+    g.apply(Action::Claim(101), &mut rng).unwrap();
     let p = claim_chance_inferred(t, &g.view(2), 0.0, &mut scratch);
     let exact_one = t.reach(0, 101) - t.reach(0, 102);
     let at_most = 1.0 - t.reach(0, 102);
     assert!((p - exact_one / at_most).abs() < 1e-12, "{p}");
-    let mut g = Game::with_claim(rules, 0, 100, faces("AKQJ8"), ALL_DICE);
-    g.act(Action::Accept, &mut rng).unwrap();
-    g.act(Action::Claim(140), &mut rng).unwrap();
+    let mut g = PokerState::with_claim(rules, 0, 100, faces("AKQJ8"), ALL_DICE);
+    g.apply(Action::Accept, &mut rng).unwrap();
+    g.apply(Action::Claim(140), &mut rng).unwrap();
     assert_eq!(claim_chance_inferred(t, &g.view(2), 0.0, &mut scratch), 1.0);
 }
 
@@ -216,9 +219,10 @@ fn whole_games_add_up_whatever_threads_and_shards() {
     assert_eq!(t.length_hist[9..12].iter().sum::<u64>(), 1500);
     // Every hand is lost by one position after its first roller.
     let c = |k: usize| t.counter(k);
-    let full = c(7);
-    assert_eq!((8..12).map(c).sum::<i64>(), full);
-    assert!(c(1) <= c(0) && c(3) <= c(2));
+    let full = t.counter(Counter::FullHands);
+    assert_eq!((LOST_AT..LOST_AT + 4).map(c).sum::<i64>(), full);
+    assert!(t.counter(Counter::Lies) <= t.counter(Counter::Claims));
+    assert!(t.counter(Counter::CallsWon) <= t.counter(Counter::Calls));
     // The random seat almost never wins.
     assert!(t.seat_count(2) < 15, "{}", t.seat_count(2));
     let tour = TournamentSetup::<Poker>::new(

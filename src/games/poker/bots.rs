@@ -16,6 +16,10 @@
 //!   would have made it with (each weighed as a fresh roll), and the chance of losing the hand
 //!   after accepting from N play-outs with `tuned` players around it (the hidden dice drawn
 //!   from the same reckoning); calls when calling loses less often. Otherwise plays `tuned`.
+//! - `ismcts:N`: information-set Monte Carlo tree search ([`crate::play::ismcts`]) over every
+//!   decision, N iterations per decision (default 300): each deals the dice in the cup the bot
+//!   does not know afresh, plays the hand out with `tuned` players, and scores the hand's loser
+//!   0 and everybody else 1.
 //!
 //! Every bot throws the dice it re-rolls one at a time, each where fewer dice end up face up:
 //! in the open when the dice kept in the cup outnumber it, else in the cup. The chances and
@@ -25,11 +29,12 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::{Action, Game, Phase, View, ALL_DICE, TOP};
+use super::engine::{Action, Phase, PokerState, View, ALL_DICE, TOP};
 use super::hand::DICE;
 use super::rules::{Rules, MAX_PLAYERS};
 use super::tables::{plan, tables, Tables, POW6, STOP};
 use crate::error::{Error, Result};
+use crate::play::State;
 use crate::rng::{uniform_below, Rng, Stream};
 use crate::text::Spec;
 
@@ -37,9 +42,14 @@ use crate::text::Spec;
 pub const DEFAULT_CALL: f64 = 0.1;
 /// The default play-outs per decision of `search`.
 pub const DEFAULT_ROLLOUTS: u64 = 200;
+/// Iterations per decision of `ismcts` when none are given.
+pub const DEFAULT_ISMCTS_BUDGET: u32 = 300;
+
+/// The search of `ismcts` bots.
+type Search = crate::play::ismcts::Search<super::Poker>;
 
 /// The strategies, for help and messages.
-pub const STRATEGIES: &str = "strategies are random, honest, threshold or threshold:call=0.1,bluff=0.4, tuned, tuned:FILE.csv, search or search:N, or in Spanish azar, honesto, umbral, afinado, busqueda";
+pub const STRATEGIES: &str = "strategies are random, honest, threshold or threshold:call=0.1,bluff=0.4, tuned, tuned:FILE.csv, search or search:N, ismcts or ismcts:N, or in Spanish azar, honesto, umbral, afinado, busqueda, arbol";
 
 /// A strategy with its parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -70,6 +80,11 @@ pub enum Strategy {
     Search {
         /// Play-outs per call-or-accept decision.
         rollouts: u64,
+    },
+    /// Information-set Monte Carlo tree search over every decision.
+    Ismcts {
+        /// Iterations per decision.
+        budget: u32,
     },
 }
 
@@ -122,14 +137,22 @@ impl Strategy {
                     rollouts: p.count("rollouts", 1, 100_000, DEFAULT_ROLLOUTS)?,
                 })
             }
+            // Spanish: búsqueda en árbol (`busqueda` is `search`'s).
+            "ismcts" | "mcts" | "arbol" => {
+                let p = spec.params(&["budget"])?;
+                Ok(Strategy::Ismcts {
+                    budget: p.count("budget", 1, 1_000_000, DEFAULT_ISMCTS_BUDGET as u64)? as u32,
+                })
+            }
             _ => Err(spec.unknown(STRATEGIES)),
         }
     }
 
-    /// For `tuned` (and `search`, which plays it): the row it plays at a table of `players`.
+    /// For `tuned` (and `search` and `ismcts`, which play it): the row it plays at a table of
+    /// `players`.
     fn tuned_row(&self, players: u8) -> Option<TunedRow> {
         match self {
-            Strategy::Tuned | Strategy::Search { .. } => {
+            Strategy::Tuned | Strategy::Search { .. } | Strategy::Ismcts { .. } => {
                 Some(nearest_row(shipped_tuned(), players))
             }
             Strategy::TunedFile { rows, .. } => Some(nearest_row(rows, players)),
@@ -166,6 +189,7 @@ impl fmt::Display for Strategy {
             }
             Strategy::Threshold { call, bluff } => write!(f, "threshold:call={call},bluff={bluff}"),
             Strategy::Search { rollouts } => write!(f, "search:{rollouts}"),
+            Strategy::Ismcts { budget } => write!(f, "ismcts:{budget}"),
         }
     }
 }
@@ -219,6 +243,7 @@ enum Kind {
         call: f64,
         bluff: f64,
     },
+    Ismcts,
 }
 
 /// A Póker mentiroso player.
@@ -228,6 +253,8 @@ pub struct Bot {
     t: &'static Tables,
     /// `search`'s hidden multisets and their weights (room made once).
     scratch: Vec<(u32, f64)>,
+    /// `ismcts`'s search (its node arena reused from decision to decision).
+    search: Option<Box<Search>>,
 }
 
 impl Bot {
@@ -255,6 +282,7 @@ impl Bot {
                     bluff: row.bluff,
                 }
             }
+            Strategy::Ismcts { .. } => Kind::Ismcts,
             tuned => {
                 let row = tuned.tuned_row(rules.players).expect("tuned");
                 Kind::Threshold {
@@ -268,10 +296,15 @@ impl Bot {
             Kind::Search { .. } => Vec::with_capacity(super::tables::MULTISETS),
             _ => Vec::new(),
         };
+        let search = match strategy {
+            Strategy::Ismcts { budget } => Some(Box::new(Search::new(*budget))),
+            _ => None,
+        };
         Bot {
             kind,
             t: tables(),
             scratch,
+            search,
         }
     }
 
@@ -295,8 +328,30 @@ impl Bot {
                 }
                 _ => threshold(self.t, view, call, bluff, false),
             },
+            Kind::Ismcts => {
+                let mut choices = 0;
+                let only = view.nth_legal(|n| {
+                    choices = n;
+                    0
+                });
+                if choices == 1 {
+                    return only;
+                }
+                self.search
+                    .as_mut()
+                    .expect("ismcts bots carry a search")
+                    .choose(view, rng)
+            }
         }
     }
+}
+
+/// The play-out policy of `ismcts`: the `tuned` player's action for the table's size.
+#[inline]
+pub fn playout_action(state: &PokerState) -> Action {
+    let row = nearest_row(shipped_tuned(), state.rules().players);
+    let view = state.view(state.to_act());
+    threshold(tables(), &view, row.call, row.bluff, false)
 }
 
 impl crate::play::Strategy<super::Poker> for Strategy {
@@ -308,7 +363,7 @@ impl crate::play::Strategy<super::Poker> for Strategy {
         Bot::new(self, rules)
     }
     fn is_slow(&self) -> bool {
-        matches!(self, Strategy::Search { .. })
+        matches!(self, Strategy::Search { .. } | Strategy::Ismcts { .. })
     }
     fn note(&self, rules: &Rules) -> Option<String> {
         Strategy::note(self, rules.players)
@@ -522,6 +577,7 @@ fn search_decide(
         },
         t,
         scratch: Vec::new(),
+        search: None,
     };
     let points: [u8; MAX_PLAYERS] = std::array::from_fn(|s| {
         if s < view.rules().players as usize {
@@ -551,13 +607,13 @@ fn search_decide(
             };
         }
         let mut g =
-            Game::hand_from_view(view.rules(), &points, view.claimant(), claim, dice, hidden);
-        g.act(Action::Accept, rng).expect("accepting is legal");
+            PokerState::hand_from_view(view.rules(), &points, view.claimant(), claim, dice, hidden);
+        g.apply(Action::Accept, rng).expect("accepting is legal");
         let hands = g.hands();
         while g.hands() == hands {
-            let seat = crate::play::State::to_act(&g);
+            let seat = g.to_act();
             let a = others.decide(&g.view(seat), rng);
-            g.act(a, rng).expect("the threshold player plays legally");
+            g.apply(a, rng).expect("the threshold player plays legally");
         }
         lost += u64::from(g.points(me) > points[me]);
     }
@@ -606,9 +662,21 @@ mod tests {
             let e = Strategy::parse(bad).unwrap_err().to_string();
             assert!(e.contains(bad.split(':').next().unwrap()), "{e}");
         }
+        assert_eq!(
+            Strategy::parse("árbol:50").unwrap(),
+            Strategy::Ismcts { budget: 50 }
+        );
+        assert_eq!(
+            Strategy::parse("ismcts").unwrap(),
+            Strategy::Ismcts {
+                budget: DEFAULT_ISMCTS_BUDGET
+            }
+        );
+        assert!(Strategy::parse("ismcts:0").is_err());
         for s in [
             "threshold:call=0.3,bluff=0.1",
             "search:50",
+            "ismcts:40",
             "honest",
             "tuned",
         ] {

@@ -1,5 +1,6 @@
-//! The Póker mentiroso engine (`../shared/RULES.md` §4) as a state machine: hands, claims,
-//! calls, points and eliminations, with what each player sees.
+//! The Póker mentiroso engine (`../shared/RULES.md` §4): [`PokerState`], the [`State`] of a
+//! game — hands, claims, calls, points and eliminations — with what each player sees ([`View`])
+//! and games dealt for what a player sees ([`State::deal_for_view`]).
 //!
 //! A hand: the starter throws all five dice, in the cup (hidden) or in the open, and claims a
 //! hand. The claim passes to the next player still in, who calls (lifts the cup: a false claim
@@ -12,15 +13,19 @@
 //! Dice are seen as on the table: a die thrown in the open lies face up; a throw in the cup
 //! takes every other die out of the cup face up (the text: the dice kept must be left
 //! visible); dice in the cup are hidden. Face-up dice stay face up until thrown again in the
-//! cup. Only the player holding the cup after accepting (or after the first throw) sees the
-//! hidden dice.
+//! cup. The dice in the cup are known to whoever threw them there or has looked under the cup
+//! since: the player holding the cup (after the hand's first throw, or after accepting), and a
+//! claimant watching the receiver decide — and still after, as long as the dice they left in
+//! the cup stay there (the next holder's throws in the open leave them alone; a throw in the
+//! cup replaces them). Nobody else knows them: a receiver deciding does not.
 
 use serde::{Deserialize, Serialize};
 
 use super::hand::{Face, DICE, HANDS};
 use super::rules::{Rules, MAX_PLAYERS};
 use super::tables::{tables, POW6};
-use crate::play::{Illegal, Outcome, Seat, Start, MAX_COUNTERS};
+use super::{Counter, LOST_AT, SCALE, SEAT_HANDS, SEAT_LOST};
+use crate::play::{Illegal, Outcome, PlayerView, Seat, Start, State, MAX_COUNTERS, MAX_SEATS};
 use crate::rng::{uniform_below, Stream};
 
 /// No claim stands (the start of a hand).
@@ -29,70 +34,6 @@ pub const NO_CLAIM: u8 = u8::MAX;
 pub const TOP: u8 = (HANDS - 1) as u8;
 /// All five dice, as a mask of die positions.
 pub const ALL_DICE: u8 = (1 << DICE) - 1;
-
-/// The game's own counters, in order (per game).
-pub const COUNTERS: &[&str] = &[
-    "claims",
-    "lies",
-    "calls",
-    "calls_won",
-    "top_received",
-    "first_lost",
-    "first_excess_840",
-    "full_hands",
-    "lost_at_0",
-    "lost_at_1",
-    "lost_at_2",
-    "lost_at_3",
-    "lost_at_4",
-    "lost_at_5",
-    "lost_at_6",
-    "lost_at_7",
-    "seat_hands_0",
-    "seat_hands_1",
-    "seat_hands_2",
-    "seat_hands_3",
-    "seat_hands_4",
-    "seat_hands_5",
-    "seat_hands_6",
-    "seat_hands_7",
-    "seat_lost_0",
-    "seat_lost_1",
-    "seat_lost_2",
-    "seat_lost_3",
-    "seat_lost_4",
-    "seat_lost_5",
-    "seat_lost_6",
-    "seat_lost_7",
-];
-/// Claims made.
-pub const C_CLAIMS: usize = 0;
-/// Claims made above the claimant's dice (lies).
-pub const C_LIES: usize = 1;
-/// Claims called.
-pub const C_CALLS: usize = 2;
-/// Calls that found a lie (the claimant took the point).
-pub const C_CALLS_WON: usize = 3;
-/// Repóker de ases accepted (the receiver took the point).
-pub const C_TOP: usize = 4;
-/// Hands lost by the hand's first roller.
-pub const C_FIRST_LOST: usize = 5;
-/// Σ over hands of 840 · (first roller lost) − 840 / players in the hand: the first roller's
-/// losses beyond the fair share, in 840ths (840 is divisible by every table size 2–8).
-pub const C_FIRST_EXCESS: usize = 6;
-/// Hands played with every player still in.
-pub const C_FULL_HANDS: usize = 7;
-/// Of those, hands lost by the player k seats after the first roller (k = 0…7).
-pub const C_LOST_AT: usize = 8;
-/// Hands seat s took part in (s = 0…7).
-pub const C_SEAT_HANDS: usize = C_LOST_AT + MAX_PLAYERS;
-/// Hands seat s lost (s = 0…7).
-pub const C_SEAT_LOST: usize = C_SEAT_HANDS + MAX_PLAYERS;
-/// The scale of [`C_FIRST_EXCESS`].
-pub const SCALE: i64 = 840;
-
-const _: () =
-    assert!(COUNTERS.len() <= MAX_COUNTERS && C_SEAT_LOST + MAX_PLAYERS == COUNTERS.len());
 
 /// Where a hand stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,9 +83,9 @@ impl std::fmt::Display for Action {
     }
 }
 
-/// A game in progress.
+/// A game of Póker mentiroso in progress.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct PokerState {
     rules: Rules,
     /// Faces 0 (the 7) to 5 (the ace), by position.
     dice: [u8; DICE],
@@ -152,6 +93,10 @@ pub struct Game {
     hidden: u8,
     /// Dice thrown this turn.
     rolled: u8,
+    /// Seats that know the dice in the cup, as a mask: whoever threw them there or has looked
+    /// under the cup since (every die in the cup has the same knowers: a throw in the cup takes
+    /// every other die out).
+    knowers: u16,
     phase: Phase,
     /// The player to act.
     holder: u8,
@@ -177,15 +122,15 @@ pub struct Game {
     counters: [i64; MAX_COUNTERS],
 }
 
-impl Game {
-    /// A new game: the first roller is `first`, or drawn at random ("se echa a suertes").
-    pub fn new(rules: Rules, first: Option<Seat>, rng: &mut Stream) -> Game {
-        let first = first.unwrap_or_else(|| uniform_below(rng, rules.players as usize)) as u8;
-        let mut g = Game {
+impl PokerState {
+    /// A new game whose first roller is `first`.
+    fn started(rules: Rules, first: u8) -> PokerState {
+        let mut g = PokerState {
             rules,
             dice: [0; DICE],
             hidden: ALL_DICE,
             rolled: 0,
+            knowers: 0,
             phase: Phase::FirstRoll,
             holder: first,
             claimant: first,
@@ -214,8 +159,8 @@ impl Game {
         claim: u8,
         dice: [Face; DICE],
         hidden: u8,
-    ) -> Game {
-        Game::hand_from_view(
+    ) -> PokerState {
+        PokerState::hand_from_view(
             &rules,
             &[0; MAX_PLAYERS],
             claimant,
@@ -227,8 +172,8 @@ impl Game {
 
     /// A hand in progress as a player may picture it: these points (players at the agreed
     /// points are out), `claimant` (still in) has passed `claim` with these dice (faces 0–5 by
-    /// position), these in the cup; the next player in is to call or accept. For search bots
-    /// playing a hand out from what they see.
+    /// position), these in the cup (which only the claimant knows); the next player in is to
+    /// call or accept. For search bots playing a hand out from what they see.
     pub fn hand_from_view(
         rules: &Rules,
         points: &[u8; MAX_PLAYERS],
@@ -236,9 +181,9 @@ impl Game {
         claim: u8,
         dice: [u8; DICE],
         hidden: u8,
-    ) -> Game {
+    ) -> PokerState {
         let n = rules.players as usize;
-        let mut g = Game::new(*rules, Some(claimant), &mut crate::rng::base_stream(0));
+        let mut g = PokerState::started(*rules, claimant as u8);
         for (s, &p) in points.iter().enumerate().take(n) {
             g.points[s] = p.min(rules.points);
             if g.points[s] >= rules.points && s != claimant {
@@ -263,6 +208,7 @@ impl Game {
         g.start_hand(claimant as u8);
         g.dice = dice.map(|d| d.min(5));
         g.hidden = hidden & ALL_DICE;
+        g.knowers = 1 << claimant;
         g.claim = claim.min(TOP);
         g.holder = g.next_alive(claimant as u8);
         g.phase = Phase::Decide;
@@ -280,6 +226,7 @@ impl Game {
         self.rolled = 0;
         // Nothing of the last hand is shown: the first throw rolls every die.
         self.hidden = ALL_DICE;
+        self.knowers = 0;
     }
 
     /// The next player still in after `seat`.
@@ -293,11 +240,6 @@ impl Game {
                 return s;
             }
         }
-    }
-
-    /// The rules.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
     }
 
     /// Where the hand stands.
@@ -321,7 +263,7 @@ impl Game {
         (self.claim != NO_CLAIM).then_some(self.claim)
     }
 
-    /// A seat's points.
+    /// A seat's points (penalty points: at the agreed points a player is out).
     pub fn points(&self, seat: Seat) -> u8 {
         self.points[seat]
     }
@@ -356,13 +298,11 @@ impl Game {
             && (self.rules.kickers || tables().is_named(r as usize))
     }
 
-    /// What `seat` sees.
+    /// Whether `seat` knows every die in the cup (it threw them there or has looked under the
+    /// cup since); with no die in the cup, everybody does.
     #[inline]
-    pub fn view(&self, seat: Seat) -> View<'_> {
-        View {
-            game: self,
-            seat: seat as u8,
-        }
+    fn knows_cup(&self, seat: u8) -> bool {
+        self.hidden == 0 || self.knowers >> seat & 1 == 1
     }
 
     #[inline]
@@ -372,7 +312,13 @@ impl Game {
                 self.dice[i] = uniform_below(rng, 6) as u8;
             }
         }
-        self.hidden = if open { self.hidden & !mask } else { mask };
+        if open {
+            self.hidden &= !mask;
+        } else {
+            // Only the thrower knows what is in the cup now.
+            self.hidden = mask;
+            self.knowers = 1 << self.holder;
+        }
         self.rolled |= mask;
     }
 
@@ -382,19 +328,19 @@ impl Game {
         let c = &mut self.counters;
         let n = self.hand_players as i64;
         let first_lost = (loser == self.hand_first) as i64;
-        c[C_FIRST_LOST] += first_lost;
-        c[C_FIRST_EXCESS] += SCALE * first_lost - SCALE / n;
+        c[Counter::FirstLost as usize] += first_lost;
+        c[Counter::FirstExcess840 as usize] += SCALE * first_lost - SCALE / n;
         if self.hand_players == self.rules.players {
-            c[C_FULL_HANDS] += 1;
+            c[Counter::FullHands as usize] += 1;
             let k = (loser + self.rules.players - self.hand_first) % self.rules.players;
-            c[C_LOST_AT + k as usize] += 1;
+            c[LOST_AT + k as usize] += 1;
         }
         let mut alive = self.alive;
         while alive != 0 {
-            c[C_SEAT_HANDS + alive.trailing_zeros() as usize] += 1;
+            c[SEAT_HANDS + alive.trailing_zeros() as usize] += 1;
             alive &= alive - 1;
         }
-        c[C_SEAT_LOST + loser as usize] += 1;
+        c[SEAT_LOST + loser as usize] += 1;
         self.hands += 1;
         self.points[loser as usize] += 1;
         if self.points[loser as usize] >= self.rules.points {
@@ -420,69 +366,77 @@ impl Game {
         (self.phase == Phase::Over).then(|| self.alive.trailing_zeros() as usize)
     }
 
-    /// Applies the action of the player to act (see [`crate::play::State::apply`]).
-    pub fn act(&mut self, action: Action, rng: &mut Stream) -> Result<(), Illegal> {
+    /// Applies the action of the player to act ([`State::apply`]).
+    #[inline]
+    fn act(&mut self, action: Action, rng: &mut Stream) -> Result<(), Illegal> {
         match (self.phase, action) {
-            (Phase::Over, _) => Err(Illegal("the game is over".into())),
+            (Phase::Over, a) => Err(Illegal::new(a, "the game is over")),
             (Phase::FirstRoll, Action::Throw { dice, open }) => {
                 if dice != ALL_DICE {
-                    return Err(Illegal(format!(
-                        "the hand's first player throws all five dice at once (got mask {dice:05b})"
-                    )));
+                    return Err(Illegal::new(
+                        action,
+                        "the hand's first player throws all five dice at once",
+                    ));
                 }
                 self.throw(dice, open, rng);
                 self.phase = Phase::Play;
                 Ok(())
             }
-            (Phase::FirstRoll, a) => Err(Illegal(format!(
-                "{a:?}: the hand's first player must first throw all five dice"
-            ))),
+            (Phase::FirstRoll, a) => Err(Illegal::new(
+                a,
+                "the hand's first player must first throw all five dice",
+            )),
             (Phase::Decide, Action::Call) => {
-                self.counters[C_CALLS] += 1;
+                self.counters[Counter::Calls as usize] += 1;
                 let loser = if self.hand_rung() >= self.claim {
                     self.holder
                 } else {
-                    self.counters[C_CALLS_WON] += 1;
+                    self.counters[Counter::CallsWon as usize] += 1;
                     self.claimant
                 };
+                // The cup is lifted: every die is seen.
+                self.hidden = 0;
                 self.lose(loser);
                 Ok(())
             }
             (Phase::Decide, Action::Accept) => {
                 if self.claim == TOP {
                     // Nothing beats repóker de ases: believing it costs the point.
-                    self.counters[C_TOP] += 1;
+                    self.counters[Counter::TopReceived as usize] += 1;
                     self.lose(self.holder);
                 } else {
+                    // The receiver takes the cup and looks.
+                    self.knowers |= 1 << self.holder;
                     self.phase = Phase::Play;
                 }
                 Ok(())
             }
-            (Phase::Decide, a) => Err(Illegal(format!(
-                "{a:?}: the receiver first calls or accepts"
-            ))),
+            (Phase::Decide, a) => Err(Illegal::new(a, "the receiver first calls or accepts")),
             (Phase::Play, Action::Throw { dice, open }) => {
                 if dice == 0 || dice & !ALL_DICE != 0 {
-                    return Err(Illegal(format!("no such dice: mask {dice:#b}")));
+                    return Err(Illegal::new(action, "no such dice"));
                 }
                 if dice & self.rolled != 0 {
-                    return Err(Illegal(format!(
-                        "each die is thrown at most once per turn (mask {dice:05b}, already thrown {:05b})",
-                        self.rolled
-                    )));
+                    return Err(Illegal::new(
+                        action,
+                        format!(
+                            "each die is thrown at most once per turn: {:05b} already thrown",
+                            self.rolled
+                        ),
+                    ));
                 }
                 self.throw(dice, open, rng);
                 Ok(())
             }
             (Phase::Play, Action::Claim(r)) => {
                 if !self.claimable(r) {
-                    return Err(Illegal(format!(
-                        "claim {r} is not above the claim accepted ({}) or not a claim under these rules",
-                        self.claim
-                    )));
+                    return Err(Illegal::new(
+                        action,
+                        "not above the claim accepted, or not a claim under these rules",
+                    ));
                 }
-                self.counters[C_CLAIMS] += 1;
-                self.counters[C_LIES] += (self.hand_rung() < r) as i64;
+                self.counters[Counter::Claims as usize] += 1;
+                self.counters[Counter::Lies as usize] += (self.hand_rung() < r) as i64;
                 self.previous = self.claim;
                 self.claim = r;
                 self.claimant = self.holder;
@@ -491,14 +445,15 @@ impl Game {
                 self.phase = Phase::Decide;
                 Ok(())
             }
-            (Phase::Play, a) => Err(Illegal(format!(
-                "{a:?}: a player who holds the cup throws dice or claims"
-            ))),
+            (Phase::Play, a) => Err(Illegal::new(
+                a,
+                "a player who holds the cup throws dice or claims",
+            )),
         }
     }
 
-    /// Appends every legal action of the player to act.
-    pub fn legal(&self, out: &mut Vec<Action>) {
+    /// Every legal action of the player to act, into `out` (cleared first).
+    fn list_legal(&self, out: &mut Vec<Action>) {
         out.clear();
         match self.phase {
             Phase::Over => {}
@@ -530,7 +485,7 @@ impl Game {
     }
 
     /// Checks every invariant; the error names the first that fails.
-    pub fn check(&self) -> Result<(), String> {
+    fn invariants(&self) -> Result<(), String> {
         let n = self.rules.players as usize;
         if self.dice.iter().any(|&d| d as usize >= 6) {
             return Err(format!("a die shows no face: {:?}", self.dice));
@@ -555,6 +510,9 @@ impl Game {
         if self.alive == 0 || self.alive >> n != 0 {
             return Err(format!("players in: {:b}", self.alive));
         }
+        if self.knowers >> n != 0 {
+            return Err(format!("seats past the table know the cup: {:b}", self.knowers));
+        }
         if self.outs as u32 + self.alive.count_ones() != n as u32 {
             return Err("players out and in do not add up".into());
         }
@@ -568,6 +526,15 @@ impl Game {
                 }
                 Phase::FirstRoll if self.claim != NO_CLAIM || self.rolled != 0 => {
                     return Err("a hand starts with a claim or thrown dice".into())
+                }
+                Phase::FirstRoll if self.hidden != ALL_DICE || self.knowers != 0 => {
+                    return Err("a hand starts with dice shown or known".into())
+                }
+                Phase::Play if !self.knows_cup(self.holder) => {
+                    return Err("the cup's holder does not know the dice in it".into())
+                }
+                Phase::Decide if !self.knows_cup(self.claimant) => {
+                    return Err("the claimant does not know the dice passed".into())
                 }
                 _ => {}
             }
@@ -584,18 +551,23 @@ impl Game {
     }
 }
 
-impl crate::play::State for Game {
+impl State for PokerState {
     type Rules = Rules;
     type Action = Action;
     type View<'a> = View<'a>;
 
-    /// The first roller is `start.first`, or drawn at random from the deal stream.
-    fn deal(rules: &Rules, start: &Start, rng: &mut Stream) -> Game {
-        Game::new(*rules, start.first, rng)
+    /// The first roller is `start.first`, or drawn at random from the deal stream ("se echa a
+    /// suertes").
+    fn deal(rules: &Rules, start: &Start, rng: &mut Stream) -> PokerState {
+        let first = start
+            .first
+            .unwrap_or_else(|| uniform_below(rng, rules.players as usize));
+        PokerState::started(*rules, first as u8)
     }
-    #[inline]
-    /// The dice in the cup rolled afresh unless the viewer has seen them.
-    fn deal_for_view(view: &View<'_>, rng: &mut Stream) -> Game {
+    /// The dice in the cup thrown afresh unless the viewer knows them (each die uniform: no
+    /// inference from the claims); everything else is public. The lies told so far are not:
+    /// the dealt game counts none.
+    fn deal_for_view(view: &View<'_>, rng: &mut Stream) -> PokerState {
         let mut g = view.game.clone();
         if !view.sees_all() {
             for i in 0..DICE {
@@ -604,20 +576,28 @@ impl crate::play::State for Game {
                 }
             }
         }
+        g.counters[Counter::Lies as usize] = 0;
         g
     }
     fn rules(&self) -> &Rules {
         &self.rules
     }
+    /// The player to act: the first roller, the receiver deciding or the cup's holder (the
+    /// winner once the game is over).
+    #[inline]
     fn to_act(&self) -> Seat {
         self.holder as usize
     }
     #[inline]
     fn view(&self, seat: Seat) -> View<'_> {
-        Game::view(self, seat)
+        View {
+            game: self,
+            seat: seat as u8,
+        }
     }
+    #[inline]
     fn legal_actions(&self, out: &mut Vec<Action>) {
-        self.legal(out)
+        self.list_legal(out)
     }
     #[inline]
     fn apply(&mut self, action: Action, rng: &mut Stream) -> Result<(), Illegal> {
@@ -630,6 +610,7 @@ impl crate::play::State for Game {
     fn first_player(&self) -> Seat {
         self.first as usize
     }
+    /// Hands played.
     fn length(&self) -> u64 {
         self.hands as u64
     }
@@ -637,7 +618,7 @@ impl crate::play::State for Game {
         *out = self.counters;
     }
     /// The winner first, then the players in the reverse order they went out.
-    fn places(&self, out: &mut [u8; crate::play::MAX_SEATS]) -> bool {
+    fn places(&self, out: &mut [u8; MAX_SEATS]) -> bool {
         if let Some(w) = self.winner() {
             out[w] = 0;
             for (k, &s) in self.out[..self.outs as usize].iter().rev().enumerate() {
@@ -647,21 +628,65 @@ impl crate::play::State for Game {
         true
     }
     fn check_invariants(&self) -> Result<(), String> {
-        self.check()
+        self.invariants()
     }
 }
 
-/// What one player sees: the claim, the face-up dice, points; the hidden dice only for the
-/// player holding the cup after accepting (or after the first throw).
-#[derive(Clone, Copy, Debug)]
+/// What one player sees: the claim and the one it was made over, the face-up dice, which dice
+/// were thrown this turn, the points and who is in; the dice in the cup only if the viewer knows
+/// them (see [`View::sees_all`]).
+#[derive(Clone, Copy)]
 pub struct View<'a> {
-    game: &'a Game,
+    game: &'a PokerState,
     seat: u8,
 }
 
-impl crate::play::PlayerView for View<'_> {
+impl PlayerView for View<'_> {
     fn seat(&self) -> Seat {
         self.seat as usize
+    }
+}
+
+/// Exactly what the seat sees: the rules, the hand's phase, who is to act, the claim, who made
+/// it and the claim it was made over, each die (its face if face up or known to the viewer, `?`
+/// in the cup otherwise), who knows the dice in the cup, the dice thrown this turn, the points,
+/// who is in and who went out in what order, who threw first in the hand and in the game, and
+/// the hands played.
+impl std::fmt::Debug for View<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let g = self.game;
+        let n = g.rules.players as usize;
+        let known = self.sees_all();
+        let dice: Vec<String> = (0..DICE)
+            .map(|i| {
+                let face = Face::from_index(g.dice[i] as usize).expect("a face");
+                match (g.hidden >> i & 1 == 1, known) {
+                    (false, _) => face.to_string(),
+                    (true, true) => format!("{face} in the cup"),
+                    (true, false) => "? in the cup".to_string(),
+                }
+            })
+            .collect();
+        let seats = |mask: u16| -> Vec<usize> { (0..n).filter(|&s| mask >> s & 1 == 1).collect() };
+        f.debug_struct("View")
+            .field("seat", &self.seat)
+            .field("rules", &g.rules)
+            .field("phase", &g.phase)
+            .field("to act", &g.holder)
+            .field("claim", &self.claim())
+            .field("claimant", &g.claimant)
+            .field("claim accepted before", &self.previous_claim())
+            .field("dice", &dice)
+            .field("the cup known to", &seats(g.knowers))
+            .field("thrown this turn", &format_args!("{:05b}", g.rolled))
+            .field("points", &&g.points[..n])
+            .field("in", &seats(g.alive))
+            .field("out in order", &&g.out[..g.outs as usize])
+            .field("hand's first roller", &g.hand_first)
+            .field("players in the hand", &g.hand_players)
+            .field("first roller", &g.first)
+            .field("hands", &g.hands)
+            .finish()
     }
 }
 
@@ -734,20 +759,30 @@ impl View<'_> {
         self.game.hidden
     }
 
-    /// Whether the viewer has seen every die: they hold the cup after accepting or after the
-    /// hand's first throw.
+    /// Whether the viewer knows every die: none is in the cup, or the viewer threw the dice in
+    /// the cup there or has looked under the cup since — the cup's holder (after the hand's
+    /// first throw or after accepting), the claimant watching the receiver decide, and a player
+    /// whose dice are still in the cup as they left them. A receiver deciding does not, unless
+    /// the dice in the cup are still their own.
     #[inline]
     pub fn sees_all(&self) -> bool {
-        self.game.phase == Phase::Play && self.game.holder == self.seat
+        self.game.knows_cup(self.seat)
     }
 
-    /// All five dice (faces 0 = the 7 … 5 = the ace, by position), if the viewer has seen them.
+    /// Seats that know the dice in the cup (public: everybody sees who has looked), as a mask.
+    #[inline]
+    pub fn cup_known_to(&self) -> u16 {
+        self.game.knowers
+    }
+
+    /// All five dice (faces 0 = the 7 … 5 = the ace, by position), if the viewer knows them.
     #[inline]
     pub fn dice(&self) -> Option<[u8; DICE]> {
         self.sees_all().then_some(self.game.dice)
     }
 
-    /// Dice the viewer has thrown this turn, as a mask of positions.
+    /// Dice thrown this turn by the player holding the cup, as a mask of positions (what the
+    /// viewer has thrown, when it holds the cup).
     #[inline]
     pub fn thrown(&self) -> u8 {
         if self.to_act() {
@@ -788,7 +823,7 @@ impl View<'_> {
     }
 
     /// The number of legal actions of the viewer, and the `k`-th of them (the order of
-    /// [`Game::legal`]), without building the list.
+    /// [`State::legal_actions`]), without building the list.
     pub fn nth_legal(&self, pick: impl FnOnce(usize) -> usize) -> Action {
         let g = self.game;
         match g.phase {
@@ -828,7 +863,6 @@ impl View<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::State;
     use crate::rng::base_stream;
 
     fn faces(s: &str) -> [Face; DICE] {
@@ -845,39 +879,40 @@ mod tests {
         let rung = |s: &str| crate::games::poker::hand::Claim::parse(s).unwrap().rung() as u8;
         let mut rng = base_stream(1);
         // Seat 0 passed "trío de reyes" on KKK87: true.
-        let mut g = Game::with_claim(rules, 0, rung("trío de reyes"), faces("KKK87"), ALL_DICE);
+        let mut g = PokerState::with_claim(rules, 0, rung("trío de reyes"), faces("KKK87"), ALL_DICE);
         assert_eq!(g.to_act(), 1);
         assert!(
             g.view(1).dice().is_none(),
             "the receiver decides without looking"
         );
-        g.act(Action::Call, &mut rng).unwrap();
+        g.apply(Action::Call, &mut rng).unwrap();
         assert_eq!((g.points(0), g.points(1)), (0, 1));
         // The player after the loser starts.
         assert_eq!((g.phase(), g.to_act()), (Phase::FirstRoll, 2));
         // A lie called.
-        let mut g = Game::with_claim(rules, 2, rung("póker de ases"), faces("KKK87"), ALL_DICE);
-        g.act(Action::Call, &mut rng).unwrap();
+        let mut g = PokerState::with_claim(rules, 2, rung("póker de ases"), faces("KKK87"), ALL_DICE);
+        g.apply(Action::Call, &mut rng).unwrap();
         assert_eq!(g.points(2), 1);
         assert_eq!(g.to_act(), 0);
         // Accepting repóker de ases costs the point.
-        let mut g = Game::with_claim(rules, 0, TOP, faces("KKK87"), ALL_DICE);
-        g.act(Action::Accept, &mut rng).unwrap();
+        let mut g = PokerState::with_claim(rules, 0, TOP, faces("KKK87"), ALL_DICE);
+        g.apply(Action::Accept, &mut rng).unwrap();
         assert_eq!(g.points(1), 1);
         let mut c = [0; MAX_COUNTERS];
         g.counters(&mut c);
-        assert_eq!(c[C_TOP], 1);
+        assert_eq!(c[Counter::TopReceived as usize], 1);
     }
 
     #[test]
     fn throws_in_the_cup_show_the_kept_dice_and_each_die_is_thrown_once() {
         let rules = Rules::standard(2);
         let mut rng = base_stream(2);
-        let mut g = Game::with_claim(rules, 0, 10, faces("AAKQJ"), ALL_DICE);
-        g.act(Action::Accept, &mut rng).unwrap();
-        assert!(g.view(1).sees_all() && g.view(0).dice().is_none());
-        // The J in the cup: the other four come out face up.
-        g.act(
+        let mut g = PokerState::with_claim(rules, 0, 10, faces("AAKQJ"), ALL_DICE);
+        g.apply(Action::Accept, &mut rng).unwrap();
+        // The receiver has looked; the claimant's dice are still in the cup.
+        assert!(g.view(1).sees_all() && g.view(0).dice().is_some());
+        // The J in the cup: the other four come out face up, and only seat 1 knows the J.
+        g.apply(
             Action::Throw {
                 dice: 0b10000,
                 open: false,
@@ -886,9 +921,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(g.hidden(), 0b10000);
+        assert!(g.view(1).sees_all() && g.view(0).dice().is_none());
         assert_eq!(g.view(0).face_up().iter().flatten().count(), 4);
         assert!(g
-            .act(
+            .apply(
                 Action::Throw {
                     dice: 0b10000,
                     open: true
@@ -897,7 +933,7 @@ mod tests {
             )
             .is_err());
         // The Q in the open: the J stays hidden.
-        g.act(
+        g.apply(
             Action::Throw {
                 dice: 0b01000,
                 open: true,
@@ -907,13 +943,13 @@ mod tests {
         .unwrap();
         assert_eq!(g.hidden(), 0b10000);
         // Claims must be above the one accepted.
-        assert!(g.act(Action::Claim(10), &mut rng).is_err());
-        g.act(Action::Claim(11), &mut rng).unwrap();
+        assert!(g.apply(Action::Claim(10), &mut rng).is_err());
+        g.apply(Action::Claim(11), &mut rng).unwrap();
         assert_eq!(
             (g.phase(), g.to_act(), g.view(0).thrown()),
             (Phase::Decide, 0, 0)
         );
-        g.check().unwrap();
+        g.check_invariants().unwrap();
     }
 
     #[test]
@@ -922,12 +958,12 @@ mod tests {
         let mut rng = base_stream(3);
         let mut legal = Vec::new();
         for _ in 0..200 {
-            let mut g = Game::new(rules, None, &mut rng);
+            let mut g = PokerState::deal(&rules, &Start::default(), &mut rng);
             while g.outcome().is_none() {
-                g.legal(&mut legal);
+                g.legal_actions(&mut legal);
                 let a = legal[uniform_below(&mut rng, legal.len())];
-                g.act(a, &mut rng).unwrap();
-                g.check().unwrap();
+                g.apply(a, &mut rng).unwrap();
+                g.check_invariants().unwrap();
             }
             let w = g.winner().unwrap();
             assert!(g.points(w) < 3);
@@ -949,9 +985,9 @@ mod tests {
         };
         let mut rng = base_stream(4);
         let mut legal = Vec::new();
-        let mut g = Game::with_claim(rules, 0, 40, faces("AAKQJ"), ALL_DICE);
-        g.act(Action::Accept, &mut rng).unwrap();
-        g.act(
+        let mut g = PokerState::with_claim(rules, 0, 40, faces("AAKQJ"), ALL_DICE);
+        g.apply(Action::Accept, &mut rng).unwrap();
+        g.apply(
             Action::Throw {
                 dice: 0b00100,
                 open: false,
@@ -959,7 +995,7 @@ mod tests {
             &mut rng,
         )
         .unwrap();
-        g.legal(&mut legal);
+        g.legal_actions(&mut legal);
         for (k, &a) in legal.iter().enumerate() {
             assert_eq!(
                 g.view(1).nth_legal(|n| {
@@ -972,5 +1008,78 @@ mod tests {
                 assert!(tables().is_named(r as usize) && r > 40);
             }
         }
+    }
+
+    #[test]
+    fn the_dice_in_the_cup_are_known_to_whoever_put_them_there_or_looked() {
+        let rules = Rules::standard(3);
+        let mut rng = base_stream(5);
+        // Seat 0 passed with three dice in the cup: it knows them, the receiver does not.
+        let mut g = PokerState::with_claim(rules, 0, 10, faces("AAKQJ"), 0b11100);
+        assert!(g.view(0).sees_all() && g.view(0).dice().is_some());
+        assert!(!g.view(1).sees_all() && !g.view(2).sees_all());
+        let shown = format!("{:?}", g.view(1));
+        assert!(shown.contains("? in the cup") && !shown.contains("Q in the cup"), "{shown}");
+        assert!(format!("{:?}", g.view(0)).contains("Q in the cup"));
+        // Seat 1 accepts and looks; throws a face-up die in the open: seat 0's dice are still
+        // in the cup, so seat 0 still knows them, and so does seat 1.
+        g.apply(Action::Accept, &mut rng).unwrap();
+        g.apply(
+            Action::Throw {
+                dice: 0b00001,
+                open: true,
+            },
+            &mut rng,
+        )
+        .unwrap();
+        assert!(g.view(0).sees_all() && g.view(1).sees_all() && !g.view(2).sees_all());
+        // Seat 1 passes on: seat 2 decides without knowing; 0 and 1 watch knowing.
+        g.apply(Action::Claim(11), &mut rng).unwrap();
+        assert_eq!((g.phase(), g.to_act()), (Phase::Decide, 2));
+        assert!(g.view(0).sees_all() && g.view(1).sees_all() && !g.view(2).sees_all());
+        g.check_invariants().unwrap();
+        // Seat 2 accepts and throws a die in the cup: only seat 2 knows what is in it now.
+        g.apply(Action::Accept, &mut rng).unwrap();
+        g.apply(
+            Action::Throw {
+                dice: 0b00010,
+                open: false,
+            },
+            &mut rng,
+        )
+        .unwrap();
+        assert_eq!(g.hidden(), 0b00010);
+        assert!(g.view(2).sees_all() && !g.view(0).sees_all() && !g.view(1).sees_all());
+        // A call lifts the cup: everybody sees every die.
+        g.apply(Action::Claim(12), &mut rng).unwrap();
+        g.apply(Action::Call, &mut rng).unwrap();
+        assert_eq!(g.phase(), Phase::FirstRoll);
+        assert!((0..3).all(|s| !g.view(s).sees_all()));
+        g.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn a_game_dealt_for_a_view_rolls_only_what_the_viewer_does_not_know() {
+        let rules = Rules::standard(3);
+        let mut rng = base_stream(6);
+        let g = PokerState::with_claim(rules, 0, 10, faces("AAKQJ"), 0b11100);
+        let mut varied = false;
+        for _ in 0..20 {
+            for p in 0..3 {
+                let d = PokerState::deal_for_view(&g.view(p), &mut rng);
+                assert_eq!(format!("{:?}", d.view(p)), format!("{:?}", g.view(p)));
+                assert_eq!(d.dice()[..2], g.dice()[..2], "face-up dice stay");
+                if p == 0 {
+                    assert_eq!(d.dice(), g.dice(), "the claimant knows the dice");
+                } else {
+                    varied |= d.dice() != g.dice();
+                    // What the claimant sees changes with the dice dealt.
+                    let same = d.dice() == g.dice();
+                    assert_eq!(format!("{:?}", d.view(0)) == format!("{:?}", g.view(0)), same);
+                }
+                d.check_invariants().unwrap();
+            }
+        }
+        assert!(varied);
     }
 }

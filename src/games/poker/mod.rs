@@ -23,42 +23,110 @@ use serde::{Deserialize, Serialize};
 
 use crate::humanize;
 use crate::play::sim::SimTally;
-use crate::play::{GameInfo, RuleFlag, Scoring, Words};
+use crate::play::{ActionOf, GameInfo, Scoring, State, Words, MAX_COUNTERS, MAX_SEATS};
 use crate::report::{Report, Table, Value};
+use crate::rng::Stream;
 use crate::stats::{wilson95, Proportion};
-use engine::*;
+
+pub use engine::PokerState;
+
+crate::counters! {
+    /// Póker mentiroso's own counters of a finished game. The last three groups are arrays of
+    /// [`rules::MAX_PLAYERS`] by position or seat: index them from [`LOST_AT`], [`SEAT_HANDS`]
+    /// and [`SEAT_LOST`].
+    pub enum Counter {
+        /// Claims made.
+        Claims = "claims",
+        /// Claims made above the claimant's dice (lies).
+        Lies = "lies",
+        /// Claims called.
+        Calls = "calls",
+        /// Calls that found a lie (the claimant took the point).
+        CallsWon = "calls_won",
+        /// Repóker de ases accepted (the receiver took the point).
+        TopReceived = "top_received",
+        /// Hands lost by the hand's first roller.
+        FirstLost = "first_lost",
+        /// Σ over hands of [`SCALE`] · (first roller lost) − [`SCALE`] / players in the hand:
+        /// the first roller's losses beyond the fair share, in 840ths.
+        FirstExcess840 = "first_excess_840",
+        /// Hands played with every player still in.
+        FullHands = "full_hands",
+        /// Of those, hands lost by the hand's first roller ([`LOST_AT`] + 0) …
+        LostAt0 = "lost_at_0",
+        /// … by the player 1 seat after it …
+        LostAt1 = "lost_at_1",
+        /// … 2 seats after …
+        LostAt2 = "lost_at_2",
+        /// … 3 seats after …
+        LostAt3 = "lost_at_3",
+        /// … 4 seats after …
+        LostAt4 = "lost_at_4",
+        /// … 5 seats after …
+        LostAt5 = "lost_at_5",
+        /// … 6 seats after …
+        LostAt6 = "lost_at_6",
+        /// … 7 seats after.
+        LostAt7 = "lost_at_7",
+        /// Hands seat 0 took part in ([`SEAT_HANDS`] + seat) …
+        SeatHands0 = "seat_hands_0",
+        /// … seat 1 …
+        SeatHands1 = "seat_hands_1",
+        /// … seat 2 …
+        SeatHands2 = "seat_hands_2",
+        /// … seat 3 …
+        SeatHands3 = "seat_hands_3",
+        /// … seat 4 …
+        SeatHands4 = "seat_hands_4",
+        /// … seat 5 …
+        SeatHands5 = "seat_hands_5",
+        /// … seat 6 …
+        SeatHands6 = "seat_hands_6",
+        /// … seat 7.
+        SeatHands7 = "seat_hands_7",
+        /// Hands seat 0 lost ([`SEAT_LOST`] + seat) …
+        SeatLost0 = "seat_lost_0",
+        /// … seat 1 …
+        SeatLost1 = "seat_lost_1",
+        /// … seat 2 …
+        SeatLost2 = "seat_lost_2",
+        /// … seat 3 …
+        SeatLost3 = "seat_lost_3",
+        /// … seat 4 …
+        SeatLost4 = "seat_lost_4",
+        /// … seat 5 …
+        SeatLost5 = "seat_lost_5",
+        /// … seat 6 …
+        SeatLost6 = "seat_lost_6",
+        /// … seat 7.
+        SeatLost7 = "seat_lost_7",
+    }
+}
+
+/// The counter of hands (with every player in) lost `k` seats after the hand's first roller is
+/// `LOST_AT + k`, k = 0 … 7.
+pub const LOST_AT: usize = Counter::LostAt0 as usize;
+/// The counter of hands seat `s` took part in is `SEAT_HANDS + s`.
+pub const SEAT_HANDS: usize = Counter::SeatHands0 as usize;
+/// The counter of hands seat `s` lost is `SEAT_LOST + s`.
+pub const SEAT_LOST: usize = Counter::SeatLost0 as usize;
+/// The scale of [`Counter::FirstExcess840`]: 840 is divisible by every table size 2–8.
+pub const SCALE: i64 = 840;
+
+const _: () = assert!(
+    Counter::NAMES.len() <= MAX_COUNTERS
+        && LOST_AT + rules::MAX_PLAYERS == SEAT_HANDS
+        && SEAT_HANDS + rules::MAX_PLAYERS == SEAT_LOST
+        && SEAT_LOST + rules::MAX_PLAYERS == Counter::NAMES.len()
+);
 
 /// Póker mentiroso, for the whole-game layer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Poker;
 
-const FLAGS: &[RuleFlag] = &[
-    RuleFlag {
-        long: "points",
-        key: "points",
-        value_name: Some("N"),
-        switch_sets: "",
-        help: "A player with N points is out (1–20) [default: 3]",
-    },
-    RuleFlag {
-        long: "no-kickers",
-        key: "kickers",
-        value_name: None,
-        switch_sets: "off",
-        help: "Claims name a hand's groups only (trío de reyes, never trío de reyes con as): 75 claims instead of 252",
-    },
-    RuleFlag {
-        long: "loser-starts",
-        key: "loser-starts",
-        value_name: None,
-        switch_sets: "on",
-        help: "The loser of a hand starts the next one (the text: the player after the loser)",
-    },
-];
-
 impl crate::play::Game for Poker {
     type Rules = rules::Rules;
-    type State = engine::Game;
+    type State = PokerState;
     type Strategy = bots::Strategy;
     const INFO: GameInfo = GameInfo {
         key: "poker",
@@ -82,12 +150,12 @@ impl crate::play::Game for Poker {
         sample_unit: "games",
         own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: FLAGS,
-        change_keys: rules::CHANGE_KEYS,
-        strategies_help: "random, honest, threshold, threshold:call=0.1,bluff=0.4, tuned (the table in data/poker, built in), tuned:FILE.csv, search[:N] (N play-outs per call, default 200); Spanish azar, honesto, umbral, afinado, busqueda",
+        flags: &[],
+        change_keys: "",
+        strategies_help: "random, honest, threshold, threshold:call=0.1,bluff=0.4, tuned (the table in data/poker, built in), tuned:FILE.csv, search[:N] (N play-outs per call, default 200), ismcts[:N] (N iterations per decision, default 300); Spanish azar, honesto, umbral, afinado, busqueda, arbol",
         default_strategies: "threshold",
         default_tournament: "random,honest,threshold,tuned",
-        counters: engine::COUNTERS,
+        counters: Counter::NAMES,
         compared: &[],
         chunk: 512,
         slow_chunk: 8,
@@ -113,6 +181,32 @@ impl crate::play::Game for Poker {
         ],
     };
 
+    /// Search bots play out with `tuned` players.
+    fn playout_action(
+        state: &PokerState,
+        _scratch: &mut Vec<ActionOf<Self>>,
+        _rng: &mut Stream,
+    ) -> ActionOf<Self> {
+        bots::playout_action(state)
+    }
+
+    /// A search iteration ends with the hand (or the game): the point is what a hand is
+    /// played for.
+    fn search_ends(root: &PokerState, now: &PokerState) -> bool {
+        now.hands() != root.hands() || now.is_over()
+    }
+
+    /// The hand's loser (the seat that took the point) 0, everybody else 1.
+    fn search_rewards(root: &PokerState, end: &PokerState) -> [f64; MAX_SEATS] {
+        let mut r = [1.0; MAX_SEATS];
+        for (s, v) in r.iter_mut().enumerate().take(root.rules().players as usize) {
+            if end.points(s) > root.points(s) {
+                *v = 0.0;
+            }
+        }
+        r
+    }
+
     /// Claims per hand, how often claims are lies and calls succeed, repóker de ases accepted,
     /// the hand's first roller's loss rate against the fair share (with a test over games), and
     /// the loss rate by position after the first roller in hands with every player in.
@@ -123,16 +217,16 @@ impl crate::play::Game for Poker {
         r.field(
             "claims_per_hand",
             "claims per hand",
-            Value::Num(per(c(C_CLAIMS), hands), 2),
+            Value::Num(per(c(Counter::Claims as usize), hands), 2),
         );
-        let lies = Proportion::new(c(C_LIES), c(C_CLAIMS));
+        let lies = Proportion::new(c(Counter::Lies as usize), c(Counter::Claims as usize));
         r.field_plain(
             "lie_rate",
             "claims that were lies",
             Value::Prob(lies.estimate()),
             humanize::plain_rate_of(&lies, "claims"),
         );
-        let calls = Proportion::new(c(C_CALLS_WON), c(C_CALLS));
+        let calls = Proportion::new(c(Counter::CallsWon as usize), c(Counter::Calls as usize));
         r.field_plain(
             "call_success",
             "calls that found a lie",
@@ -142,20 +236,20 @@ impl crate::play::Game for Poker {
         r.field(
             "calls_per_hand",
             "hands ended by a call",
-            Value::Prob(per(c(C_CALLS), hands)),
+            Value::Prob(per(c(Counter::Calls as usize), hands)),
         );
         r.field(
             "top_accepted_per_hand",
             "hands ended by accepting repóker de ases",
-            Value::Prob(per(c(C_TOP), hands)),
+            Value::Prob(per(c(Counter::TopReceived as usize), hands)),
         );
         // The hand's first roller: losses against the fair share of each hand (1 / players in).
-        let first = Proportion::new(c(C_FIRST_LOST), hands);
-        let excess = t.counters.get(C_FIRST_EXCESS).copied().unwrap_or_default();
+        let first = Proportion::new(c(Counter::FirstLost as usize), hands);
+        let excess = t.counters.get(Counter::FirstExcess840 as usize).copied().unwrap_or_default();
         let fair = if hands == 0 {
             0.0
         } else {
-            (SCALE as f64 * c(C_FIRST_LOST) as f64 - excess.sum as f64)
+            (SCALE as f64 * c(Counter::FirstLost as usize) as f64 - excess.sum as f64)
                 / SCALE as f64
                 / hands as f64
         };
@@ -184,7 +278,7 @@ impl crate::play::Game for Poker {
             Value::PValue(p),
         );
         // By position, hands with every player in.
-        let full = c(C_FULL_HANDS);
+        let full = c(Counter::FullHands as usize);
         let n = rules.players as usize;
         let mut table = Table::new(
             "hand_positions",
@@ -199,7 +293,7 @@ impl crate::play::Game for Poker {
             ],
         );
         for k in 0..n {
-            let lost = c(C_LOST_AT + k);
+            let lost = c(LOST_AT + k);
             let (rate, ci) = wilson95(lost, full);
             let name = match k {
                 0 => "first roller".to_string(),
@@ -216,7 +310,7 @@ impl crate::play::Game for Poker {
             ]);
         }
         if full > 0 {
-            let counts: Vec<u64> = (0..n).map(|k| c(C_LOST_AT + k)).collect();
+            let counts: Vec<u64> = (0..n).map(|k| c(LOST_AT + k)).collect();
             let (_, p) = crate::stats::chi_square(&counts, &vec![1.0 / n as f64; n]);
             r.field(
                 "hand_position_p_value",
@@ -228,7 +322,7 @@ impl crate::play::Game for Poker {
         // By seat, every hand the seat took part in: the seats meet the same mix of table
         // sizes, so their rates compare with each other and with the table's average.
         let (played, lost): (Vec<u64>, Vec<u64>) = (0..n)
-            .map(|s| (c(C_SEAT_HANDS + s), c(C_SEAT_LOST + s)))
+            .map(|s| (c(SEAT_HANDS + s), c(SEAT_LOST + s)))
             .unzip();
         let average = per(lost.iter().sum(), played.iter().sum());
         let mut seats = Table::new(

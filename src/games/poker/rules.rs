@@ -4,16 +4,13 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::play::{GameRules, RuleChange};
-use crate::text::{key_values, on_off};
+use crate::play::rules::{flip, on_off, switch, whole, Flag, Rule};
+use crate::play::GameRules;
 
 /// Most players at a table.
 pub const MAX_PLAYERS: usize = 8;
 /// Most points a game may be played to.
 pub const MAX_POINTS: u8 = 20;
-
-/// Every key [`Rules::with_changes`] takes.
-pub const CHANGE_KEYS: &str = "points, kickers, loser-starts";
 
 /// The rules of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,128 +37,77 @@ impl Rules {
             loser_starts: false,
         }
     }
-
-    /// Refuses rules that cannot be played, naming the bad value.
-    pub fn validate(&self) -> Result<()> {
-        if !(2..=MAX_PLAYERS as u8).contains(&self.players) {
-            return Err(Error::usage(format!(
-                "invalid --players {}: Póker mentiroso is for 2 to {MAX_PLAYERS} players",
-                self.players
-            )));
-        }
-        if !(1..=MAX_POINTS).contains(&self.points) {
-            return Err(Error::usage(format!(
-                "invalid --points {}: give 1 to {MAX_POINTS} points",
-                self.points
-            )));
-        }
-        Ok(())
-    }
-
-    /// These rules changed by `points=N,kickers=on|off,loser-starts=on|off`.
-    pub fn with_changes(mut self, spec: &str) -> Result<Rules> {
-        for (k, v) in key_values(spec, "house rule", "points=5,kickers=off")? {
-            match k {
-                "points" => {
-                    self.points = v
-                        .trim()
-                        .parse::<u8>()
-                        .ok()
-                        .filter(|p| (1..=MAX_POINTS).contains(p))
-                        .ok_or_else(|| {
-                            Error::usage(format!(
-                                "invalid points={v}: give a whole number of points from 1 to {MAX_POINTS}"
-                            ))
-                        })?
-                }
-                "kickers" => self.kickers = on_off(k, v)?,
-                "loser-starts" => self.loser_starts = on_off(k, v)?,
-                _ => {
-                    return Err(Error::usage(format!(
-                        "unknown house rule '{k}': Póker mentiroso's are {CHANGE_KEYS}"
-                    )))
-                }
-            }
-        }
-        Ok(self)
-    }
-
-    /// Every change of one rule: to 1 point and to 5 (from 3; otherwise to 3), kickers and the
-    /// starter switched.
-    pub fn one_rule_changes(&self) -> Vec<RuleChange<Rules>> {
-        let mut v = Vec::new();
-        let points: &[u8] = if self.points == 3 { &[1, 5] } else { &[3] };
-        for &p in points {
-            v.push(RuleChange::new(
-                format!("points={p}"),
-                format!("to {p} point{}", if p == 1 { "" } else { "s" }),
-                Rules { points: p, ..*self },
-            ));
-        }
-        let flip = |on: bool| if on { "off" } else { "on" };
-        v.push(RuleChange::new(
-            format!("kickers={}", flip(self.kickers)),
-            if self.kickers {
-                "no kickers"
-            } else {
-                "kickers named"
-            },
-            Rules {
-                kickers: !self.kickers,
-                ..*self
-            },
-        ));
-        v.push(RuleChange::new(
-            format!("loser-starts={}", flip(self.loser_starts)),
-            if self.loser_starts {
-                "next starts"
-            } else {
-                "loser starts"
-            },
-            Rules {
-                loser_starts: !self.loser_starts,
-                ..*self
-            },
-        ));
-        v
-    }
-
-    /// The rules in a few words.
-    pub fn describe(&self) -> String {
-        let mut s = format!(
-            "{} players · to {} point{}",
-            self.players,
-            self.points,
-            if self.points == 1 { "" } else { "s" }
-        );
-        if !self.kickers {
-            s += " · no kickers in claims";
-        }
-        if self.loser_starts {
-            s += " · the loser starts";
-        }
-        s
-    }
 }
 
+/// "to 3 points", "to 1 point".
+fn to_points(p: u8) -> String {
+    format!("to {p} point{}", if p == 1 { "" } else { "s" })
+}
+
+/// Every rule of Póker mentiroso, once (RULES.md §4, with the house rules where players
+/// differ).
+const TABLE: &[Rule<Rules>] = &[
+    Rule {
+        key: "points",
+        aliases: &["puntos"],
+        flag: Flag::Value { long: "points", value_name: "N" },
+        help: "A player with N points is out (1–20) [default: 3]",
+        accepts: "give 1 to 20 points",
+        set: |r, v| whole(v, 1, MAX_POINTS as u64).map(|p| r.points = p as u8).is_some(),
+        get: |r| r.points.to_string(),
+        describe: |r| Some(to_points(r.points)),
+        changes: |r| {
+            let points: &[u8] = if r.points == 3 { &[1, 5] } else { &[3] };
+            points.iter().map(|&p| (format!("points={p}"), to_points(p))).collect()
+        },
+    },
+    Rule {
+        key: "kickers",
+        aliases: &[],
+        flag: Flag::Switch { long: "no-kickers", sets: "off" },
+        help: "Claims name a hand's groups only (trío de reyes, never trío de reyes con as): 75 claims instead of 252",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.kickers = b).is_some(),
+        get: |r| on_off(r.kickers),
+        describe: |r| (!r.kickers).then(|| "no kickers in claims".into()),
+        changes: |r| vec![flip("kickers", r.kickers, "kickers named", "no kickers")],
+    },
+    Rule {
+        key: "loser-starts",
+        aliases: &[],
+        flag: Flag::Switch { long: "loser-starts", sets: "on" },
+        help: "The loser of a hand starts the next one (the text: the player after the loser)",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.loser_starts = b).is_some(),
+        get: |r| on_off(r.loser_starts),
+        describe: |r| r.loser_starts.then(|| "the loser starts".into()),
+        changes: |r| vec![flip("loser-starts", r.loser_starts, "loser starts", "next starts")],
+    },
+];
+
 impl GameRules for Rules {
+    const TABLE: &'static [Rule<Rules>] = TABLE;
     fn standard(players: usize) -> Rules {
         Rules::standard(players.min(u8::MAX as usize) as u8)
     }
     fn players(&self) -> usize {
         self.players as usize
     }
+    /// Refuses rules that cannot be played, naming the bad value.
     fn validate(&self) -> Result<()> {
-        Rules::validate(self)
-    }
-    fn with_changes(&self, spec: &str) -> Result<Rules> {
-        Rules::with_changes(*self, spec)
-    }
-    fn one_rule_changes(&self) -> Vec<RuleChange<Rules>> {
-        Rules::one_rule_changes(self)
-    }
-    fn describe(&self) -> String {
-        Rules::describe(self)
+        if !(2..=MAX_PLAYERS as u8).contains(&self.players) {
+            return Err(Error::usage(format!(
+                "invalid players={}: Póker mentiroso is for 2 to {MAX_PLAYERS} players",
+                self.players
+            )));
+        }
+        if !(1..=MAX_POINTS).contains(&self.points) {
+            return Err(Error::usage(format!(
+                "invalid points={}: give 1 to {MAX_POINTS} points",
+                self.points
+            )));
+        }
+        Ok(())
     }
 }
 
@@ -199,6 +145,53 @@ mod tests {
         }
         .validate()
         .unwrap_err();
-        assert!(e.to_string().contains("--points 0"), "{e}");
+        assert!(e.to_string().contains("points=0"), "{e}");
+    }
+
+    #[test]
+    fn the_table_reads_back_what_it_writes_and_offers_the_same_changes() {
+        for players in 2..=MAX_PLAYERS as u8 {
+            crate::play::rules::check_table(&Rules::standard(players)).unwrap();
+        }
+        let names = |r: Rules| -> Vec<(String, String)> {
+            r.one_rule_changes()
+                .into_iter()
+                .map(|c| (c.name, c.label))
+                .collect()
+        };
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(
+            names(Rules::standard(4)),
+            [
+                pair("points=1", "to 1 point"),
+                pair("points=5", "to 5 points"),
+                pair("kickers=off", "no kickers"),
+                pair("loser-starts=on", "loser starts"),
+            ]
+        );
+        let other = Rules::standard(3)
+            .with_changes("puntos=5,kickers=off,loser-starts=on")
+            .unwrap();
+        crate::play::rules::check_table(&other).unwrap();
+        assert_eq!(
+            names(other),
+            [
+                pair("points=3", "to 3 points"),
+                pair("kickers=on", "kickers named"),
+                pair("loser-starts=off", "next starts"),
+            ]
+        );
+        assert_eq!(
+            other.describe(),
+            "3 players · to 5 points · no kickers in claims · the loser starts"
+        );
+        assert_eq!(Rules::standard(2).describe(), "2 players · to 3 points");
+        assert_eq!(
+            Rules::standard(4)
+                .with_changes("points=21")
+                .unwrap_err()
+                .to_string(),
+            "invalid points=21: give 1 to 20 points"
+        );
     }
 }
