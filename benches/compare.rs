@@ -65,7 +65,7 @@ fn compare(c: &mut Criterion) {
     bench(c, "dudo_6p_threshold_lives", dudo, five, 1 << 14);
     let veintiuno = TableSetup::<Veintiuno>::new(
         TableRules::standard(4),
-        &[parse_policy("basic").unwrap()],
+        &[parse_policy("basic").unwrap().into()],
         false,
     )
     .unwrap();

@@ -5,7 +5,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::hint::black_box;
 use tahur::games::veintiuno::engine::{BankPolicy, PlayerPolicy};
 use tahur::games::veintiuno::rules::Options;
-use tahur::games::veintiuno::sim::{HandSimulation, TableSetup, HANDS_CHUNK};
+use tahur::games::veintiuno::sim::{HandSimSetup, HandSimulation, HANDS_CHUNK};
 use tahur::runner::{run, RunControl, RunSpec};
 
 fn hands(c: &mut Criterion) {
@@ -19,7 +19,7 @@ fn hands(c: &mut Criterion) {
         chunk_size: HANDS_CHUNK,
     };
     for players in [2usize, 4] {
-        let setup = TableSetup::new(
+        let setup = HandSimSetup::new(
             Options::default(),
             players,
             &[PlayerPolicy::basic()],

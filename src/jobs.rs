@@ -49,7 +49,7 @@ pub enum Job {
     /// `tahur dudo prob … --samples N`.
     DudoProb(ProbQuery),
     /// `tahur veintiuno sim`.
-    VeintiunoSim(crate::games::veintiuno::sim::TableSetup),
+    VeintiunoSim(crate::games::veintiuno::sim::HandSimSetup),
     /// A whole-game analysis (`sim`, `compare`, `tournament`, `flags`) of any game.
     Play(PlayJob),
 }

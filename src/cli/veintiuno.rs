@@ -10,7 +10,8 @@ use crate::games::veintiuno::cards::{Card, Composition};
 use crate::games::veintiuno::engine::BankPolicy;
 use crate::games::veintiuno::exact;
 use crate::games::veintiuno::rules::Options;
-use crate::games::veintiuno::sim::{parse_policy, TableSetup};
+use crate::games::veintiuno::sim::{parse_policy, HandSimSetup};
+use crate::games::veintiuno::sitting::TableRules;
 use crate::jobs::Job;
 
 /// 21 ecuatoriano commands.
@@ -98,7 +99,11 @@ impl HouseArgs {
     fn options_for(&self, command: &str, keys: &[&str], why: &str) -> Result<Options> {
         let opts = self.options()?;
         let pairs = crate::text::key_values(&self.house, "house rule", "decks=2")?;
-        if let Some((k, v)) = pairs.iter().find(|(k, _)| !keys.contains(k)) {
+        // Keys as the rule table knows them (its aliases and spellings included).
+        let takes = |k: &str| {
+            crate::play::rules::rule::<TableRules>(k).is_some_and(|r| keys.contains(&r.key))
+        };
+        if let Some((k, v)) = pairs.iter().find(|(k, _)| !takes(k)) {
             return Err(Error::usage(format!(
                 "--house {k}={v} does not change {why}: veintiuno {command} takes {}",
                 crate::text::and_list(keys)
@@ -243,7 +248,7 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
                 stand: a.bank_stand,
                 puje: a.bank_puje == "on",
             };
-            let setup = TableSetup::new(opts, a.players as usize, &list, bank, a.check)?;
+            let setup = HandSimSetup::new(opts, a.players as usize, &list, bank, a.check)?;
             run_job(
                 Job::VeintiunoSim(setup),
                 a.run.request(),

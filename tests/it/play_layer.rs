@@ -12,7 +12,7 @@ use tahur::games::durak::bots::Strategy as DurakStrategy;
 use tahur::games::durak::rules::{Rules as DurakRules, Teams, Variant};
 use tahur::games::durak::Durak;
 use tahur::games::durak::DurakState;
-use tahur::games::veintiuno::sim::parse_policy;
+use tahur::games::veintiuno::bots::Strategy as VeintiunoStrategy;
 use tahur::games::veintiuno::sitting::TableRules;
 use tahur::games::veintiuno::Veintiuno;
 use tahur::play::compare::{comparisons, run_sequential, CompareSetup, CompareSimulation};
@@ -106,8 +106,8 @@ fn durak_tallies_add_up_whatever_threads_and_shards() {
 fn veintiuno_money_is_conserved_whatever_threads_and_shards() {
     let rules = TableRules::standard(4);
     let list = [
-        parse_policy("basic").unwrap(),
-        parse_policy("mimic:16").unwrap(),
+        VeintiunoStrategy::parse("basic").unwrap(),
+        VeintiunoStrategy::parse("mimic:16").unwrap(),
     ];
     let setup = TableSetup::<Veintiuno>::new(rules, &list, false).unwrap();
     let hands = 3 * 4096 + 100;
@@ -236,7 +236,7 @@ fn variants_are_paired_game_by_game() {
     // The basic policy never plays tapo y quedo.
     let veintiuno = TableSetup::<Veintiuno>::new(
         TableRules::standard(3),
-        &[parse_policy("basic").unwrap()],
+        &[VeintiunoStrategy::parse("basic").unwrap()],
         false,
     )
     .unwrap();
@@ -306,7 +306,7 @@ fn flags_pair_each_change_as_compare_does() {
     flags_equal_compare(
         TableSetup::<Veintiuno>::new(
             TableRules::standard(3),
-            &[parse_policy("basic").unwrap()],
+            &[VeintiunoStrategy::parse("basic").unwrap()],
             false,
         )
         .unwrap(),
@@ -360,8 +360,8 @@ fn tournaments_rotate_seats_and_rank_the_stronger_first() {
     let s = TournamentSetup::<Veintiuno>::new(
         TableRules::standard(4),
         &[
-            parse_policy("basic").unwrap(),
-            parse_policy("sheet").unwrap(),
+            VeintiunoStrategy::parse("basic").unwrap(),
+            VeintiunoStrategy::parse("sheet").unwrap(),
         ],
         false,
     )
@@ -779,8 +779,8 @@ fn playing_more_allocates_nothing_more() {
         TableSetup::<Veintiuno>::new(
             TableRules::standard(4),
             &[
-                parse_policy("basic").unwrap(),
-                parse_policy("mimic:16").unwrap(),
+                VeintiunoStrategy::parse("basic").unwrap(),
+                VeintiunoStrategy::parse("mimic:16").unwrap(),
             ],
             false,
         )

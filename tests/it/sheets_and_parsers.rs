@@ -198,7 +198,7 @@ proptest! {
             answered("domino --strategies", t, domino::bots::Strategy::parse_list(t))?;
             answered("ocho --strategies", t, ocho::bots::Strategy::parse_list(t))?;
             answered("veintiuno --policies", t,
-                <veintiuno::engine::PlayerPolicy as tahur::play::Strategy<veintiuno::Veintiuno>>::parse_list(t))?;
+                <veintiuno::bots::Strategy as tahur::play::Strategy<veintiuno::Veintiuno>>::parse_list(t))?;
             answered("spec", t, tahur::text::Spec::parse(t, "strategy"))?;
         }
     }

@@ -5,7 +5,7 @@ use tahur::games::veintiuno::cards::Composition;
 use tahur::games::veintiuno::engine::{BankPolicy, Move, PlayerPolicy, Table};
 use tahur::games::veintiuno::exact::special_odds;
 use tahur::games::veintiuno::rules::Options;
-use tahur::games::veintiuno::sim::{HandSimulation, TableSetup};
+use tahur::games::veintiuno::sim::{HandSimSetup, HandSimulation};
 use tahur::rng::{SeedableRng, Stream};
 use tahur::runner::{run, RunControl, RunSpec};
 use tahur::stats::Proportion;
@@ -47,7 +47,7 @@ fn money_is_conserved_and_no_card_is_dealt_twice() {
                 PlayerPolicy::basic(),
                 PlayerPolicy::mimic(15),
             ];
-            let setup = TableSetup::new(
+            let setup = HandSimSetup::new(
                 *opts,
                 players,
                 &list[..list.len().min(players)],
@@ -142,7 +142,7 @@ fn the_shipped_sheet_beats_the_hand_written_default() {
     // The derived fresh-deck sheet (data/veintiuno/strategy.json) against `basic` at the same
     // table: its EV per hand as a player must be higher, by more than 4.5 standard errors.
     let sheet = tahur::games::veintiuno::sim::parse_policy("sheet").unwrap();
-    let setup = TableSetup::new(
+    let setup = HandSimSetup::new(
         Options::default(),
         2,
         &[sheet, PlayerPolicy::basic()],
@@ -240,10 +240,76 @@ proptest::proptest! {
         let spec = format!("decks={decks},twelve={},suited12={},trillona={},puje={},tapo={},withdraw13={},steal={}", on(0), on(1), on(2), on(3), on(4), on(5), on(6));
         let opts = Options::default().with_house_rules(&spec).unwrap();
         let list = [busy_policy(), PlayerPolicy::basic(), PlayerPolicy::mimic(15)];
-        let setup = TableSetup::new(opts, players, &list[..list.len().min(players)], BankPolicy::default(), true).unwrap();
+        let setup = HandSimSetup::new(opts, players, &list[..list.len().min(players)], BankPolicy::default(), true).unwrap();
         let spec = RunSpec { samples: 3000, seed, chunk_size: 4096 };
         let t = run(&HandSimulation::new(&setup), &spec, None, &RunControl { threads: Some(1), progress: tahur::progress::Progress::hidden() }).unwrap().tally;
         proptest::prop_assert_eq!(t.violations, 0);
         proptest::prop_assert_eq!(t.bank_net + t.player_net.iter().sum::<i64>(), 0);
     }
+}
+
+/// The whole-game strategies: the policies by their names, and the search bot `ismcts[:N]`
+/// (Spanish `busqueda`), each back from its name; anything else is refused naming both kinds.
+#[test]
+fn strategies_parse_with_the_policies_and_the_search() {
+    use tahur::games::veintiuno::bots::{Strategy, DEFAULT_ISMCTS_BUDGET};
+    for name in ["basic", "pie", "mimic:16", "sheet", "ismcts:40"] {
+        let s = Strategy::parse(name).unwrap();
+        assert_eq!(s.to_string(), name);
+        assert_eq!(Strategy::parse(&s.to_string()).unwrap(), s);
+    }
+    assert_eq!(
+        Strategy::parse("búsqueda").unwrap(),
+        Strategy::Ismcts {
+            budget: DEFAULT_ISMCTS_BUDGET
+        }
+    );
+    assert_eq!(
+        Strategy::parse("ismcts:budget=7").unwrap(),
+        Strategy::Ismcts { budget: 7 }
+    );
+    assert!(matches!(Strategy::parse("básica").unwrap(), Strategy::Policy(p) if p.name == "basic"));
+    let e = Strategy::parse("cautious").unwrap_err().to_string();
+    assert!(
+        e.contains("cautious") && e.contains("mimic") && e.contains("ismcts"),
+        "{e}"
+    );
+    let e = Strategy::parse("ismcts:0").unwrap_err().to_string();
+    assert!(e.contains("ismcts:0"), "{e}");
+}
+
+/// A search bot plays whole sittings through the engine API with every check on: its moves
+/// are legal, money is conserved, and the tallies do not depend on the threads.
+#[test]
+fn the_search_bot_plays_legal_moves_at_a_checked_table() {
+    use tahur::games::veintiuno::bots::Strategy;
+    use tahur::games::veintiuno::sitting::TableRules;
+    use tahur::games::veintiuno::Veintiuno;
+    use tahur::play::sim::GameSimulation;
+    use tahur::play::{GameRules, TableSetup};
+    let rules = TableRules::standard(3).with_changes("decks=2").unwrap();
+    let list = [
+        Strategy::parse("ismcts:25").unwrap(),
+        Strategy::parse("basic").unwrap(),
+    ];
+    let setup = TableSetup::<Veintiuno>::new(rules, &list, true).unwrap();
+    let sim = GameSimulation::new(&setup);
+    let spec = RunSpec {
+        samples: 300,
+        seed: 4,
+        chunk_size: 4096,
+    };
+    let control = |threads| RunControl {
+        threads: Some(threads),
+        progress: tahur::progress::Progress::hidden(),
+    };
+    let one = run(&sim, &spec, None, &control(1)).unwrap().tally;
+    assert_eq!(one.length.sum as u64, 300);
+    assert_eq!(one.violations + one.illegal_actions, 0);
+    let players: i64 = one.seats.iter().map(|s| s.sum).sum();
+    assert_eq!(
+        players + one.counter(tahur::games::veintiuno::Counter::BankNet),
+        0
+    );
+    assert_eq!(run(&sim, &spec, None, &control(2)).unwrap().tally, one);
 }

@@ -950,3 +950,496 @@ impl Table {
         rep.special_net[6] += 7 * h.bet;
     }
 }
+
+/// A decision applied to the hand in progress, as a sitting logs it: the table does not keep
+/// the cards of a hand apart (only their points), so the place of every card dealt in the hand
+/// is told from the deal's fixed order and these ([`Table::spots`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Decided {
+    /// The player's index in playing order.
+    pub player: u8,
+    /// The hand's index among that player's hands.
+    pub hand: u8,
+    /// The move.
+    pub mv: Move,
+    /// Cards dealt in the hand before the move ([`Table::dealt_in_hand`]).
+    pub from: u16,
+}
+
+/// How a player's card lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Face {
+    /// The first card, dealt face down: its owner sees it, the others once it is shown.
+    Down,
+    /// Face up.
+    Up,
+    /// Tapo y quedo: face down, unseen even by its owner until the end.
+    Tapo,
+}
+
+/// Where a card dealt in the hand in progress lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Spot {
+    /// A player's card: the player's index in playing order, the hand, how it lies.
+    Player { player: u8, hand: u8, face: Face },
+    /// The bank's hole card (face down; the bank sees it).
+    Hole,
+    /// The bank's up card.
+    Up,
+    /// A card the bank drew (only once every player is done).
+    Bank,
+}
+
+/// What a public fact says of a card dealt face down, for dealing it again
+/// ([`Table::deal_unseen`]). (Nothing says anything of a tapo card before the end.)
+enum Check {
+    /// The bank's hole card: its two cards count 20 exactly when it sent the players al puje
+    /// (when the rules and its policy would).
+    Hole,
+    /// A player's first card on an unsplit hand still open: the hand is no two-card special
+    /// (those are announced at once), never passed 21 nor made a trillona (paid at once), and
+    /// was short of 21 whenever the player was asked (before each hit, and now if it is the
+    /// hand to decide).
+    First {
+        second: Card,
+        hits: Vec<Card>,
+        asked: bool,
+    },
+}
+
+/// What one seat sees of the table: the shoe's counts, what it has seen leave it, and the hand
+/// in progress with what lies face down hidden.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Seen {
+    bank: usize,
+    decks: u8,
+    shuffles: u64,
+    cards_left: usize,
+    /// Cards of the finished hands since the last shuffle (every card is shown at the end of a
+    /// hand), in card order.
+    seen_since_shuffle: String,
+    hand: Option<SeenHand>,
+}
+
+/// The hand in progress as one seat sees it.
+#[derive(Debug, PartialEq, Eq)]
+struct SeenHand {
+    /// Each player in playing order: seat, what was paid at once so far, the hands.
+    players: Vec<(usize, i32, Vec<SeenBox>)>,
+    bank_up: String,
+    bank_hole: String,
+    puje: bool,
+    /// The decision waiting: the player's index in playing order and the hand.
+    cursor: (usize, usize),
+}
+
+/// One hand of a player as a seat sees it: its cards in the order dealt (`??` face down,
+/// `tapo??` the tapo card), its bet, whether it is settled.
+#[derive(Debug, PartialEq, Eq)]
+struct SeenBox {
+    cards: String,
+    bet: i32,
+    settled: bool,
+}
+
+impl Table {
+    /// The decision cursor of the hand in progress: the player's index in playing order and the
+    /// hand's.
+    pub(super) fn cursor(&self) -> (usize, usize) {
+        self.st.cursor
+    }
+
+    /// Cards dealt in the hand in progress so far. They lie in the shoe in the order dealt from
+    /// `hand_start` on, also after a reshuffle (which moves them to the front in order).
+    pub(super) fn dealt_in_hand(&self) -> usize {
+        self.pos - self.hand_start
+    }
+
+    /// The `k`-th card dealt in the hand in progress.
+    pub(super) fn dealt(&self, k: usize) -> Card {
+        Card::from_index(self.shoe[self.hand_start + k] as usize)
+    }
+
+    /// Where each card dealt in the hand in progress lies, from the deal's order (each
+    /// player's first card, the bank's hole card, each player's second card, the bank's up card,
+    /// the puje's draws) and `log`, every decision applied to the hand. Empty between hands.
+    pub(super) fn spots(&self, log: &[Decided]) -> Vec<Spot> {
+        if !self.active {
+            return Vec::new();
+        }
+        let n = self.dealt_in_hand();
+        let p = self.st.players;
+        let mut spots = vec![Spot::Bank; n];
+        let player = |i: usize, j: usize, face| Spot::Player {
+            player: i as u8,
+            hand: j as u8,
+            face,
+        };
+        for i in 0..p {
+            spots[i] = player(i, 0, Face::Down);
+            spots[p + 1 + i] = player(i, 0, Face::Up);
+        }
+        spots[p] = Spot::Hole;
+        spots[2 * p + 1] = Spot::Up;
+        let mut next = 2 * p + 2;
+        if self.st.puje {
+            for i in 0..p {
+                for _ in 2..self.hands[i][0].cards {
+                    spots[next] = player(i, 0, Face::Up);
+                    next += 1;
+                }
+            }
+        }
+        let mut hands = [1usize; MAX_SEATS];
+        for d in log {
+            let (i, j, k) = (d.player as usize, d.hand as usize, d.from as usize);
+            match d.mv {
+                Move::Hit => spots[k] = player(i, j, Face::Up),
+                Move::Tapo => spots[k] = player(i, j, Face::Tapo),
+                Move::Split => {
+                    // The hand's second card (its later one) starts the new hand.
+                    let new = hands[i];
+                    hands[i] += 1;
+                    let owned = |s: &Spot| {
+                        matches!(*s, Spot::Player { player, hand, .. }
+                            if player as usize == i && hand as usize == j)
+                    };
+                    if let Some(s) = (0..k).rev().find(|&s| owned(&spots[s])) {
+                        spots[s] = player(i, new, Face::Up);
+                    }
+                    spots[k] = player(i, j, Face::Up);
+                    spots[k + 1] = player(i, new, Face::Up);
+                }
+                _ => {}
+            }
+        }
+        spots
+    }
+
+    /// Whether player `i`'s first card (dealt face down) is shown to everyone: the hand was
+    /// split (the pair is shown), is a two-card special (announced at once) or was settled
+    /// before the end (paid at once, passed 21, withdrawn).
+    fn first_shown(&self, i: usize) -> bool {
+        let h = &self.hands[i][0];
+        self.st.nhands[i] > 1 || h.special.is_some() || h.settled
+    }
+
+    /// Whether `seat` sees the card at `spot`.
+    fn shows(&self, spot: Spot, seat: usize) -> bool {
+        match spot {
+            Spot::Player {
+                player,
+                face: Face::Down,
+                ..
+            } => self.st.order[player as usize] == seat || self.first_shown(player as usize),
+            Spot::Player {
+                face: Face::Tapo, ..
+            } => false,
+            Spot::Player { face: Face::Up, .. } | Spot::Up | Spot::Bank => true,
+            Spot::Hole => seat == self.bank,
+        }
+    }
+
+    /// The cards of the finished hands since the last shuffle, in card order.
+    pub(super) fn seen_since_shuffle(&self) -> Vec<Card> {
+        let end = if self.active {
+            self.hand_start
+        } else {
+            self.pos
+        };
+        let mut v: Vec<Card> = self.shoe[..end]
+            .iter()
+            .map(|&c| Card::from_index(c as usize))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// What `seat` sees of the table (`log`: the decisions applied to the hand in progress).
+    pub(super) fn seen_by(&self, seat: usize, log: &[Decided]) -> Seen {
+        let words = |cards: Vec<Card>| {
+            cards
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let hand = self.active.then(|| {
+            let spots = self.spots(log);
+            let name = |k: usize, spot: Spot| -> String {
+                if self.shows(spot, seat) {
+                    self.dealt(k).to_string()
+                } else if matches!(
+                    spot,
+                    Spot::Player {
+                        face: Face::Tapo,
+                        ..
+                    }
+                ) {
+                    "tapo??".into()
+                } else {
+                    "??".into()
+                }
+            };
+            let players = (0..self.st.players)
+                .map(|i| {
+                    let seat_i = self.st.order[i];
+                    let boxes = (0..self.st.nhands[i])
+                        .map(|j| {
+                            let cards: Vec<String> = spots
+                                .iter()
+                                .enumerate()
+                                .filter(|(_, s)| {
+                                    matches!(**s, Spot::Player { player, hand, .. }
+                                        if player as usize == i && hand as usize == j)
+                                })
+                                .map(|(k, &s)| name(k, s))
+                                .collect();
+                            let h = &self.hands[i][j];
+                            SeenBox {
+                                cards: cards.join(" "),
+                                bet: h.bet,
+                                settled: h.settled,
+                            }
+                        })
+                        .collect();
+                    (seat_i, self.st.rep.player_net[seat_i], boxes)
+                })
+                .collect();
+            let p = self.st.players;
+            SeenHand {
+                players,
+                bank_up: name(2 * p + 1, Spot::Up),
+                bank_hole: name(p, Spot::Hole),
+                puje: self.st.puje,
+                cursor: self.st.cursor,
+            }
+        });
+        Seen {
+            bank: self.bank,
+            decks: self.decks,
+            shuffles: self.shuffles,
+            cards_left: self.shoe.len() - self.pos,
+            seen_since_shuffle: words(self.seen_since_shuffle()),
+            hand,
+        }
+    }
+
+    /// Whether card `c` may lie face down where `check` says.
+    fn fits(&self, check: &Check, c: Card) -> bool {
+        match check {
+            Check::Hole => {
+                let twenty = self.pair_info[self.st.up.index() * DECK + c.index()].1 == 20;
+                if self.st.puje {
+                    twenty
+                } else if self.opts.puje && self.bank_policy.puje {
+                    !twenty
+                } else {
+                    true
+                }
+            }
+            Check::First {
+                second,
+                hits,
+                asked,
+            } => {
+                if self.pair_info[c.index() * DECK + second.index()]
+                    .0
+                    .is_some()
+                {
+                    return false;
+                }
+                let mut pts = Points::default().add(c).add(*second);
+                let mut cards = 2;
+                for &h in hits {
+                    if pts.total() >= 21 {
+                        return false;
+                    }
+                    pts = pts.add(h);
+                    cards += 1;
+                    if pts.hard > 21 || (cards == 7 && pts.total() == 21 && self.opts.trillona) {
+                        return false;
+                    }
+                }
+                !(*asked && pts.total() >= 21)
+            }
+        }
+    }
+
+    /// Deals again, at random, what `seat` cannot see: the undealt shoe and, in the hand in
+    /// progress, the other players' first cards not shown, the bank's hole card (unless `seat`
+    /// holds the bank) and every tapo card, all from the cards `seat` has not seen, uniformly
+    /// among the deals consistent with what the hand has shown ([`Check`]; drawn again until
+    /// they are, and after 100 000 draws the last is kept). The table's own stream (for a
+    /// reshuffle) is seeded afresh from `rng`. Everything `seat` sees stays as it is.
+    pub(super) fn deal_unseen(&mut self, seat: usize, log: &[Decided], rng: &mut Stream) {
+        let spots = self.spots(log);
+        let mut checked: Vec<(usize, Check)> = Vec::new();
+        let mut free: Vec<usize> = Vec::new();
+        for (k, &spot) in spots.iter().enumerate() {
+            if self.shows(spot, seat) {
+                continue;
+            }
+            match spot {
+                Spot::Hole => checked.push((k, Check::Hole)),
+                Spot::Player {
+                    player,
+                    face: Face::Down,
+                    ..
+                } => {
+                    let i = player as usize;
+                    let mut later = spots.iter().enumerate().filter(|(_, s)| {
+                        matches!(**s, Spot::Player { player, hand: 0, face }
+                            if player as usize == i && face == Face::Up)
+                    });
+                    let second = later
+                        .next()
+                        .map_or(self.hands[i][0].second, |(k, _)| self.dealt(k));
+                    let hits = later.map(|(k, _)| self.dealt(k)).collect();
+                    let asked = self.st.cursor == (i, 0) && !self.hands[i][0].tapo;
+                    checked.push((
+                        k,
+                        Check::First {
+                            second,
+                            hits,
+                            asked,
+                        },
+                    ));
+                }
+                _ => free.push(k),
+            }
+        }
+        // The unseen cards: face down on the table, and the undealt shoe.
+        let mut pool: Vec<u8> = checked
+            .iter()
+            .map(|&(k, _)| k)
+            .chain(free.iter().copied())
+            .map(|k| self.shoe[self.hand_start + k])
+            .chain(self.shoe[self.pos..].iter().copied())
+            .collect();
+        let m = checked.len();
+        for _ in 0..100_000 {
+            for t in 0..m {
+                let j = t + crate::rng::uniform_below(rng, pool.len() - t);
+                pool.swap(t, j);
+            }
+            if checked
+                .iter()
+                .zip(&pool)
+                .all(|((_, check), &c)| self.fits(check, Card::from_index(c as usize)))
+            {
+                break;
+            }
+        }
+        for t in (m + 1..pool.len()).rev() {
+            let j = m + crate::rng::uniform_below(rng, t - m + 1);
+            pool.swap(t, j);
+        }
+        let start = self.hand_start;
+        for (&k, &c) in checked.iter().map(|(k, _)| k).chain(&free).zip(&pool) {
+            self.shoe[start + k] = c;
+        }
+        let rest = &pool[m + free.len()..];
+        self.shoe[self.pos..].copy_from_slice(rest);
+        // What the new cards change: the hands that hold them, the bank's two-card total.
+        let mut touched = [[false; MAX_SPLIT_HANDS]; MAX_SEATS];
+        for &k in checked.iter().map(|(k, _)| k).chain(&free) {
+            if let Spot::Player { player, hand, .. } = spots[k] {
+                touched[player as usize][hand as usize] = true;
+            }
+        }
+        for (i, row) in touched.iter().enumerate() {
+            for (j, _) in row.iter().enumerate().filter(|(_, &t)| t) {
+                let cards: Vec<Card> = spots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| {
+                        matches!(**s, Spot::Player { player, hand, .. }
+                            if player as usize == i && hand as usize == j)
+                    })
+                    .map(|(k, _)| self.dealt(k))
+                    .collect();
+                let h = &mut self.hands[i][j];
+                debug_assert_eq!(cards.len(), h.cards as usize);
+                h.first = cards[0];
+                h.second = cards[1];
+                h.pts = cards.iter().fold(Points::default(), |p, &c| p.add(c));
+                h.special = self.pair_info[h.first.index() * DECK + h.second.index()].0;
+                h.special_total = match h.special {
+                    Some(2) if h.cards == 2 => 20,
+                    Some(3) if h.cards == 2 => 21,
+                    _ => 0,
+                };
+            }
+        }
+        if self.active {
+            self.st.hole = self.dealt(self.st.players);
+            self.st.bank_total0 =
+                self.pair_info[self.st.up.index() * DECK + self.st.hole.index()].1;
+        }
+        if let Some(d) = self.dealt_check.as_mut() {
+            *d = [0; DECK];
+            for &c in &self.shoe[..self.pos] {
+                d[c as usize] += 1;
+            }
+        }
+        self.rng = <Stream as crate::rng::SeedableRng>::seed_from_u64(rng.next_u64());
+    }
+
+    /// Checks the shoe (every card `decks` times) and, with `log` the decisions applied to the
+    /// hand in progress, that every hand holds the cards its spots say.
+    pub(super) fn check(&self, log: &[Decided]) -> Result<(), String> {
+        let mut counts = [0usize; DECK];
+        for &c in &self.shoe {
+            counts[c as usize] += 1;
+        }
+        if self.shoe.len() != DECK * self.decks as usize
+            || counts.iter().any(|&n| n != self.decks as usize)
+        {
+            return Err(format!(
+                "the shoe does not hold every card {} times",
+                self.decks
+            ));
+        }
+        let spots = self.spots(log);
+        if !self.active {
+            return Ok(());
+        }
+        for i in 0..self.st.players {
+            for j in 0..self.st.nhands[i] {
+                let mut tapo = false;
+                let cards: Vec<Card> = spots
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, s)| match *s {
+                        Spot::Player { player, hand, face }
+                            if player as usize == i && hand as usize == j =>
+                        {
+                            tapo |= face == Face::Tapo;
+                            Some(self.dealt(k))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                let h = &self.hands[i][j];
+                let pts = cards.iter().fold(Points::default(), |p, &c| p.add(c));
+                if cards.len() != h.cards as usize
+                    || cards.first() != Some(&h.first)
+                    || cards.get(1) != Some(&h.second)
+                    || pts != h.pts
+                    || tapo != h.tapo
+                {
+                    return Err(format!(
+                        "player {i}'s hand {j} does not hold the cards dealt to it"
+                    ));
+                }
+            }
+        }
+        if self.dealt(self.st.players) != self.st.hole
+            || self.dealt(2 * self.st.players + 1) != self.st.up
+        {
+            return Err("the bank does not hold the cards dealt to it".into());
+        }
+        Ok(())
+    }
+}

@@ -2,8 +2,10 @@
 //! without reshuffling, and the specials (12 counts 20, suited 12 counts 21, moñona, 13 to
 //! withdraw, relancina, trillona, 21 in two cards that steals the bank), splitting by doubling
 //! the bet, tapo y quedo, mandar al puje. `compare`, `flags` and `tournament` come from the
-//! shared [`crate::play`] layer, which plays 21 in sittings ([`sitting`]).
+//! shared [`crate::play`] layer, which plays 21 in sittings ([`VeintiunoState`]), with the
+//! policies and a search bot ([`bots`]).
 
+pub mod bots;
 pub mod cards;
 pub mod engine;
 pub mod exact;
@@ -12,26 +14,40 @@ pub mod sim;
 pub mod sitting;
 pub mod strategy;
 
+use std::sync::LazyLock;
+
 use serde::{Deserialize, Serialize};
 
-use crate::play::{Compared, GameInfo, RuleFlag, Scoring, Words};
+use crate::play::{ActionOf, Compared, Game, GameInfo, Scoring, State, Words, MAX_SEATS};
+use crate::rng::Stream;
 
-/// 21 ecuatoriano, for the whole-game layer (played in sittings: [`sitting`]).
+pub use sitting::VeintiunoState;
+
+crate::counters! {
+    /// 21's own counters of a sitting.
+    pub enum Counter {
+        /// The bank's net over the sitting, whoever held it.
+        BankNet = "bank_net",
+        /// Times the bank changed hands (a 21 in two cards stole it).
+        Steals = "steals",
+    }
+}
+
+/// 21 ecuatoriano, for the whole-game layer (played in sittings: [`VeintiunoState`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Veintiuno;
 
-const FLAGS: &[RuleFlag] = &[RuleFlag {
-    long: "bank-stand",
-    key: "bank-stand",
-    value_name: Some("N"),
-    switch_sets: "",
-    help: "The bank stands at this total or more, 12–21 [default: 17]",
-}];
+/// The policy a search plays its hands out with.
+static PLAYOUT: LazyLock<engine::PlayerPolicy> = LazyLock::new(engine::PlayerPolicy::basic);
 
-impl crate::play::Game for Veintiuno {
+/// The net of one hand at which a search's reward reaches 0 or 1 (a loss or a win of this many
+/// units; beyond, the reward stays there): the bets of a hand split twice.
+pub const REWARD_UNITS: f64 = 5.0;
+
+impl Game for Veintiuno {
     type Rules = sitting::TableRules;
-    type State = sitting::Sitting;
-    type Strategy = engine::PlayerPolicy;
+    type State = VeintiunoState;
+    type Strategy = bots::Strategy;
     const INFO: GameInfo = GameInfo {
         key: "veintiuno",
         title: "21 ecuatoriano",
@@ -55,19 +71,19 @@ impl crate::play::Game for Veintiuno {
         sample_unit: "hands",
         own_sim: true,
         players: (2, engine::MAX_SEATS, None),
-        flags: FLAGS,
-        change_keys: sitting::CHANGE_KEYS,
-        strategies_help: "basic, pie, mimic[:S] (hit below S), sheet, sheet:FILE.json; Spanish básica, banca[:S], hoja, hoja:FILE.json",
+        flags: &[],
+        change_keys: "",
+        strategies_help: "basic, pie, mimic[:S] (hit below S), sheet, sheet:FILE.json, ismcts[:N] (search, N iterations per decision, default 300); Spanish básica, banca[:S], hoja, hoja:FILE.json, busqueda[:N]",
         default_strategies: "basic",
         default_tournament: "basic,sheet,mimic:17",
-        counters: &["bank_net", "steals"],
+        counters: Counter::NAMES,
         compared: &[
             Compared {
-                counter: 0,
+                counter: Counter::BankNet as usize,
                 label: "bank's result",
             },
             Compared {
-                counter: 1,
+                counter: Counter::Steals as usize,
                 label: "bank changes hands",
             },
         ],
@@ -91,4 +107,30 @@ impl crate::play::Game for Veintiuno {
       --chart bank.svg",
         ],
     };
+
+    /// Search bots play their hands out with `basic`.
+    fn playout_action(
+        state: &VeintiunoState,
+        _scratch: &mut Vec<ActionOf<Self>>,
+        _rng: &mut Stream,
+    ) -> ActionOf<Self> {
+        PLAYOUT.decide(state.view(state.to_act()).decision())
+    }
+
+    /// A search of one decision ends with the hand: once the hand that was in progress at the
+    /// root is settled.
+    fn search_ends(root: &VeintiunoState, now: &VeintiunoState) -> bool {
+        now.played() != root.played()
+    }
+
+    /// Each seat's net in that hand (the bank's seat: the bank's), from a loss of
+    /// [`REWARD_UNITS`] or more (0) to a win of as much (1).
+    fn search_rewards(root: &VeintiunoState, end: &VeintiunoState) -> [f64; MAX_SEATS] {
+        let net = end.net_since(root);
+        let mut r = [0.5; MAX_SEATS];
+        for (v, &n) in r.iter_mut().zip(&net) {
+            *v = (0.5 + n as f64 / (2.0 * REWARD_UNITS)).clamp(0.0, 1.0);
+        }
+        r
+    }
 }

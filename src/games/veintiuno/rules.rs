@@ -49,40 +49,26 @@ impl Default for Options {
 }
 
 impl Options {
-    /// Applies a house-rule spec such as `decks=2,puje=off,monona=2`.
-    /// Keys: decks, twelve, suited12, monona, natural, trillona, puje, tapo, withdraw13, steal.
-    pub fn with_house_rules(mut self, spec: &str) -> Result<Self> {
-        for (k, v) in crate::text::key_values(spec, "house rule", "puje=off,decks=2")? {
-            let on_off = || crate::text::on_off(k, v);
-            let small = |lo: u8, hi: u8| {
-                v.parse::<u8>()
-                    .ok()
-                    .filter(|n| (lo..=hi).contains(n))
-                    .ok_or_else(|| {
-                        Error::usage(format!(
-                            "invalid {k}={v}: give a whole number from {lo} to {hi}"
-                        ))
-                    })
-            };
-            match k {
-                "decks" => self.decks = small(1, 8)?,
-                "twelve" => self.twelve_counts_20 = on_off()?,
-                "suited12" => self.suited_twelve_21 = on_off()?,
-                "monona" => self.monona_pays = small(1, 10)?,
-                "natural" => self.natural_pays = small(1, 10)?,
-                "trillona" => self.trillona = on_off()?,
-                "puje" => self.puje = on_off()?,
-                "tapo" => self.tapo = on_off()?,
-                "withdraw13" => self.withdraw_13 = on_off()?,
-                "steal" => self.bank_steal = on_off()?,
-                _ => {
-                    return Err(Error::usage(format!(
-                        "unknown house rule '{k}': keys are decks, twelve, suited12, monona, natural, trillona, puje, tapo, withdraw13, steal"
-                    )))
-                }
+    /// Applies a house-rule spec such as `decks=2,puje=off,monona=2`, through the rule table
+    /// ([`super::sitting::TableRules`]'s house rules): decks, twelve, suited12, trillona, puje,
+    /// tapo, withdraw13, steal, monona, natural.
+    pub fn with_house_rules(self, spec: &str) -> Result<Self> {
+        use super::sitting::{house_keys, is_house_rule, TableRules};
+        use crate::play::GameRules as _;
+        for (k, _) in crate::text::key_values(spec, "house rule", "puje=off,decks=2")? {
+            if !crate::play::rules::rule::<TableRules>(k).is_some_and(is_house_rule) {
+                return Err(Error::UnknownRule {
+                    key: k.to_string(),
+                    spec: spec.trim().to_string(),
+                    keys: house_keys(),
+                });
             }
         }
-        Ok(self)
+        let table = TableRules {
+            options: self,
+            ..TableRules::standard(2)
+        };
+        Ok(table.with_changes(spec)?.options)
     }
 }
 

@@ -19,9 +19,10 @@ pub const HANDS_CHUNK: u64 = 4096;
 /// Shoe-depth buckets for the bank's edge.
 pub const DEPTH_BUCKETS: usize = 10;
 
-/// A table to simulate.
+/// The setup of `veintiuno sim`, the hand-by-hand simulation: a table of seats, each playing a
+/// policy.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TableSetup {
+pub struct HandSimSetup {
     /// House rules.
     pub options: Options,
     /// Player policy of each seat (every seat also takes its turn as bank).
@@ -32,7 +33,7 @@ pub struct TableSetup {
     pub check: bool,
 }
 
-impl TableSetup {
+impl HandSimSetup {
     /// Seats get the listed policies in order, repeated if the list is shorter.
     pub fn new(
         options: Options,
@@ -195,14 +196,14 @@ impl Tally for HandTally {
 
 /// The hand simulation.
 pub struct HandSimulation {
-    setup: TableSetup,
+    setup: HandSimSetup,
     /// A table built once; every chunk restarts a copy of it with its own stream.
     template: Table,
 }
 
 impl HandSimulation {
     /// The simulation of a table.
-    pub fn new(setup: &TableSetup) -> Self {
+    pub fn new(setup: &HandSimSetup) -> Self {
         let template = Table::new(
             setup.options,
             setup.policies.clone(),
@@ -320,7 +321,7 @@ fn mean(n: u64, sum: i64, sq: u64) -> MeanEstimate {
 }
 
 /// The report of a simulation.
-pub fn report(setup: &TableSetup, t: &HandTally, run: &RunSummary) -> Report {
+pub fn report(setup: &HandSimSetup, t: &HandTally, run: &RunSummary) -> Report {
     let names: Vec<&str> = setup.policies.iter().map(|p| p.name.as_str()).collect();
     let mut r = Report::new(format!(
         "21 ecuatoriano · {} players (bank rotating) · {}",
