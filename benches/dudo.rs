@@ -6,7 +6,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::hint::black_box;
 use tahur::games::dudo::montecarlo::{BidSimulation, BID_CHUNK};
 use tahur::games::dudo::table::{self, TableQuery};
-use tahur::games::dudo::{Bid, Face, RuleSet, Bidding, Situation};
+use tahur::games::dudo::{Bid, Bidding, Face, RuleSet, Situation};
 use tahur::rng::{base_stream, DiceRoller, Rng};
 use tahur::runner::{run, RunControl, RunSpec};
 
@@ -98,7 +98,8 @@ fn exact(c: &mut Criterion) {
     )
     .unwrap();
     g.bench_function("prob_30_dice", |b| b.iter(|| black_box(s30.odds(bid))));
-    let s1000 = Situation::new(1000, vec![], vec![], Bidding::new(RuleSet::Chimbo9), false).unwrap();
+    let s1000 =
+        Situation::new(1000, vec![], vec![], Bidding::new(RuleSet::Chimbo9), false).unwrap();
     g.bench_function("prob_1000_dice", |b| {
         b.iter(|| black_box(s1000.odds(Bid::parse("340 cuadras").unwrap())))
     });

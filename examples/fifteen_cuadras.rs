@@ -9,7 +9,7 @@
 
 use tahur::games::dudo::face::parse_dice;
 use tahur::games::dudo::montecarlo::{BidSimulation, BID_CHUNK};
-use tahur::games::dudo::{Bid, RuleSet, Bidding, Situation};
+use tahur::games::dudo::{Bid, Bidding, RuleSet, Situation};
 use tahur::humanize;
 use tahur::runner::{run, RunControl, RunSpec};
 

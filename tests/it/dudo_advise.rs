@@ -8,7 +8,7 @@ use crate::common;
 use common::*;
 use proptest::prelude::*;
 use tahur::games::dudo::advise::{self, Recommendation};
-use tahur::games::dudo::{AceRound, Bid, Face, RuleSet, Bidding, Situation};
+use tahur::games::dudo::{AceRound, Bid, Bidding, Face, RuleSet, Situation};
 
 fn bid(quantity: u32, face: u8) -> Bid {
     Bid {
@@ -348,7 +348,14 @@ fn impossible_incoming_bids_are_doubted() {
     assert!((a.incoming_true / 3f64.powi(-15) - 1.0).abs() < 1e-9);
     // 9000 aces among 10 000 unknown dice: so unlikely that the probability underflows to 0,
     // but possible: not called impossible.
-    let s = Situation::new(10_000, vec![], vec![], Bidding::new(RuleSet::Chimbo9), false).unwrap();
+    let s = Situation::new(
+        10_000,
+        vec![],
+        vec![],
+        Bidding::new(RuleSet::Chimbo9),
+        false,
+    )
+    .unwrap();
     let a = advise::advise(&s, bid(9000, 1));
     assert_eq!(a.incoming_true, 0.0);
     assert!(a.incoming_possible);

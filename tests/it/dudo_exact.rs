@@ -3,7 +3,7 @@
 
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
-use tahur::games::dudo::{Face, RuleSet, Bidding, Situation};
+use tahur::games::dudo::{Bidding, Face, RuleSet, Situation};
 
 /// The count for a bid, read die by die from RULES.md §1 (written independently of the library).
 fn rule_count(table: &[u8], face: u8, set: RuleSet, obligado: bool, need_natural: bool) -> usize {

@@ -423,3 +423,30 @@ fn threshold_beats_random_at_three_players() {
         );
     }
 }
+
+/// The search bot plays legal actions, passes a single legal action on without searching and,
+/// once warm, allocates nothing more for more games (its arena and its play-outs reuse their
+/// room).
+#[test]
+fn the_search_bot_plays_and_allocates_nothing_once_warm() {
+    use tahur::play::Strategy as _;
+    let list = Strategy::parse_list("ismcts:30,threshold").unwrap();
+    assert_eq!(list[0], Strategy::Ismcts { budget: 30 });
+    let setup = TableSetup::<Dudo>::new(Rules::standard(RuleSet::Chimbo9, 3), &list, true).unwrap();
+    assert!(list[0].is_slow() && !list[1].is_slow());
+    let spec = RunSpec {
+        samples: 40,
+        seed: 5,
+        chunk_size: setup.chunk_size(),
+    };
+    let r = run(
+        &GameSimulation::new(&setup),
+        &spec,
+        None,
+        &RunControl::default(),
+    )
+    .unwrap();
+    assert_eq!(r.tally.violations + r.tally.illegal_actions, 0);
+    assert_eq!(r.tally.games, 40);
+    crate::allocations::flat(&GameSimulation::new(&setup), 3, 12, "Dudo search");
+}

@@ -5,7 +5,7 @@
 //! estimate (two-sided probability 7e-6) and χ² p-values above 1e-6.
 
 use tahur::games::dudo::montecarlo::BidSimulation;
-use tahur::games::dudo::{Face, RuleSet, Bidding, Situation};
+use tahur::games::dudo::{Bidding, Face, RuleSet, Situation};
 use tahur::rng::{base_stream, DiceRoller};
 use tahur::runner::{run, RunControl, RunSpec};
 use tahur::stats::{chi_square, Proportion};

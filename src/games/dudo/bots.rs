@@ -12,9 +12,9 @@
 //!   with the highest bid of its best face that is at least 50 % likely.
 //! - `tuned`: `threshold` with the parameters `tahur dudo tune` found for the table size
 //!   (`data/dudo/tuned-<rules>.csv`).
-//! - `ismcts[:N]`: information-set Monte Carlo tree search ([`crate::play::ismcts`]), N
-//!   determinised iterations per decision, each played out with `threshold`'s decision at the
-//!   table's tuned parameters ([`playout_action`]).
+//! - `ismcts[:N]`: information-set Monte Carlo tree search ([`crate::play::ismcts`]) over the
+//!   player's own choices, N determinised iterations per decision, each choice judged by
+//!   playing the round out with `threshold`'s decision for every seat ([`playout_action`]).
 //!
 //! Probabilities come from [`OddsTables`], precomputed binomial tails: no decision recomputes a
 //! distribution.
@@ -29,8 +29,8 @@ use super::engine::{Action, Direction, PassHand, View, CUP};
 use super::face::Face;
 use super::rules::{RuleSet, Rules, MAX_PLAYERS};
 use crate::error::{Error, Result};
-use crate::play::PlayerView;
 use crate::math::{binomial_pmf, upper_tails};
+use crate::play::PlayerView;
 use crate::rng::{Rng, Stream};
 use crate::text::Spec;
 
@@ -400,15 +400,13 @@ fn search_action(search: &mut Search, view: &View, rng: &mut Stream) -> Action {
     search.choose(view, rng)
 }
 
-/// The play-out policy of `ismcts`: `threshold`'s decision for the player to act at the
-/// parameters tuned for the table (the shipped table's row for its size), reading the odds
-/// tables every bot of that size shares. Allocates nothing.
+/// The play-out policy of `ismcts`: the default `threshold` decision (doubt below 0.4, no
+/// bluff) for the player to act, reading the odds tables every bot of the table's size shares.
+/// Allocates nothing.
 #[inline]
 pub fn playout_action(view: &View, rng: &mut Stream) -> Action {
-    let rules = view.rules();
-    let odds = OddsTables::shared(rules.players as u32 * CUP as u32);
-    let (t, bluff) = tuned_parameters(rules.set(), rules.players);
-    threshold_action(view, odds, rng, t, bluff)
+    let odds = OddsTables::shared(view.rules().players as u32 * CUP as u32);
+    threshold_action(view, odds, rng, DEFAULT_T, 0.0)
 }
 
 impl fmt::Display for Strategy {
@@ -465,13 +463,7 @@ fn nearest_row(rows: &[TunedRow], players: u8) -> TunedRow {
 /// Reads a tuned table as `dudo tune` writes it: a header naming `players`, `t` and `bluff`
 /// (other columns are ignored), then one row per table size.
 pub fn parse_tuned(text: &str, name: &str) -> Result<Vec<TunedRow>> {
-    let rows = crate::play::tuned::parse_table(
-        text,
-        name,
-        "dudo",
-        ["t", "bluff"],
-        MAX_PLAYERS,
-    )?;
+    let rows = crate::play::tuned::parse_table(text, name, "dudo", ["t", "bluff"], MAX_PLAYERS)?;
     Ok(rows
         .into_iter()
         .map(|(players, [t, bluff])| TunedRow { players, t, bluff })
@@ -745,6 +737,24 @@ mod tests {
                 .to_string(),
             "threshold:t=0.3,bluff=0.1"
         );
+        assert_eq!(
+            Strategy::parse("ismcts").unwrap(),
+            Strategy::Ismcts {
+                budget: DEFAULT_ISMCTS_BUDGET
+            }
+        );
+        for (text, budget) in [
+            ("ismcts:50", 50),
+            ("busqueda:budget=7", 7),
+            ("MCTS:1e3", 1000),
+        ] {
+            let s = Strategy::parse(text).unwrap();
+            assert_eq!(s, Strategy::Ismcts { budget }, "{text}");
+            assert_eq!(Strategy::parse(&s.to_string()).unwrap(), s);
+        }
+        for bad in ["ismcts:0", "ismcts:x=1", "busqueda:-3", "ismcts:budget=2e6"] {
+            assert!(Strategy::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -747,7 +747,10 @@ impl std::fmt::Debug for View<'_> {
         f.debug_struct("View")
             .field("seat", &self.seat)
             .field("rules", &g.rules)
-            .field("seats (lives, cup, shown, paso used, knows own cup)", &seats)
+            .field(
+                "seats (lives, cup, shown, paso used, knows own cup)",
+                &seats,
+            )
             .field("hidden dice known", &known)
             .field("opener", &g.opener)
             .field("first opener", &g.first_opener)
@@ -864,6 +867,24 @@ impl<'a> View<'a> {
 }
 
 impl DudoState {
+    /// Actions taken so far in the game: bids and passes, and one doubt per round played.
+    pub(crate) fn actions_taken(&self) -> u32 {
+        self.counts.bids + self.counts.passes + self.rounds
+    }
+
+    /// A number that changes with every die under every cup and every action (a seed for a
+    /// play-out that must be the same whenever the game is).
+    pub(crate) fn dice_seed(&self) -> u64 {
+        let mut h = 0xcbf2_9ce4_8422_2325u64 ^ u64::from(self.actions_taken());
+        for s in &self.seats[..self.rules.players as usize] {
+            for &d in s.hidden() {
+                h = (h ^ u64::from(d)).wrapping_mul(0x0100_0000_01b3);
+            }
+            h = (h ^ u64::from(s.hidden_len)).wrapping_mul(0x0100_0000_01b3);
+        }
+        h
+    }
+
     /// Whether `viewer` knows the hidden dice of `p`: their own, unless a reforzada re-rolled
     /// them unseen; and once the game is over, the dice of its last count (every cup for a
     /// doubted bid, the passer's for a doubted pass).

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bid::Bid;
 use super::face::Face;
-use super::rules::{Counting, RuleSet, Bidding};
+use super::rules::{Bidding, Counting, RuleSet};
 use crate::error::{Error, Result};
 use crate::math::{binomial_pmf, upper_tails};
 

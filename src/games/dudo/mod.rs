@@ -27,18 +27,18 @@ pub mod table;
 pub mod tune;
 
 pub use bid::Bid;
+pub use engine::DudoState;
 pub use exact::{BidOdds, CountDistribution, Situation};
 pub use face::Face;
-pub use engine::DudoState;
 pub use rules::{AceRound, Bidding, Counting, RuleSet, Rules};
 
 use serde::{Deserialize, Serialize};
 
 use crate::humanize;
 use crate::play::sim::SimTally;
-use crate::play::{ActionOf, GameInfo, Scoring, State, Words};
+use crate::play::{ActionOf, Game, GameInfo, Scoring, State, Words, MAX_SEATS};
 use crate::report::{Report, Value};
-use crate::rng::Stream;
+use crate::rng::{SeedableRng, Stream};
 
 crate::counters! {
     /// Dudo's own counters of a finished game.
@@ -68,7 +68,7 @@ crate::counters! {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dudo;
 
-impl crate::play::Game for Dudo {
+impl Game for Dudo {
     type Rules = Rules;
     type State = DudoState;
     type Strategy = bots::Strategy;
@@ -182,8 +182,9 @@ impl crate::play::Game for Dudo {
         );
     }
 
-    /// Search bots play out with the `threshold` bot's decision at the parameters tuned for the
-    /// table (it reads the shared odds tables, so a play-out allocates nothing).
+    /// The quick policy of search bots: the default `threshold` decision for every seat
+    /// ([`bots::playout_action`]: it reads the shared odds tables, so a play-out allocates
+    /// nothing).
     #[inline]
     fn playout_action(
         state: &DudoState,
@@ -191,5 +192,39 @@ impl crate::play::Game for Dudo {
         rng: &mut Stream,
     ) -> ActionOf<Self> {
         bots::playout_action(&state.view(state.to_act()), rng)
+    }
+
+    /// A search iteration ends as soon as the searching player has acted: the tree holds its
+    /// own choices only. A Dudo turn offers up to hundreds of bids, so replies expanded at
+    /// random below each choice would judge it by absurd bids; the round's play-out in
+    /// [`Game::search_rewards`] judges it instead.
+    fn search_ends(root: &DudoState, now: &DudoState) -> bool {
+        now.is_over() || now.actions_taken() != root.actions_taken()
+    }
+
+    /// Plays the round out from the searching player's choice with the play-out policy
+    /// ([`Game::playout_action`]) and gives each seat 1 unless it lost a life in the round, 0 if
+    /// it did. The play-out draws from a stream seeded by the dice dealt for the iteration
+    /// (rewards take no stream of their own), so it is as random as the deal and the same for
+    /// the same game.
+    fn search_rewards(root: &DudoState, end: &DudoState) -> [f64; MAX_SEATS] {
+        let mut game = end.clone();
+        let mut rng = Stream::seed_from_u64(game.dice_seed());
+        let mut scratch = Vec::new();
+        while !game.is_over() && game.length() == root.length() {
+            let a = Self::playout_action(&game, &mut scratch, &mut rng);
+            if game.apply(a, &mut rng).is_err() {
+                unreachable!("the play-out policy plays legal actions");
+            }
+        }
+        let mut r = [0.5; MAX_SEATS];
+        for (s, x) in r.iter_mut().enumerate().take(root.rules().players as usize) {
+            *x = if game.lives(s) < root.lives(s) {
+                0.0
+            } else {
+                1.0
+            };
+        }
+        r
     }
 }

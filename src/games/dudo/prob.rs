@@ -199,7 +199,7 @@ pub fn report(query: &ProbQuery, sampled: Option<(&CountHistogram, &RunSummary)>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::dudo::{RuleSet, Bidding};
+    use crate::games::dudo::{Bidding, RuleSet};
 
     #[test]
     fn impossible_and_certain_only_when_the_dice_decide() {

@@ -602,7 +602,14 @@ mod tests {
             .with_changes("paso=off, Rules=Caleuchano,lives=1e1,direction=fixed")
             .unwrap();
         assert_eq!(
-            (r.set(), r.lives, r.paso, r.reforzada, r.obligado, r.choose_direction),
+            (
+                r.set(),
+                r.lives,
+                r.paso,
+                r.reforzada,
+                r.obligado,
+                r.choose_direction
+            ),
             (RuleSet::Caleuchano, 10, false, true, true, false)
         );
         // A rule set moves only the rules at the old one's standard.
@@ -611,18 +618,30 @@ mod tests {
             .unwrap()
             .with_changes("rules=caleuchano")
             .unwrap();
-        assert_eq!((r.lives, r.bidding.aces_need_natural, r.paso), (2, true, true));
+        assert_eq!(
+            (r.lives, r.bidding.aces_need_natural, r.paso),
+            (2, true, true)
+        );
         for (bad, said) in [
-            ("rules=perudo", "invalid rules=perudo: use chimbo9 or caleuchano"),
+            (
+                "rules=perudo",
+                "invalid rules=perudo: use chimbo9 or caleuchano",
+            ),
             ("lives=0", "invalid lives=0: give 1 to 20 lives"),
             ("paso=maybe", "invalid paso=maybe: use on or off"),
-            ("direction=left", "invalid direction=left: use choose or fixed"),
+            (
+                "direction=left",
+                "invalid direction=left: use choose or fixed",
+            ),
             ("ace-round=up", "invalid ace-round=up: use floor or ceil"),
         ] {
             assert_eq!(chimbo.with_changes(bad).unwrap_err().to_string(), said);
         }
         let e = chimbo.with_changes("colour=red").unwrap_err().to_string();
-        assert!(e.contains("colour") && e.contains("rules, lives, paso"), "{e}");
+        assert!(
+            e.contains("colour") && e.contains("rules, lives, paso"),
+            "{e}"
+        );
         assert!(chimbo
             .with_changes("obligado=on")
             .unwrap()

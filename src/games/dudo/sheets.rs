@@ -5,7 +5,7 @@
 
 use super::exact::{Situation, DICE_PER_PLAYER};
 use super::face::Face;
-use super::rules::{RuleSet, Bidding};
+use super::rules::{Bidding, RuleSet};
 use super::table::{self, TableQuery};
 use crate::error::{Error, Result};
 use crate::report::{self, Format, Report, Table, Value};

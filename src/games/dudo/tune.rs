@@ -5,8 +5,8 @@
 //! reads, and as a "doubt below x %" sheet in Markdown.
 
 use super::bots::Strategy;
-use super::rules::Rules;
 use super::rules::RuleSet;
+use super::rules::Rules;
 use super::Dudo;
 use crate::error::Result;
 use crate::play::sim::GameSimulation;
