@@ -5,8 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use tahur::games::dudo::engine::GameConfig;
-use tahur::games::dudo::{bots::Strategy as DudoStrategy, Dudo, RuleSet};
+use tahur::games::dudo::{bots::Strategy as DudoStrategy, Dudo, RuleSet, Rules as DudoRules};
 use tahur::games::durak::bots::Strategy as DurakStrategy;
 use tahur::games::durak::rules::{Rules, Variant};
 use tahur::games::durak::Durak;
@@ -56,7 +55,7 @@ fn compare(c: &mut Criterion) {
         1 << 17,
     );
     let dudo = TableSetup::<Dudo>::new(
-        GameConfig::standard(RuleSet::Chimbo9, 6),
+        DudoRules::standard(RuleSet::Chimbo9, 6),
         &[DudoStrategy::Threshold { t: 0.4, bluff: 0.0 }],
         false,
     )

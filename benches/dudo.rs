@@ -6,7 +6,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::hint::black_box;
 use tahur::games::dudo::montecarlo::{BidSimulation, BID_CHUNK};
 use tahur::games::dudo::table::{self, TableQuery};
-use tahur::games::dudo::{Bid, Face, RuleSet, Rules, Situation};
+use tahur::games::dudo::{Bid, Bidding, Face, RuleSet, Situation};
 use tahur::rng::{base_stream, DiceRoller, Rng};
 use tahur::runner::{run, RunControl, RunSpec};
 
@@ -59,7 +59,7 @@ fn raw_dice(c: &mut Criterion) {
 }
 
 fn situation30() -> Situation {
-    Situation::new(30, vec![], vec![], Rules::new(RuleSet::Chimbo9), false).unwrap()
+    Situation::new(30, vec![], vec![], Bidding::new(RuleSet::Chimbo9), false).unwrap()
 }
 
 fn monte_carlo(c: &mut Criterion) {
@@ -93,12 +93,13 @@ fn exact(c: &mut Criterion) {
         30,
         vec![Face::ACE, Face::new(4).unwrap()],
         vec![],
-        Rules::new(RuleSet::Chimbo9),
+        Bidding::new(RuleSet::Chimbo9),
         false,
     )
     .unwrap();
     g.bench_function("prob_30_dice", |b| b.iter(|| black_box(s30.odds(bid))));
-    let s1000 = Situation::new(1000, vec![], vec![], Rules::new(RuleSet::Chimbo9), false).unwrap();
+    let s1000 =
+        Situation::new(1000, vec![], vec![], Bidding::new(RuleSet::Chimbo9), false).unwrap();
     g.bench_function("prob_1000_dice", |b| {
         b.iter(|| black_box(s1000.odds(Bid::parse("340 cuadras").unwrap())))
     });

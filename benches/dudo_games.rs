@@ -7,9 +7,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::hint::black_box;
 use std::time::Instant;
 use tahur::games::dudo::bots::Strategy;
-use tahur::games::dudo::engine::GameConfig;
 use tahur::games::dudo::Dudo;
-use tahur::games::dudo::RuleSet;
+use tahur::games::dudo::{RuleSet, Rules};
 use tahur::play::sim::GameSimulation;
 use tahur::play::{Game, TableSetup};
 use tahur::runner::{run, RunControl, RunSpec};
@@ -33,7 +32,7 @@ fn checked_million() {
     ] {
         for players in [2u8, 4, 6] {
             let setup = TableSetup::<Dudo>::new(
-                GameConfig::standard(set, players),
+                Rules::standard(set, players),
                 &mix[..mix.len().min(players as usize)],
                 true,
             )
@@ -77,17 +76,17 @@ fn games(c: &mut Criterion) {
     let cases = [
         (
             "chimbo9_6p_threshold",
-            GameConfig::standard(RuleSet::Chimbo9, 6),
+            Rules::standard(RuleSet::Chimbo9, 6),
             Strategy::Threshold { t: 0.4, bluff: 0.0 },
         ),
         (
             "caleuchano_6p_threshold",
-            GameConfig::standard(RuleSet::Caleuchano, 6),
+            Rules::standard(RuleSet::Caleuchano, 6),
             Strategy::Threshold { t: 0.4, bluff: 0.0 },
         ),
         (
             "chimbo9_6p_random",
-            GameConfig::standard(RuleSet::Chimbo9, 6),
+            Rules::standard(RuleSet::Chimbo9, 6),
             Strategy::Random,
         ),
     ];

@@ -9,7 +9,7 @@
 
 use tahur::games::dudo::face::parse_dice;
 use tahur::games::dudo::montecarlo::{BidSimulation, BID_CHUNK};
-use tahur::games::dudo::{Bid, RuleSet, Rules, Situation};
+use tahur::games::dudo::{Bid, Bidding, RuleSet, Situation};
 use tahur::humanize;
 use tahur::runner::{run, RunControl, RunSpec};
 
@@ -18,7 +18,7 @@ fn answer(samples: u64) -> tahur::Result<(f64, f64, f64)> {
     // Bids and dice are read as players say them.
     let bid = Bid::parse("quince cuadras")?;
     let hand = parse_dice("1,4,4,2,6", "hand")?;
-    let situation = Situation::new(30, hand, vec![], Rules::new(RuleSet::Chimbo9), false)?;
+    let situation = Situation::new(30, hand, vec![], Bidding::new(RuleSet::Chimbo9), false)?;
 
     // Exact: the dice you hold are known, each unknown die counts with probability 1/3.
     let exact = situation.odds(bid).at_least;

@@ -12,16 +12,15 @@
 //! ```
 
 use tahur::games::dudo::bots::Strategy as DudoStrategy;
-use tahur::games::dudo::engine::GameConfig;
-use tahur::games::dudo::{Dudo, RuleSet};
+use tahur::games::dudo::{Dudo, RuleSet, Rules};
 use tahur::humanize;
 use tahur::play::compare::{comparisons, CompareSetup, CompareSimulation, RowKind};
-use tahur::play::{Strategy, TableSetup};
+use tahur::play::{GameRules, Strategy, TableSetup};
 use tahur::runner::{run, RunControl, RunSpec};
 
 /// Each comparison's name, difference (points for rates) and p-value.
 fn paso_question(games: u64) -> tahur::Result<Vec<(String, f64, f64)>> {
-    let with_paso = GameConfig::standard(RuleSet::Caleuchano, 5);
+    let with_paso = Rules::standard(RuleSet::Caleuchano, 5);
     let without = with_paso.with_changes("paso=off")?;
     let line_up = DudoStrategy::parse_list("tuned,honest")?;
     let setup = CompareSetup::<Dudo>::new(

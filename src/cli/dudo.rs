@@ -9,13 +9,13 @@ use crate::report::chart::SvgChart;
 use super::{emit, run_job, OutputArgs, RunRequest, SimArgs};
 use crate::error::{Error, Result};
 use crate::games::dudo::bots::Strategy;
-use crate::games::dudo::engine::MAX_PLAYERS;
 use crate::games::dudo::exact::{DICE_PER_PLAYER, MAX_DICE};
 use crate::games::dudo::face::parse_dice;
 use crate::games::dudo::prob::{self, ProbQuery};
+use crate::games::dudo::rules::MAX_PLAYERS;
 use crate::games::dudo::table::{self, TableQuery};
 use crate::games::dudo::tune::{self, TuneSpec};
-use crate::games::dudo::{advise, paso, sheets, AceRound, Bid, RuleSet, Rules, Situation};
+use crate::games::dudo::{advise, paso, sheets, AceRound, Bid, Bidding, RuleSet, Situation};
 use crate::jobs::Job;
 
 /// Dudo commands.
@@ -85,8 +85,9 @@ pub struct TableArgs {
     /// Dice others have shown face up (mandada reforzada), e.g. 3,3.
     #[arg(long, value_name = "DICE")]
     pub shown: Option<String>,
-    /// Rule set.
-    #[arg(long, value_enum, default_value = "chimbo9")]
+    /// Rule set: chimbo9 (Chimbo 9: 3 fichas, fixed direction, aces by "la mitad más uno") or
+    /// caleuchano (Dudo Caleuchano: millas bonus, aces by half or more).
+    #[arg(long, value_name = "SET", value_parser = parse_rule_set, default_value = "chimbo9")]
     pub rules: RuleSet,
     /// Obligado round (Caleuchano): no wild aces, no millas bonus.
     #[arg(long)]
@@ -95,7 +96,7 @@ pub struct TableArgs {
     #[arg(long)]
     pub aces_need_natural: bool,
     /// Chimbo 9: round "la mitad más uno" down (floor, default) or up (ceil) for odd quantities.
-    #[arg(long, value_enum, value_name = "HOW")]
+    #[arg(long, value_name = "HOW", value_parser = parse_ace_round)]
     pub ace_round: Option<AceRound>,
 }
 
@@ -114,13 +115,23 @@ impl TableArgs {
                 "--ace-round is a Chimbo 9 rule (Caleuchano converts by half or more): drop it or use --rules chimbo9",
             ));
         }
-        let rules = Rules {
+        let rules = Bidding {
             set: self.rules,
             ace_round: self.ace_round.unwrap_or_default(),
             aces_need_natural: self.aces_need_natural,
         };
         Situation::new(dice, hand, shown, rules, self.obligado)
     }
+}
+
+/// A rule set as players write it (`chimbo9`, `chimbo-9`, `Chimbo 9`, `caleuchano`, …).
+fn parse_rule_set(s: &str) -> std::result::Result<RuleSet, String> {
+    RuleSet::parse(s).ok_or_else(|| RuleSet::ACCEPTS.to_string())
+}
+
+/// `floor` or `ceil`.
+fn parse_ace_round(s: &str) -> std::result::Result<AceRound, String> {
+    AceRound::parse(s).ok_or_else(|| AceRound::ACCEPTS.to_string())
 }
 
 fn parse_dice_count(s: &str) -> std::result::Result<u32, String> {
@@ -215,8 +226,8 @@ pub struct HoldingArgs {
     /// Players still in; instead of --dice.
     #[arg(long, value_name = "P", value_parser = parse_players)]
     pub players: Option<u32>,
-    /// Rule set.
-    #[arg(long, value_enum, default_value = "chimbo9")]
+    /// Rule set: chimbo9 or caleuchano.
+    #[arg(long, value_name = "SET", value_parser = parse_rule_set, default_value = "chimbo9")]
     pub rules: RuleSet,
     #[command(flatten)]
     pub out: OutputArgs,
@@ -253,8 +264,8 @@ fn parse_games(s: &str) -> std::result::Result<u64, String> {
 /// `tahur dudo tune`.
 #[derive(Args, Debug)]
 pub struct TuneCmd {
-    /// Rule set.
-    #[arg(long, value_enum, default_value = "chimbo9")]
+    /// Rule set: chimbo9 or caleuchano.
+    #[arg(long, value_name = "SET", value_parser = parse_rule_set, default_value = "chimbo9")]
     pub rules: RuleSet,
     /// Table sizes to tune.
     #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6,7,8", value_parser = parse_table_players)]

@@ -8,7 +8,7 @@ use crate::common;
 use common::*;
 use proptest::prelude::*;
 use tahur::games::dudo::advise::{self, Recommendation};
-use tahur::games::dudo::{AceRound, Bid, Face, RuleSet, Rules, Situation};
+use tahur::games::dudo::{AceRound, Bid, Bidding, Face, RuleSet, Situation};
 
 fn bid(quantity: u32, face: u8) -> Bid {
     Bid {
@@ -17,8 +17,8 @@ fn bid(quantity: u32, face: u8) -> Bid {
     }
 }
 
-fn rules(set: RuleSet, ace_round: AceRound, aces_need_natural: bool) -> Rules {
-    Rules {
+fn rules(set: RuleSet, ace_round: AceRound, aces_need_natural: bool) -> Bidding {
+    Bidding {
         set,
         ace_round,
         aces_need_natural,
@@ -158,7 +158,7 @@ fn every_incoming_bid_on_every_table_size() {
     assert_eq!(checked, 4 * 40 * 45 * 6);
 }
 
-/// `Rules::raises` itself, which the advice lists from: every combination of rule set,
+/// `Bidding::raises` itself, which the advice lists from: every combination of rule set,
 /// rounding and obligado (also those the command line refuses), incoming bid and bound.
 #[test]
 fn rules_raises_are_exactly_the_legal_ones() {
@@ -263,7 +263,7 @@ fn three_quinas_with_twenty_dice_under_each_rule() {
     // Caleuchano: at least ceil(3/2) = 2 aces, and 3 aces is "mayor que la mitad" too; the
     // millas bonus lets a bid on millas count 21 with 20 dice, so the list runs to 21:
     // 2 ases, 3 ases, 3 senas, then 4..21 of every face: 3 + 18 × 6 = 111 raises.
-    let cal = Situation::new(20, vec![], vec![], Rules::new(RuleSet::Caleuchano), false).unwrap();
+    let cal = Situation::new(20, vec![], vec![], Bidding::new(RuleSet::Caleuchano), false).unwrap();
     let mut want = vec![bid(2, 1), bid(3, 1), bid(3, 6)];
     want.extend(all_from(4, 21));
     let a = advise::advise(&cal, incoming);
@@ -271,7 +271,7 @@ fn three_quinas_with_twenty_dice_under_each_rule() {
     assert_eq!(a.raises.len(), 111);
     assert_eq!(cal.rules.raises(incoming, false, 21), want);
     // Caleuchano obligado: only more quinas, 4..20 (no millas bonus): 17 raises.
-    let obl = Situation::new(20, vec![], vec![], Rules::new(RuleSet::Caleuchano), true).unwrap();
+    let obl = Situation::new(20, vec![], vec![], Bidding::new(RuleSet::Caleuchano), true).unwrap();
     let a = advise::advise(&obl, incoming);
     let got: Vec<Bid> = a.raises.iter().map(|&(b, _)| b).collect();
     assert_eq!(got, (4..=20).map(|q| bid(q, 5)).collect::<Vec<_>>());
@@ -314,7 +314,7 @@ fn three_quinas_with_twenty_dice_under_each_rule() {
 fn impossible_incoming_bids_are_doubted() {
     // 7 trenes with 4 dice in play. The only raise within 4 is 4 aces (7/2 + 1 = 4, not 7):
     // P(Bin(4, 1/6) = 4) = 1/1296.
-    let s = Situation::new(4, vec![], vec![], Rules::new(RuleSet::Chimbo9), false).unwrap();
+    let s = Situation::new(4, vec![], vec![], Bidding::new(RuleSet::Chimbo9), false).unwrap();
     let a = advise::advise(&s, bid(7, 3));
     assert!(!a.incoming_possible);
     assert_eq!(a.incoming_true, 0.0);
@@ -325,7 +325,7 @@ fn impossible_incoming_bids_are_doubted() {
     // Holding four aces of the four dice, 4 aces is certain, and so is «dudo»: doubting wins
     // the round at once, raising only passes the turn. The advice is to doubt.
     let aces = vec![Face::ACE; 4];
-    let s = Situation::new(4, aces, vec![], Rules::new(RuleSet::Chimbo9), false).unwrap();
+    let s = Situation::new(4, aces, vec![], Bidding::new(RuleSet::Chimbo9), false).unwrap();
     let a = advise::advise(&s, bid(7, 3));
     assert_eq!(a.raises, vec![(bid(4, 1), 1.0)]);
     assert_eq!(a.recommendation, Recommendation::Doubt);
@@ -336,7 +336,7 @@ fn impossible_incoming_bids_are_doubted() {
         20,
         vec![two; 5],
         vec![],
-        Rules::new(RuleSet::Chimbo9),
+        Bidding::new(RuleSet::Chimbo9),
         false,
     )
     .unwrap();
@@ -348,7 +348,14 @@ fn impossible_incoming_bids_are_doubted() {
     assert!((a.incoming_true / 3f64.powi(-15) - 1.0).abs() < 1e-9);
     // 9000 aces among 10 000 unknown dice: so unlikely that the probability underflows to 0,
     // but possible: not called impossible.
-    let s = Situation::new(10_000, vec![], vec![], Rules::new(RuleSet::Chimbo9), false).unwrap();
+    let s = Situation::new(
+        10_000,
+        vec![],
+        vec![],
+        Bidding::new(RuleSet::Chimbo9),
+        false,
+    )
+    .unwrap();
     let a = advise::advise(&s, bid(9000, 1));
     assert_eq!(a.incoming_true, 0.0);
     assert!(a.incoming_possible);

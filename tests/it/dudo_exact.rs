@@ -3,7 +3,7 @@
 
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
-use tahur::games::dudo::{Face, RuleSet, Rules, Situation};
+use tahur::games::dudo::{Bidding, Face, RuleSet, Situation};
 
 /// The count for a bid, read die by die from RULES.md §1 (written independently of the library).
 fn rule_count(table: &[u8], face: u8, set: RuleSet, obligado: bool, need_natural: bool) -> usize {
@@ -62,9 +62,9 @@ fn exact_odds_equal_brute_force_enumeration() {
                     continue;
                 }
                 for need_natural in [false, true] {
-                    let rules = Rules {
+                    let rules = Bidding {
                         aces_need_natural: need_natural,
-                        ..Rules::new(set)
+                        ..Bidding::new(set)
                     };
                     let s =
                         Situation::new(dice, faces(hand), faces(shown), rules, obligado).unwrap();
@@ -147,7 +147,7 @@ fn exact_odds_equal_rational_arithmetic_up_to_1000_dice() {
         (600, &[6, 6][..], 6, RuleSet::Caleuchano),
         (30, &[1, 4, 4, 2, 6][..], 4, RuleSet::Chimbo9),
     ] {
-        let s = Situation::new(dice, faces(hand), vec![], Rules::new(set), false).unwrap();
+        let s = Situation::new(dice, faces(hand), vec![], Bidding::new(set), false).unwrap();
         let f = Face::new(face).unwrap();
         let c = s.counting(f);
         let known = c.count(s.known_for(f).0, s.known_for(f).1) as usize;
@@ -188,9 +188,9 @@ fn aces_need_natural_equals_rational_arithmetic() {
         (150, &[4, 2, 2, 5, 6][..], 4),
         (60, &[][..], 2),
     ] {
-        let rules = Rules {
+        let rules = Bidding {
             aces_need_natural: true,
-            ..Rules::new(RuleSet::Caleuchano)
+            ..Bidding::new(RuleSet::Caleuchano)
         };
         let s = Situation::new(dice, faces(hand), vec![], rules, false).unwrap();
         let u = s.unknown();
@@ -231,7 +231,7 @@ fn aces_need_natural_equals_rational_arithmetic() {
 #[test]
 fn the_brief_example() {
     // 15 cuadras with 30 unknown dice: P(Binomial(30, 1/3) ≥ 15) = 4.348 %, "about 1 in 23".
-    let s = Situation::new(30, vec![], vec![], Rules::new(RuleSet::Chimbo9), false).unwrap();
+    let s = Situation::new(30, vec![], vec![], Bidding::new(RuleSet::Chimbo9), false).unwrap();
     let p = s
         .odds(tahur::games::dudo::Bid::parse("15 cuadras").unwrap())
         .at_least;

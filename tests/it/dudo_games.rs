@@ -2,27 +2,27 @@
 //! of the rules, bots' odds against the exact engine, pass odds against closed forms.
 
 use tahur::games::dudo::bots::{knowledge, OddsTables, Strategy};
-use tahur::games::dudo::engine::{Action, Event, Game, GameConfig, CUP};
+use tahur::games::dudo::engine::{Action, CUP};
 use tahur::games::dudo::paso;
-use tahur::games::dudo::Dudo;
-use tahur::games::dudo::{AceRound, Bid, Face, RuleSet, Rules, Situation};
+use tahur::games::dudo::{AceRound, Bid, Bidding, Face, RuleSet, Rules, Situation};
+use tahur::games::dudo::{Dudo, DudoState};
 use tahur::play::sim::GameSimulation;
-use tahur::play::TableSetup;
+use tahur::play::{GameRules, Start, State, TableSetup};
 use tahur::rng::{base_stream, SeedableRng, Stream};
 use tahur::runner::{run, RunControl, RunSpec};
 
-fn configs() -> Vec<GameConfig> {
+fn configs() -> Vec<Rules> {
     let mut v = Vec::new();
     for players in [2u8, 3, 5, 8] {
-        v.push(GameConfig::standard(RuleSet::Chimbo9, players));
-        v.push(GameConfig::standard(RuleSet::Caleuchano, players));
+        v.push(Rules::standard(RuleSet::Chimbo9, players));
+        v.push(Rules::standard(RuleSet::Caleuchano, players));
         v.push(
-            GameConfig::standard(RuleSet::Caleuchano, players)
+            Rules::standard(RuleSet::Caleuchano, players)
                 .with_changes("lives=3,aces-need-natural=on")
                 .unwrap(),
         );
         v.push(
-            GameConfig::standard(RuleSet::Chimbo9, players)
+            Rules::standard(RuleSet::Chimbo9, players)
                 .with_changes("ace-round=ceil,paso=on,reforzada=on")
                 .unwrap(),
         );
@@ -31,28 +31,29 @@ fn configs() -> Vec<GameConfig> {
 }
 
 /// Plays a game with the given strategies, checking every rule invariant after every action.
-fn checked_game(cfg: GameConfig, strategies: &[Strategy], seed: u64) -> (u32, usize) {
+fn checked_game(cfg: Rules, strategies: &[Strategy], seed: u64) -> (u64, usize) {
     let odds = OddsTables::new(cfg.players as u32 * 5);
     let mut dice = Stream::seed_from_u64(seed);
     let mut decisions = Stream::seed_from_u64(seed ^ 0xABCD);
-    let mut g = Game::new(cfg, &mut dice);
+    let mut g = DudoState::deal(&cfg, &Start::default(), &mut dice);
     let n = cfg.players as usize;
     let mut passes_this_round = vec![0u32; n];
     let mut obligado_face: Option<Face> = None;
     let mut actions = 0u32;
+    let mut legal = Vec::new();
     loop {
         g.check_invariants().unwrap();
-        let p = g.turn();
+        let p = g.to_act();
         let view = g.view(p);
         let a = strategies[p % strategies.len()].act(&view, &odds, &mut decisions);
         assert!(view.is_legal(a), "bot chose an illegal action {a:?}");
         // The legal list and the check agree.
-        let legal = g.legal_actions();
+        g.legal_actions(&mut legal);
         assert!(legal.contains(&a), "{a:?} not in the legal list");
         // In a normal round the engine's raises are exactly the independent reading's, every
         // face and quantity up to what the table holds (the millas bonus included).
         if let (Some(prev), None) = (view.bid(), view.obligado()) {
-            let ceil = cfg.rules.ace_round == AceRound::Ceil;
+            let ceil = cfg.bidding.ace_round == AceRound::Ceil;
             for face in Face::ALL {
                 for quantity in 1..=g.max_quantity(face) {
                     let next = Bid { quantity, face };
@@ -62,9 +63,9 @@ fn checked_game(cfg: GameConfig, strategies: &[Strategy], seed: u64) -> (u32, us
                     });
                     assert_eq!(
                         listed,
-                        reference_raise(cfg.rules.set, ceil, prev, next),
+                        reference_raise(cfg.bidding.set, ceil, prev, next),
                         "{:?}: {prev} -> {next}",
-                        cfg.rules
+                        cfg.bidding
                     );
                 }
             }
@@ -91,41 +92,42 @@ fn checked_game(cfg: GameConfig, strategies: &[Strategy], seed: u64) -> (u32, us
             assert_eq!(passes_this_round[p], 1, "paso twice in one round");
             assert!(cfg.paso);
         }
+        let round_was_obligado = view.obligado().is_some();
         let lives_before: u32 = (0..n).map(|q| g.lives(q) as u32).sum();
         let dice_before = g.dice_on_table();
-        let e = g.apply(a, &mut dice).unwrap();
+        let rounds_before = g.length();
+        g.apply(a, &mut dice).unwrap();
         actions += 1;
         assert!(actions < 100_000, "a game must end");
         let lives_after: u32 = (0..n).map(|q| g.lives(q) as u32).sum();
-        match e {
-            Event::Continue => {
-                assert_eq!(lives_after, lives_before);
-                assert_eq!(
-                    g.dice_on_table(),
-                    dice_before,
-                    "dice never change within a round"
-                );
-            }
-            Event::Round(end) => {
-                assert_eq!(
-                    lives_after + 1,
-                    lives_before,
-                    "a challenge costs exactly one life"
-                );
-                assert_eq!(g.dice_on_table(), CUP as u32 * g.players_in() as u32);
-                assert!(end.doubter != end.doubted);
-                passes_this_round.iter_mut().for_each(|x| *x = 0);
-                obligado_face = None;
-                if end.obligado {
-                    assert!(cfg.obligado);
-                }
-            }
-            Event::GameOver { winner, .. } => {
-                assert_eq!(lives_after + 1, lives_before);
-                assert_eq!(g.players_in(), 1);
-                assert!(g.lives(winner) > 0);
-                assert!(g.rounds() <= cfg.players as u32 * cfg.lives as u32);
-                return (g.rounds(), winner);
+        if let Some(winner) = g.winner() {
+            assert!(g.is_over());
+            assert_eq!(a, Action::Doubt, "only a doubt ends a game");
+            assert_eq!(lives_after + 1, lives_before);
+            assert_eq!(g.players_in(), 1);
+            assert!(g.lives(winner) > 0);
+            assert!(g.length() <= cfg.players as u64 * cfg.lives as u64);
+            return (g.length(), winner);
+        } else if g.length() == rounds_before {
+            assert_eq!(lives_after, lives_before);
+            assert_eq!(
+                g.dice_on_table(),
+                dice_before,
+                "dice never change within a round"
+            );
+        } else {
+            assert_eq!(g.length(), rounds_before + 1);
+            assert_eq!(a, Action::Doubt, "only a doubt ends a round");
+            assert_eq!(
+                lives_after + 1,
+                lives_before,
+                "a challenge costs exactly one life"
+            );
+            assert_eq!(g.dice_on_table(), CUP as u32 * g.players_in() as u32);
+            passes_this_round.iter_mut().for_each(|x| *x = 0);
+            obligado_face = None;
+            if round_was_obligado {
+                assert!(cfg.obligado);
             }
         }
     }
@@ -226,7 +228,7 @@ fn raise_legality_matches_an_independent_reading() {
             if ceil && set == RuleSet::Caleuchano {
                 continue;
             }
-            let rules = Rules {
+            let rules = Bidding {
                 set,
                 ace_round: if ceil {
                     AceRound::Ceil
@@ -269,9 +271,9 @@ fn bots_odds_equal_the_exact_engine() {
         let odds = OddsTables::new(cfg.players as u32 * 5);
         let mut dice = base_stream(cfg.players as u64);
         let mut decisions = Stream::seed_from_u64(9);
-        let mut g = Game::new(cfg, &mut dice);
+        let mut g = DudoState::deal(&cfg, &Start::default(), &mut dice);
         for _ in 0..60 {
-            let p = g.turn();
+            let p = g.to_act();
             let view = g.view(p);
             let (known, unknown) = knowledge(&view);
             let mut visible = Vec::new();
@@ -283,7 +285,7 @@ fn bots_odds_equal_the_exact_engine() {
             }
             let obligado = view.obligado().is_some();
             let s =
-                Situation::new(view.dice_on_table(), vec![], visible, cfg.rules, false).unwrap();
+                Situation::new(view.dice_on_table(), vec![], visible, cfg.bidding, false).unwrap();
             let s = Situation { obligado, ..s };
             assert_eq!(s.unknown(), unknown);
             for face in Face::ALL {
@@ -300,7 +302,8 @@ fn bots_odds_equal_the_exact_engine() {
                 }
             }
             let a = Strategy::Threshold { t: 0.4, bluff: 0.1 }.act(&view, &odds, &mut decisions);
-            if let Event::GameOver { .. } = g.apply(a, &mut dice).unwrap() {
+            g.apply(a, &mut dice).unwrap();
+            if g.is_over() {
                 break;
             }
         }
@@ -368,7 +371,7 @@ fn pass_odds_equal_closed_forms_and_multiset_counting() {
 #[test]
 fn threshold_beats_random_at_three_players() {
     let setup = TableSetup::<Dudo>::new(
-        GameConfig::standard(RuleSet::Chimbo9, 3),
+        Rules::standard(RuleSet::Chimbo9, 3),
         &[
             Strategy::Threshold { t: 0.4, bluff: 0.0 },
             Strategy::Random,
@@ -398,7 +401,7 @@ fn threshold_beats_random_at_three_players() {
     );
     // Among equal bots the seats share the wins: every seat within 4.5 SE of a third.
     let setup = TableSetup::<Dudo>::new(
-        GameConfig::standard(RuleSet::Chimbo9, 3),
+        Rules::standard(RuleSet::Chimbo9, 3),
         &[Strategy::Threshold { t: 0.4, bluff: 0.0 }],
         false,
     )
@@ -419,4 +422,31 @@ fn threshold_beats_random_at_three_players() {
             r.tally.seats
         );
     }
+}
+
+/// The search bot plays legal actions, passes a single legal action on without searching and,
+/// once warm, allocates nothing more for more games (its arena and its play-outs reuse their
+/// room).
+#[test]
+fn the_search_bot_plays_and_allocates_nothing_once_warm() {
+    use tahur::play::Strategy as _;
+    let list = Strategy::parse_list("ismcts:30,threshold").unwrap();
+    assert_eq!(list[0], Strategy::Ismcts { budget: 30 });
+    let setup = TableSetup::<Dudo>::new(Rules::standard(RuleSet::Chimbo9, 3), &list, true).unwrap();
+    assert!(list[0].is_slow() && !list[1].is_slow());
+    let spec = RunSpec {
+        samples: 40,
+        seed: 5,
+        chunk_size: setup.chunk_size(),
+    };
+    let r = run(
+        &GameSimulation::new(&setup),
+        &spec,
+        None,
+        &RunControl::default(),
+    )
+    .unwrap();
+    assert_eq!(r.tally.violations + r.tally.illegal_actions, 0);
+    assert_eq!(r.tally.games, 40);
+    crate::allocations::flat(&GameSimulation::new(&setup), 3, 12, "Dudo search");
 }

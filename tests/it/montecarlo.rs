@@ -5,7 +5,7 @@
 //! estimate (two-sided probability 7e-6) and χ² p-values above 1e-6.
 
 use tahur::games::dudo::montecarlo::BidSimulation;
-use tahur::games::dudo::{Face, RuleSet, Rules, Situation};
+use tahur::games::dudo::{Bidding, Face, RuleSet, Situation};
 use tahur::rng::{base_stream, DiceRoller};
 use tahur::runner::{run, RunControl, RunSpec};
 use tahur::stats::{chi_square, Proportion};
@@ -42,23 +42,23 @@ fn histogram_fit(observed: &[u64], exact: &[f64], samples: u64) -> f64 {
 #[test]
 fn simulated_bids_agree_with_exact_odds() {
     // (dice, hand, shown, face bid, rules, obligado)
-    type Case = (u32, Vec<u8>, Vec<u8>, u8, Rules, bool);
+    type Case = (u32, Vec<u8>, Vec<u8>, u8, Bidding, bool);
     let cases: Vec<Case> = vec![
         (
             30,
             vec![1, 4, 4, 2, 6],
             vec![],
             4,
-            Rules::new(RuleSet::Chimbo9),
+            Bidding::new(RuleSet::Chimbo9),
             false,
         ),
-        (30, vec![], vec![], 4, Rules::new(RuleSet::Chimbo9), false),
+        (30, vec![], vec![], 4, Bidding::new(RuleSet::Chimbo9), false),
         (
             20,
             vec![1, 1, 3, 5, 6],
             vec![2, 2],
             1,
-            Rules::new(RuleSet::Chimbo9),
+            Bidding::new(RuleSet::Chimbo9),
             false,
         ),
         (
@@ -66,7 +66,7 @@ fn simulated_bids_agree_with_exact_odds() {
             vec![2, 3, 3, 5, 6],
             vec![],
             2,
-            Rules::new(RuleSet::Caleuchano),
+            Bidding::new(RuleSet::Caleuchano),
             false,
         ),
         (
@@ -74,7 +74,7 @@ fn simulated_bids_agree_with_exact_odds() {
             vec![2, 3, 3, 5, 6],
             vec![],
             2,
-            Rules::new(RuleSet::Caleuchano),
+            Bidding::new(RuleSet::Caleuchano),
             true,
         ),
         (
@@ -82,9 +82,9 @@ fn simulated_bids_agree_with_exact_odds() {
             vec![1, 1, 3, 5, 6],
             vec![],
             4,
-            Rules {
+            Bidding {
                 aces_need_natural: true,
-                ..Rules::new(RuleSet::Caleuchano)
+                ..Bidding::new(RuleSet::Caleuchano)
             },
             false,
         ),
@@ -94,7 +94,7 @@ fn simulated_bids_agree_with_exact_odds() {
             vec![6, 6],
             vec![],
             6,
-            Rules::new(RuleSet::Chimbo9),
+            Bidding::new(RuleSet::Chimbo9),
             false,
         ),
     ];
@@ -138,7 +138,7 @@ fn simulated_bids_agree_with_exact_odds() {
 #[test]
 fn a_wrong_exact_value_would_be_caught() {
     // The same check rejects a distribution that is off by a little: the test has teeth.
-    let s = Situation::new(30, vec![], vec![], Rules::new(RuleSet::Chimbo9), false).unwrap();
+    let s = Situation::new(30, vec![], vec![], Bidding::new(RuleSet::Chimbo9), false).unwrap();
     let f = Face::new(4).unwrap();
     let spec = RunSpec {
         samples: 1_000_000,
@@ -219,7 +219,7 @@ fn packed_face_counts_are_uniform() {
 #[test]
 fn interval_coverage_is_honest() {
     // Repeated small runs: the 95 % Wilson interval covers the exact value about 95 % of the time.
-    let s = Situation::new(10, vec![], vec![], Rules::new(RuleSet::Chimbo9), false).unwrap();
+    let s = Situation::new(10, vec![], vec![], Bidding::new(RuleSet::Chimbo9), false).unwrap();
     let f = Face::new(3).unwrap();
     let p = s.distribution(f).at_least(4);
     let sim = BidSimulation::new(&s, f);

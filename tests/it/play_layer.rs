@@ -6,8 +6,7 @@
 
 use crate::allocations;
 use serde::{Deserialize, Serialize};
-use tahur::games::dudo::engine::GameConfig;
-use tahur::games::dudo::{bots::Strategy as DudoStrategy, Dudo, RuleSet};
+use tahur::games::dudo::{bots::Strategy as DudoStrategy, Dudo, RuleSet, Rules as DudoRules};
 use tahur::games::durak::bots::Strategy as DurakStrategy;
 use tahur::games::durak::rules::{Rules as DurakRules, Teams, Variant};
 use tahur::games::durak::Durak;
@@ -73,7 +72,7 @@ fn events_add_up(t: &SimTally, players: usize, one_loser: bool) {
 
 #[test]
 fn dudo_tallies_add_up_whatever_threads_and_shards() {
-    let config = GameConfig::standard(RuleSet::Caleuchano, 4);
+    let config = DudoRules::standard(RuleSet::Caleuchano, 4);
     let list = DudoStrategy::parse_list("threshold:t=0.3,bluff=0.1,honest,random,tuned").unwrap();
     let setup = TableSetup::<Dudo>::new(config, &list, true).unwrap();
     let t = reproducible(&GameSimulation::new(&setup), 1500, 7);
@@ -182,7 +181,7 @@ fn durak_series_are_dealt_by_the_previous_durak() {
     assert!(later > 500 && later < 600, "{later} later games of 700");
     // Dudo has no rule for later games.
     let dudo = TableSetup::<Dudo>::new(
-        GameConfig::standard(RuleSet::Chimbo9, 3),
+        DudoRules::standard(RuleSet::Chimbo9, 3),
         &[DudoStrategy::Honest],
         false,
     )
@@ -224,7 +223,7 @@ fn variants_are_paired_game_by_game() {
     // Obligado is offered to a player who has just lost down to one life: with one life from
     // the start, nobody ever is.
     let dudo = TableSetup::<Dudo>::new(
-        GameConfig::standard(RuleSet::Caleuchano, 4)
+        DudoRules::standard(RuleSet::Caleuchano, 4)
             .with_changes("lives=1")
             .unwrap(),
         &DudoStrategy::parse_list("tuned,honest").unwrap(),
@@ -296,7 +295,7 @@ fn flags_pair_each_change_as_compare_does() {
     );
     flags_equal_compare(
         TableSetup::<Dudo>::new(
-            GameConfig::standard(RuleSet::Caleuchano, 3),
+            DudoRules::standard(RuleSet::Caleuchano, 3),
             &[DudoStrategy::Tuned],
             true,
         )
@@ -347,7 +346,7 @@ fn tournaments_rotate_seats_and_rank_the_stronger_first() {
     assert_eq!(standings(&s, &t)[0].strategy, 1);
     // Dudo: threshold wins far more often than random.
     let s = TournamentSetup::<Dudo>::new(
-        GameConfig::standard(RuleSet::Chimbo9, 3),
+        DudoRules::standard(RuleSet::Chimbo9, 3),
         &DudoStrategy::parse_list("random,threshold").unwrap(),
         false,
     )
@@ -766,12 +765,12 @@ fn allocation_free<G: Game>(table: TableSetup<G>, other: G::Rules, few: u64, man
 fn playing_more_allocates_nothing_more() {
     allocation_free(
         TableSetup::<Dudo>::new(
-            GameConfig::standard(RuleSet::Caleuchano, 4),
+            DudoRules::standard(RuleSet::Caleuchano, 4),
             &DudoStrategy::parse_list("tuned,honest,random").unwrap(),
             false,
         )
         .unwrap(),
-        GameConfig::standard(RuleSet::Chimbo9, 4),
+        DudoRules::standard(RuleSet::Chimbo9, 4),
         20,
         200,
     );

@@ -184,7 +184,7 @@ proptest! {
         answered("face", &s, Face::parse(&s))?;
         answered("--hand", &s, parse_dice(&s, "--hand"))?;
         answered("--hand", &d, parse_dice(&d, "--hand"))?;
-        let table = dudo::engine::GameConfig::standard(RuleSet::Chimbo9, 4);
+        let table = dudo::Rules::standard(RuleSet::Chimbo9, 4);
         answered("--house", &s, table.with_changes(&s))?;
         answered("--house", &l, table.with_changes(&l).and_then(|r| r.validate().map(|_| r)))?;
     }

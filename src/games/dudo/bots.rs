@@ -12,6 +12,9 @@
 //!   with the highest bid of its best face that is at least 50 % likely.
 //! - `tuned`: `threshold` with the parameters `tahur dudo tune` found for the table size
 //!   (`data/dudo/tuned-<rules>.csv`).
+//! - `ismcts[:N]`: information-set Monte Carlo tree search ([`crate::play::ismcts`]) over the
+//!   player's own choices, N determinised iterations per decision, each choice judged by
+//!   playing the round out with `threshold`'s decision for every seat ([`playout_action`]).
 //!
 //! Probabilities come from [`OddsTables`], precomputed binomial tails: no decision recomputes a
 //! distribution.
@@ -24,9 +27,10 @@ use serde::{Deserialize, Serialize};
 use super::bid::Bid;
 use super::engine::{Action, Direction, PassHand, View, CUP};
 use super::face::Face;
-use super::rules::RuleSet;
+use super::rules::{RuleSet, Rules, MAX_PLAYERS};
 use crate::error::{Error, Result};
 use crate::math::{binomial_pmf, upper_tails};
+use crate::play::PlayerView;
 use crate::rng::{Rng, Stream};
 use crate::text::Spec;
 
@@ -41,7 +45,7 @@ pub struct OddsTables {
 }
 
 /// The most dice at a table (16 players × 5).
-const MAX_TABLE_DICE: usize = super::engine::MAX_PLAYERS * CUP;
+const MAX_TABLE_DICE: usize = MAX_PLAYERS * CUP;
 
 const THIRD: usize = 0;
 const SIXTH: usize = 1;
@@ -88,8 +92,8 @@ impl OddsTables {
     /// (`known`) and `unknown` unknown dice.
     pub fn bid_true(&self, view: &View, bid: Bid, known: &[u32; 6], unknown: u32) -> f64 {
         let counting = view
-            .config()
-            .rules
+            .rules()
+            .bidding
             .counting(bid.face, view.obligado().is_some());
         let q = bid.quantity as i64 - counting.bonus as i64;
         let k_nat = known[bid.face.index()] as i64;
@@ -203,6 +207,11 @@ pub enum Strategy {
         /// Its rows: table size, doubt threshold, bluff rate.
         rows: Vec<TunedRow>,
     },
+    /// Information-set MCTS, played out with `threshold`'s decision ([`playout_action`]).
+    Ismcts {
+        /// Iterations per decision.
+        budget: u32,
+    },
 }
 
 /// One row of a tuned table: the parameters for one table size.
@@ -219,13 +228,20 @@ pub struct TunedRow {
 /// Default doubt threshold of `threshold`.
 pub const DEFAULT_T: f64 = 0.4;
 
+/// Iterations per decision of `ismcts` when none are given.
+pub const DEFAULT_ISMCTS_BUDGET: u32 = 200;
+
+/// The search of `ismcts` bots.
+type Search = crate::play::ismcts::Search<super::Dudo>;
+
 /// The strategies, for help and messages.
 pub const STRATEGIES: &str =
-    "strategies are random, honest, tuned, tuned:FILE.csv, threshold or threshold:t=0.4,bluff=0.1, or in Spanish azar, honesto, afinado, umbral";
+    "strategies are random, honest, tuned, tuned:FILE.csv, threshold, threshold:t=0.4,bluff=0.1 or ismcts[:N] (N iterations per move), or in Spanish azar, honesto, afinado, umbral, busqueda";
 
 impl Strategy {
     /// Parses `random`, `honest`, `tuned`, `tuned:FILE.csv` (a `dudo tune` output, read now),
-    /// `threshold` or `threshold:t=0.4,bluff=0.1` (Spanish: azar, honesto, afinado, umbral).
+    /// `threshold`, `threshold:t=0.4,bluff=0.1`, `ismcts`, `ismcts:N` or `ismcts:budget=N`
+    /// (Spanish: azar, honesto, afinado, umbral, busqueda).
     pub fn parse(s: &str) -> Result<Strategy> {
         let spec = Spec::parse(s, "strategy")?;
         let plain = |st: Strategy| spec.params(&[]).map(|_| st);
@@ -252,6 +268,15 @@ impl Strategy {
                     t: p.number("t", 0.0, 1.0, DEFAULT_T)?,
                     bluff: p.number("bluff", 0.0, 1.0, 0.0)?,
                 })
+            }
+            "ismcts" | "mcts" | "busqueda" => {
+                let budget = spec.params(&["budget"])?.count(
+                    "budget",
+                    1,
+                    1_000_000,
+                    DEFAULT_ISMCTS_BUDGET as u64,
+                )? as u32;
+                Ok(Strategy::Ismcts { budget })
             }
             _ => Err(spec.unknown(STRATEGIES)),
         }
@@ -293,17 +318,19 @@ impl Strategy {
         ))
     }
 
-    /// Chooses an action for the viewing player (whose turn it is).
+    /// Chooses an action for the viewing player (whose turn it is). An `ismcts` strategy used
+    /// bare searches with a fresh arena; a [`Bot`] keeps its own from decision to decision.
     pub fn act(&self, view: &View, odds: &OddsTables, rng: &mut Stream) -> Action {
         match self {
             Strategy::Random => random_action(view, rng),
             Strategy::Honest => honest_action(view),
             Strategy::Threshold { t, bluff } => threshold_action(view, odds, rng, *t, *bluff),
+            Strategy::Ismcts { budget } => search_action(&mut Search::new(*budget), view, rng),
             // A bot resolves `tuned` once ([`Bot::new`]); this is for a strategy used bare.
             tuned => {
-                let config = view.config();
+                let rules = view.rules();
                 let row = tuned
-                    .tuned_row(config.rules.set, config.players)
+                    .tuned_row(rules.set(), rules.players)
                     .expect("only tuned strategies are left");
                 threshold_action(view, odds, rng, row.t, row.bluff)
             }
@@ -312,19 +339,24 @@ impl Strategy {
 }
 
 /// A Dudo player: a strategy (`tuned` resolved for its table) with the odds tables of its
-/// table size.
+/// table size, and for `ismcts` its search (whose arena is reused from decision to decision).
 #[derive(Clone, Debug)]
 pub struct Bot {
     strategy: Strategy,
     odds: &'static OddsTables,
+    search: Option<Box<Search>>,
 }
 
 impl Bot {
     /// A bot playing `strategy` at a table with these rules.
-    pub fn new(strategy: &Strategy, config: &super::engine::GameConfig) -> Bot {
+    pub fn new(strategy: &Strategy, rules: &Rules) -> Bot {
         Bot {
-            strategy: strategy.resolve(config.rules.set, config.players),
-            odds: OddsTables::shared(config.players as u32 * CUP as u32),
+            strategy: strategy.resolve(rules.set(), rules.players),
+            odds: OddsTables::shared(rules.players as u32 * CUP as u32),
+            search: match *strategy {
+                Strategy::Ismcts { budget } => Some(Box::new(Search::new(budget))),
+                _ => None,
+            },
         }
     }
 }
@@ -334,19 +366,47 @@ impl crate::play::Strategy<super::Dudo> for Strategy {
     fn parse(text: &str) -> Result<Self> {
         Strategy::parse(text)
     }
-    fn bot(&self, rules: &super::engine::GameConfig) -> Bot {
+    fn bot(&self, rules: &Rules) -> Bot {
         Bot::new(self, rules)
     }
-    fn note(&self, rules: &super::engine::GameConfig) -> Option<String> {
-        Strategy::note(self, rules.rules.set, rules.players)
+    fn is_slow(&self) -> bool {
+        matches!(self, Strategy::Ismcts { .. })
+    }
+    fn note(&self, rules: &Rules) -> Option<String> {
+        Strategy::note(self, rules.set(), rules.players)
     }
 }
 
 impl crate::play::Bot<super::Dudo> for Bot {
     #[inline]
     fn act(&mut self, view: &View<'_>, rng: &mut Stream) -> Action {
-        self.strategy.act(view, self.odds, rng)
+        match &mut self.search {
+            Some(search) => search_action(search, view, rng),
+            None => self.strategy.act(view, self.odds, rng),
+        }
     }
+}
+
+/// The search's action: the only legal one without searching, else the search's choice.
+fn search_action(search: &mut Search, view: &View, rng: &mut Stream) -> Action {
+    let (mut n, mut only) = (0usize, Action::Doubt);
+    view.for_each_legal(|a| {
+        n += 1;
+        only = a;
+    });
+    if n == 1 {
+        return only;
+    }
+    search.choose(view, rng)
+}
+
+/// The play-out policy of `ismcts`: the default `threshold` decision (doubt below 0.4, no
+/// bluff) for the player to act, reading the odds tables every bot of the table's size shares.
+/// Allocates nothing.
+#[inline]
+pub fn playout_action(view: &View, rng: &mut Stream) -> Action {
+    let odds = OddsTables::shared(view.rules().players as u32 * CUP as u32);
+    threshold_action(view, odds, rng, DEFAULT_T, 0.0)
 }
 
 impl fmt::Display for Strategy {
@@ -358,6 +418,7 @@ impl fmt::Display for Strategy {
             Strategy::TunedFile { file, .. } => write!(f, "tuned:{file}"),
             Strategy::Threshold { t, bluff } if *bluff == 0.0 => write!(f, "threshold:t={t}"),
             Strategy::Threshold { t, bluff } => write!(f, "threshold:t={t},bluff={bluff}"),
+            Strategy::Ismcts { budget } => write!(f, "ismcts:{budget}"),
         }
     }
 }
@@ -402,13 +463,7 @@ fn nearest_row(rows: &[TunedRow], players: u8) -> TunedRow {
 /// Reads a tuned table as `dudo tune` writes it: a header naming `players`, `t` and `bluff`
 /// (other columns are ignored), then one row per table size.
 pub fn parse_tuned(text: &str, name: &str) -> Result<Vec<TunedRow>> {
-    let rows = crate::play::tuned::parse_table(
-        text,
-        name,
-        "dudo",
-        ["t", "bluff"],
-        super::engine::MAX_PLAYERS,
-    )?;
+    let rows = crate::play::tuned::parse_table(text, name, "dudo", ["t", "bluff"], MAX_PLAYERS)?;
     Ok(rows
         .into_iter()
         .map(|(players, [t, bluff])| TunedRow { players, t, bluff })
@@ -494,14 +549,21 @@ fn threshold_action(
         return Action::Doubt;
     };
     if bluff > 0.0 && chance(rng, bluff) {
-        let options: Vec<Bid> = candidates.iter().flatten().copied().collect();
-        bid = options[crate::rng::uniform_below(rng, options.len())];
+        // A random one of the cheapest raises, in face order (no list: nothing allocates).
+        let options = candidates.iter().flatten().count();
+        let pick = crate::rng::uniform_below(rng, options);
+        bid = candidates
+            .iter()
+            .flatten()
+            .nth(pick)
+            .copied()
+            .expect("the pick is among the options");
         p = odds.bid_true(view, bid, &known, unknown);
     }
     if view.can_pass() {
         let pass_p = match view.own_hidden() {
             Some(own) if own.len() == CUP => PassHand::of(own).holds() as u8 as f64,
-            _ => pass_holds_given_shown(view.shown_by(view.me())),
+            _ => pass_holds_given_shown(view.shown_by(view.seat())),
         };
         if pass_p > p {
             return Action::Pass;
@@ -519,7 +581,7 @@ fn threshold_open(
     known: &[u32; 6],
     unknown: u32,
 ) -> Action {
-    let cfg = view.config();
+    let cfg = view.rules();
     // Obligado with a strong natural holding: three or more of one face.
     let obligado = view.obligado_available()
         && view
@@ -532,7 +594,7 @@ fn threshold_open(
     };
     let mut best: Option<(Bid, f64)> = None;
     for face in Face::ALL {
-        let counting = cfg.rules.counting(face, obligado);
+        let counting = cfg.bidding.counting(face, obligado);
         let p_each = if counting.wild_aces {
             1.0 / 3.0
         } else {
@@ -591,10 +653,10 @@ fn open_true(
 
 fn honest_action(view: &View) -> Action {
     let (known, unknown) = knowledge(view);
-    let cfg = view.config();
+    let cfg = view.rules();
     let obligado = view.obligado().is_some();
     let expected = |face: Face| {
-        let c = cfg.rules.counting(face, obligado);
+        let c = cfg.bidding.counting(face, obligado);
         let p = if c.wild_aces { 1.0 / 3.0 } else { 1.0 / 6.0 };
         let k = known[face.index()] + if c.wild_aces { known[0] } else { 0 };
         (k as f64 + unknown as f64 * p + c.bonus as f64).floor() as u32
@@ -675,6 +737,24 @@ mod tests {
                 .to_string(),
             "threshold:t=0.3,bluff=0.1"
         );
+        assert_eq!(
+            Strategy::parse("ismcts").unwrap(),
+            Strategy::Ismcts {
+                budget: DEFAULT_ISMCTS_BUDGET
+            }
+        );
+        for (text, budget) in [
+            ("ismcts:50", 50),
+            ("busqueda:budget=7", 7),
+            ("MCTS:1e3", 1000),
+        ] {
+            let s = Strategy::parse(text).unwrap();
+            assert_eq!(s, Strategy::Ismcts { budget }, "{text}");
+            assert_eq!(Strategy::parse(&s.to_string()).unwrap(), s);
+        }
+        for bad in ["ismcts:0", "ismcts:x=1", "busqueda:-3", "ismcts:budget=2e6"] {
+            assert!(Strategy::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -1,9 +1,10 @@
-//! The Dudo game engine: both rule sets of `../shared/RULES.md` §1, every flag, as a state
-//! machine (a state, its legal actions, apply an action, the outcome).
+//! The Dudo game engine: [`DudoState`], the [`State`] of a game of Dudo under both rule sets of
+//! `../shared/RULES.md` §1 and every flag.
 //!
 //! Players act through [`View`], which shows only what a player at the table sees: their own
 //! dice (unless a mandada reforzada re-rolled them unseen), every die shown face up, the bids, the
-//! lives. Illegal actions are rejected by [`Game::apply`] with the reason.
+//! lives. Illegal actions are refused by [`State::apply`] with the reason;
+//! [`State::deal_for_view`] rolls the dice a player cannot see, for search.
 //!
 //! Decisions beyond RULES.md (documented in the README):
 //! - A bid may not exceed the dice on the table (plus the millas bonus): higher bids are
@@ -24,80 +25,13 @@ use serde::{Deserialize, Serialize};
 use super::bid::Bid;
 use super::face::Face;
 use super::rules::{RuleSet, Rules};
-use crate::error::{Error, Result};
-use crate::play::RuleChange;
-use crate::rng::{six_dice, Rng};
+use crate::play::{Illegal, Outcome, PlayerView, Seat, Start, State, MAX_COUNTERS, MAX_SEATS};
+use crate::rng::{six_dice, uniform_below, Rng, Stream};
 
-/// The most players a table may have.
-pub const MAX_PLAYERS: usize = 16;
+pub use super::rules::MAX_PLAYERS;
+
 /// Dice per cup.
 pub const CUP: usize = 5;
-
-/// A whole game's rules: rule set, table and house-rule switches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct GameConfig {
-    /// Counting and raising rules.
-    pub rules: Rules,
-    /// Players at the start.
-    pub players: u8,
-    /// Lives each (Chimbo 9: 3 fichas; Caleuchano: out at the 5th palo).
-    pub lives: u8,
-    /// Paso allowed (Caleuchano).
-    pub paso: bool,
-    /// Mandada reforzada allowed (Caleuchano).
-    pub reforzada: bool,
-    /// Obligado allowed (Caleuchano).
-    pub obligado: bool,
-    /// The opener chooses the direction each round (Caleuchano); otherwise always to the right.
-    pub choose_direction: bool,
-}
-
-impl GameConfig {
-    /// The rule set as written: Chimbo 9 with 3 lives and none of the Caleuchano rules, or
-    /// Caleuchano with 5 palos, paso, reforzada, obligado and the opener's choice of direction.
-    pub fn standard(set: RuleSet, players: u8) -> Self {
-        let cal = set == RuleSet::Caleuchano;
-        Self {
-            rules: Rules::new(set),
-            players,
-            lives: if cal { 5 } else { 3 },
-            paso: cal,
-            reforzada: cal,
-            obligado: cal,
-            choose_direction: cal,
-        }
-    }
-
-    /// Checks the table size and lives.
-    pub fn validate(&self) -> Result<()> {
-        if !(2..=MAX_PLAYERS as u8).contains(&self.players) {
-            return Err(Error::usage(format!(
-                "invalid --players {}: a game needs 2 to {MAX_PLAYERS} players",
-                self.players
-            )));
-        }
-        if !(1..=20).contains(&self.lives) {
-            return Err(Error::usage(format!(
-                "invalid --lives {}: give 1 to 20 lives",
-                self.lives
-            )));
-        }
-        // Rules of one rule set only: refused under the other, as `dudo prob` refuses them.
-        if self.obligado && self.rules.set == RuleSet::Chimbo9 {
-            return Err(Error::usage(
-                "obligado=on is a Caleuchano rule (Chimbo 9 has no obligado round): drop it or add rules=caleuchano",
-            ));
-        }
-        if self.rules.ace_round == super::rules::AceRound::Ceil
-            && self.rules.set == RuleSet::Caleuchano
-        {
-            return Err(Error::usage(
-                "ace-round=ceil is a Chimbo 9 rule (Caleuchano converts by half or more): drop it or use rules=chimbo9",
-            ));
-        }
-        Ok(())
-    }
-}
 
 /// Which way play goes round the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -207,7 +141,7 @@ impl PassHand {
 
 /// One player's place at the table.
 #[derive(Clone, Copy, Debug, Default)]
-struct Seat {
+struct Player {
     lives: u8,
     hidden: [u8; CUP],
     hidden_len: u8,
@@ -217,7 +151,7 @@ struct Seat {
     paso_used: bool,
 }
 
-impl Seat {
+impl Player {
     fn is_in(&self) -> bool {
         self.lives > 0
     }
@@ -243,78 +177,41 @@ impl Seat {
 
 /// An obligado round's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Obligado {
+struct Obligado {
     /// The fixed face.
-    pub face: Face,
+    face: Face,
     /// Who declared it.
-    pub obliger: usize,
+    obliger: Seat,
 }
 
-/// How a round ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RoundEnd {
-    /// Who opened the round.
-    pub opener: usize,
-    /// Who said «dudo».
-    pub doubter: usize,
-    /// Who was doubted (the bidder, or the passer).
-    pub doubted: usize,
-    /// Whether a pass was doubted.
-    pub pass_doubted: bool,
-    /// Who lost a life.
-    pub loser: usize,
-    /// Whether the loser left the table.
-    pub loser_out: bool,
-    /// Whether the round was obligado.
-    pub obligado: bool,
-    /// Bids made in the round.
-    pub bids: u32,
-}
-
-/// What applying an action led to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// Play goes on in the same round.
-    Continue,
-    /// A challenge ended the round; a new round has started.
-    Round(RoundEnd),
-    /// A challenge ended the game.
-    GameOver {
-        /// The last round.
-        round: RoundEnd,
-        /// The winner.
-        winner: usize,
-    },
-}
-
-/// What a game counts of its own as it is played (see [`Game::counts`]).
+/// What a game counts of its own as it is played (its [`super::Counter`]s).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
+struct Counts {
     /// Bids made (openings and raises).
-    pub bids: u32,
+    bids: u32,
     /// Bids doubted (not passes).
-    pub doubts: u32,
+    doubts: u32,
     /// Doubts that won (the bid was false).
-    pub doubts_won: u32,
+    doubts_won: u32,
     /// Passes made.
-    pub passes: u32,
+    passes: u32,
     /// Passes doubted.
-    pub pass_doubts: u32,
+    pass_doubts: u32,
     /// Doubted passes that failed (the doubter won).
-    pub pass_doubts_won: u32,
+    pass_doubts_won: u32,
     /// Bids reinforced (mandada reforzada).
-    pub reinforcements: u32,
+    reinforcements: u32,
     /// Obligado rounds.
-    pub obligado_rounds: u32,
+    obligado_rounds: u32,
     /// Rounds whose opener lost the challenge.
-    pub opener_lost: u32,
+    opener_lost: u32,
 }
 
-/// A game in progress.
+/// A game of Dudo in progress.
 #[derive(Clone, Debug)]
-pub struct Game {
-    config: GameConfig,
-    seats: [Seat; MAX_PLAYERS],
+pub struct DudoState {
+    rules: Rules,
+    seats: [Player; MAX_PLAYERS],
     players_in: usize,
     opener: usize,
     first_opener: usize,
@@ -333,16 +230,16 @@ pub struct Game {
     place: [u8; MAX_PLAYERS],
 }
 
-impl Game {
+impl DudoState {
     /// A new game: cups rolled, first opener chosen as the rule set says.
-    pub fn new(config: GameConfig, rng: &mut impl Rng) -> Game {
-        debug_assert!(config.validate().is_ok());
-        let n = config.players as usize;
-        let mut seats = [Seat::default(); MAX_PLAYERS];
+    fn dealt(rules: Rules, rng: &mut impl Rng) -> DudoState {
+        debug_assert!(rules.validate().is_ok());
+        let n = rules.players as usize;
+        let mut seats = [Player::default(); MAX_PLAYERS];
         for s in seats.iter_mut().take(n) {
-            s.lives = config.lives;
+            s.lives = rules.lives;
         }
-        let opener = match config.rules.set {
+        let opener = match rules.set() {
             // Everybody rolls one die; the highest opens; ties re-roll among the tied.
             RuleSet::Chimbo9 => {
                 let mut tied: [bool; MAX_PLAYERS] = [false; MAX_PLAYERS];
@@ -365,10 +262,10 @@ impl Game {
                 }
             }
             // A thrown die counted round the table: uniform in simulation (RULES.md).
-            RuleSet::Caleuchano => crate::rng::uniform_below(rng, n),
+            RuleSet::Caleuchano => uniform_below(rng, n),
         };
-        let mut g = Game {
-            config,
+        let mut g = DudoState {
+            rules,
             seats,
             players_in: n,
             opener,
@@ -390,8 +287,8 @@ impl Game {
         g
     }
 
-    fn start_round(&mut self, opener: usize, offer_obligado: bool, rng: &mut impl Rng) {
-        for s in self.seats.iter_mut().take(self.config.players as usize) {
+    fn start_round(&mut self, opener: Seat, offer_obligado: bool, rng: &mut impl Rng) {
+        for s in self.seats.iter_mut().take(self.rules.players as usize) {
             if s.is_in() {
                 let d = six_dice(rng);
                 s.hidden.copy_from_slice(&d[..CUP]);
@@ -414,38 +311,13 @@ impl Game {
         self.bids_in_round = 0;
     }
 
-    /// The game's rules.
-    pub fn config(&self) -> &GameConfig {
-        &self.config
-    }
-
-    /// Whose turn it is.
-    pub fn turn(&self) -> usize {
-        self.turn
-    }
-
     /// The winner, once the game is over.
-    pub fn winner(&self) -> Option<usize> {
+    pub fn winner(&self) -> Option<Seat> {
         self.winner
     }
 
-    /// Who opened the game's first round.
-    pub fn first_opener(&self) -> usize {
-        self.first_opener
-    }
-
-    /// Rounds finished so far.
-    pub fn rounds(&self) -> u32 {
-        self.rounds
-    }
-
-    /// What the game has counted so far: bids, doubts and how they went, passes, …
-    pub fn counts(&self) -> Counts {
-        self.counts
-    }
-
     /// Lives left of a player.
-    pub fn lives(&self, p: usize) -> u8 {
+    pub fn lives(&self, p: Seat) -> u8 {
         self.seats[p].lives
     }
 
@@ -456,19 +328,14 @@ impl Game {
 
     /// Dice on the table (5 per player still in).
     pub fn dice_on_table(&self) -> u32 {
-        self.seats[..self.config.players as usize]
+        self.seats[..self.rules.players as usize]
             .iter()
             .map(|s| s.hidden_len as u32 + s.shown.iter().map(|&c| c as u32).sum::<u32>())
             .sum()
     }
 
-    /// What player `p` sees.
-    pub fn view(&self, p: usize) -> View<'_> {
-        View { game: self, me: p }
-    }
-
-    fn next_in(&self, from: usize, step: usize) -> usize {
-        let n = self.config.players as usize;
+    fn next_in(&self, from: Seat, step: usize) -> Seat {
+        let n = self.rules.players as usize;
         let mut p = from;
         loop {
             p = (p + step) % n;
@@ -482,18 +349,18 @@ impl Game {
     pub fn max_quantity(&self, face: Face) -> u32 {
         self.dice_on_table()
             + self
-                .config
                 .rules
+                .bidding
                 .counting(face, self.obligado.is_some())
                 .bonus
     }
 
     /// The smallest legal quantity for a raise on `face` by the current player, or `None` when
-    /// no raise on that face is legal. Every quantity from it up to [`Game::max_quantity`] is
-    /// legal except [`Game::forbidden_raise`] (Chimbo 9: Q aces after Q of another face).
+    /// no raise on that face is legal. Every quantity from it up to [`DudoState::max_quantity`] is
+    /// legal except [`DudoState::forbidden_raise`] (Chimbo 9: Q aces after Q of another face).
     pub fn min_raise(&self, face: Face) -> Option<u32> {
         let prev = self.bid?;
-        let rules = &self.config.rules;
+        let rules = &self.rules.bidding;
         let q = match self.obligado {
             Some(_) if !self.may_change_face(self.turn) => {
                 if face != prev.face {
@@ -510,17 +377,17 @@ impl Game {
         (q <= self.max_quantity(face)).then_some(q)
     }
 
-    /// The one quantity above [`Game::min_raise`] that is still not a legal raise on `face`, if
-    /// any ([`Rules::forbidden_quantity`]; obligado rounds have none).
+    /// The one quantity above [`DudoState::min_raise`] that is still not a legal raise on
+    /// `face`, if any ([`super::Bidding::forbidden_quantity`]; obligado rounds have none).
     pub fn forbidden_raise(&self, face: Face) -> Option<u32> {
         match (self.bid, self.obligado) {
-            (Some(prev), None) => self.config.rules.forbidden_quantity(prev, face),
+            (Some(prev), None) => self.rules.bidding.forbidden_quantity(prev, face),
             _ => None,
         }
     }
 
     /// Whether player `p` may change the face in the current obligado round.
-    pub fn may_change_face(&self, p: usize) -> bool {
+    pub fn may_change_face(&self, p: Seat) -> bool {
         match self.obligado {
             Some(o) => o.obliger == p || self.seats[p].lives == 1,
             None => true,
@@ -529,16 +396,16 @@ impl Game {
 
     /// Whether the current player may declare obligado when opening.
     pub fn obligado_available(&self) -> bool {
-        self.config.obligado && self.obligado_offered && self.bid.is_none() && self.players_in > 2
+        self.rules.obligado && self.obligado_offered && self.bid.is_none() && self.players_in > 2
     }
 
     /// Checks an action for the player whose turn it is; the error says why it is illegal.
-    pub fn check(&self, action: Action) -> Result<(), &'static str> {
+    fn check(&self, action: Action) -> Result<(), &'static str> {
         if self.winner.is_some() {
             return Err("the game is over");
         }
         let me = &self.seats[self.turn];
-        let reinforce_ok = |r: bool| !r || (self.config.reforzada && me.hidden_len > 0);
+        let reinforce_ok = |r: bool| !r || (self.rules.reforzada && me.hidden_len > 0);
         match action {
             Action::Open {
                 bid,
@@ -552,7 +419,7 @@ impl Game {
                 if bid.quantity == 0 || bid.quantity > self.max_quantity(bid.face) {
                     return Err("quantity out of range");
                 }
-                if direction == Direction::Left && !self.config.choose_direction {
+                if direction == Direction::Left && !self.rules.choose_direction {
                     return Err("these rules fix the direction");
                 }
                 if obligado && !self.obligado_available() {
@@ -590,7 +457,7 @@ impl Game {
                 Ok(())
             }
             Action::Pass => {
-                if !self.config.paso {
+                if !self.rules.paso {
                     return Err("these rules have no paso");
                 }
                 if self.bid.is_none() {
@@ -623,9 +490,9 @@ impl Game {
         s.knows_hidden = false;
     }
 
-    /// Applies the current player's action (rolling dice from `rng` where the rules need it).
-    pub fn apply(&mut self, action: Action, rng: &mut impl Rng) -> Result<Event, &'static str> {
-        self.check(action)?;
+    /// Plays the current player's action, which [`DudoState::check`] allowed (rolling dice from
+    /// `rng` where the rules need it).
+    fn play(&mut self, action: Action, rng: &mut impl Rng) {
         let me = self.turn;
         match action {
             Action::Open {
@@ -636,7 +503,7 @@ impl Game {
             } => {
                 self.step = match direction {
                     Direction::Right => 1,
-                    Direction::Left => self.config.players as usize - 1,
+                    Direction::Left => self.rules.players as usize - 1,
                 };
                 if obligado {
                     self.obligado = Some(Obligado {
@@ -645,23 +512,20 @@ impl Game {
                     });
                 }
                 self.place_bid(bid, reinforce, rng);
-                Ok(Event::Continue)
             }
             Action::Raise { bid, reinforce } => {
                 if let Some(o) = self.obligado.as_mut() {
                     o.face = bid.face;
                 }
                 self.place_bid(bid, reinforce, rng);
-                Ok(Event::Continue)
             }
             Action::Pass => {
                 self.counts.passes += 1;
                 self.seats[me].paso_used = true;
                 self.pending_pass = Some(me);
                 self.turn = self.next_in(me, self.step);
-                Ok(Event::Continue)
             }
-            Action::Doubt => Ok(self.resolve(rng)),
+            Action::Doubt => self.resolve(rng),
         }
     }
 
@@ -680,9 +544,9 @@ impl Game {
 
     /// The count of a face on the whole table under the round's rules.
     pub fn count(&self, face: Face) -> u32 {
-        let counting = self.config.rules.counting(face, self.obligado.is_some());
+        let counting = self.rules.bidding.counting(face, self.obligado.is_some());
         let (mut naturals, mut aces) = (0u32, 0u32);
-        for s in &self.seats[..self.config.players as usize] {
+        for s in &self.seats[..self.rules.players as usize] {
             for &d in s.hidden() {
                 naturals += (d == face.value()) as u32;
                 aces += (d == 1) as u32;
@@ -693,22 +557,19 @@ impl Game {
         counting.count(naturals, if face.is_ace() { 0 } else { aces })
     }
 
-    fn resolve(&mut self, rng: &mut impl Rng) -> Event {
+    /// Settles a doubt: who loses a life, who leaves, and the next round (or the game's end).
+    fn resolve(&mut self, rng: &mut impl Rng) {
         let doubter = self.turn;
         let bid = self.bid.expect("checked");
-        let (doubted, loser, pass_doubted) = match self.pending_pass {
+        let (loser, pass_doubted) = match self.pending_pass {
             Some(passer) => {
                 let (dice, n) = self.seats[passer].all_dice();
                 let holds = PassHand::of(&dice[..n]).holds();
-                (passer, if holds { doubter } else { passer }, true)
+                (if holds { doubter } else { passer }, true)
             }
             None => {
                 let holds = self.count(bid.face) >= bid.quantity;
-                (
-                    self.bidder,
-                    if holds { doubter } else { self.bidder },
-                    false,
-                )
+                (if holds { doubter } else { self.bidder }, false)
             }
         };
         self.seats[loser].lives -= 1;
@@ -729,52 +590,42 @@ impl Game {
             c.doubts += 1;
             c.doubts_won += (loser != doubter) as u32;
         }
-        let end = RoundEnd {
-            opener: self.opener,
-            doubter,
-            doubted,
-            pass_doubted,
-            loser,
-            loser_out,
-            obligado: self.obligado.is_some(),
-            bids: self.bids_in_round,
-        };
         if self.players_in == 1 {
-            let winner = (0..self.config.players as usize)
+            let winner = (0..self.rules.players as usize)
                 .find(|&p| self.seats[p].is_in())
                 .expect("one player is in");
             self.winner = Some(winner);
             self.turn = winner;
-            return Event::GameOver { round: end, winner };
+            return;
         }
         let next_opener = if !loser_out {
             loser
         } else {
-            match self.config.rules.set {
+            match self.rules.set() {
                 RuleSet::Chimbo9 => self.next_in(loser, self.step),
                 // "el jugador que antecedía al que salió"
                 RuleSet::Caleuchano => {
-                    let back = self.config.players as usize - self.step;
+                    let back = self.rules.players as usize - self.step;
                     self.next_in(loser, if back == 0 { 1 } else { back })
                 }
             }
         };
-        let offer = !loser_out && self.seats[loser].lives == 1 && self.config.lives > 1;
+        let offer = !loser_out && self.seats[loser].lives == 1 && self.rules.lives > 1;
         self.start_round(next_opener, offer, rng);
-        Event::Round(end)
     }
 
     /// Calls `f` with every legal action of the current player, in a fixed order.
-    pub fn for_each_legal(&self, mut f: impl FnMut(Action)) {
+    #[inline]
+    fn for_each_legal(&self, mut f: impl FnMut(Action)) {
         let me = &self.seats[self.turn];
-        let reinforce_options: &[bool] = if self.config.reforzada && me.hidden_len > 0 {
+        let reinforce_options: &[bool] = if self.rules.reforzada && me.hidden_len > 0 {
             &[false, true]
         } else {
             &[false]
         };
         match self.bid {
             None => {
-                let dirs: &[Direction] = if self.config.choose_direction {
+                let dirs: &[Direction] = if self.rules.choose_direction {
                     &[Direction::Right, Direction::Left]
                 } else {
                     &[Direction::Right]
@@ -827,16 +678,9 @@ impl Game {
         }
     }
 
-    /// Every legal action of the current player (allocates; bots use [`Game::for_each_legal`]).
-    pub fn legal_actions(&self) -> Vec<Action> {
-        let mut v = Vec::new();
-        self.for_each_legal(|a| v.push(a));
-        v
-    }
-
-    /// Checks the game's invariants; used by property tests and `--check` runs.
-    pub fn check_invariants(&self) -> Result<(), String> {
-        let n = self.config.players as usize;
+    /// Checks the game's invariants ([`State::check_invariants`]).
+    fn invariants(&self) -> Result<(), String> {
+        let n = self.rules.players as usize;
         let in_now = self.seats[..n].iter().filter(|s| s.is_in()).count();
         if in_now != self.players_in {
             return Err(format!(
@@ -852,14 +696,14 @@ impl Game {
             ));
         }
         for (p, s) in self.seats[..n].iter().enumerate() {
-            if s.lives > self.config.lives {
+            if s.lives > self.rules.lives {
                 return Err(format!("seat {p} has {} lives", s.lives));
             }
         }
         if !self.seats[self.turn].is_in() {
             return Err(format!("seat {} is out but has the turn", self.turn));
         }
-        if self.obligado.is_some() && !self.config.obligado {
+        if self.obligado.is_some() && !self.rules.obligado {
             return Err("obligado round under rules without obligado".into());
         }
         Ok(())
@@ -869,72 +713,85 @@ impl Game {
 /// What one player sees: their own dice (when they know them), everything shown, the bids.
 #[derive(Clone, Copy)]
 pub struct View<'a> {
-    game: &'a Game,
-    me: usize,
+    game: &'a DudoState,
+    seat: Seat,
 }
 
-impl crate::play::PlayerView for View<'_> {
-    fn seat(&self) -> crate::play::Seat {
-        self.me
+impl PlayerView for View<'_> {
+    #[inline]
+    fn seat(&self) -> Seat {
+        self.seat
     }
 }
 
-/// Exactly what the player sees: lives, the dice shown, their own hidden dice when they know
-/// them, every cup's size, the bids and whose turn it is.
+/// Exactly what the player sees: the rules; each seat's lives, cup size, dice shown face up,
+/// whether it has passed this round and whether it knows its own cup (a reforzada re-rolls it
+/// unseen, in front of everyone); the hidden dice this player knows (its own unless re-rolled
+/// unseen; once the game is over, the cups of the last count); the round (opener, direction,
+/// bids, obligado, a pass to answer) and whose turn it is; what the game has counted so far and
+/// the places of the players who have left.
 impl std::fmt::Debug for View<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let g = self.game;
-        let n = g.config.players as usize;
-        let seats: Vec<(u8, u8, [u8; 6], bool)> = g.seats[..n]
+        let n = g.rules.players as usize;
+        let seats: Vec<(u8, u8, [u8; 6], bool, bool)> = g.seats[..n]
             .iter()
-            .map(|s| (s.lives, s.hidden_len, s.shown, s.paso_used))
+            .map(|s| (s.lives, s.hidden_len, s.shown, s.paso_used, s.knows_hidden))
+            .collect();
+        let known: Vec<Option<&[u8]>> = (0..n)
+            .map(|p| g.known_to(self.seat, p).then(|| g.seats[p].hidden()))
+            .collect();
+        let places: Vec<Option<u8>> = (0..n)
+            .map(|p| (!g.seats[p].is_in()).then_some(g.place[p]))
             .collect();
         f.debug_struct("View")
-            .field("me", &self.me)
-            .field("config", &g.config)
-            .field("own hidden", &self.own_hidden())
-            .field("seats (lives, cup, shown, paso)", &seats)
+            .field("seat", &self.seat)
+            .field("rules", &g.rules)
+            .field(
+                "seats (lives, cup, shown, paso used, knows own cup)",
+                &seats,
+            )
+            .field("hidden dice known", &known)
             .field("opener", &g.opener)
             .field("first opener", &g.first_opener)
             .field("step", &g.step)
             .field("bid", &g.bid)
             .field("bidder", &g.bidder)
-            .field("turn", &g.turn)
+            .field("to act", &g.turn)
             .field("obligado", &g.obligado)
             .field("obligado offered", &g.obligado_offered)
             .field("pending pass", &g.pending_pass)
+            .field("bids in round", &g.bids_in_round)
             .field("rounds", &g.rounds)
+            .field("counts", &g.counts)
+            .field("places", &places)
             .field("winner", &g.winner)
             .finish()
     }
 }
 
 impl<'a> View<'a> {
-    /// The viewing player.
-    pub fn me(&self) -> usize {
-        self.me
-    }
     /// The rules.
-    pub fn config(&self) -> &GameConfig {
-        &self.game.config
+    pub fn rules(&self) -> &'a Rules {
+        &self.game.rules
     }
     /// Own hidden dice, if known (a reforzada re-rolls them unseen).
     pub fn own_hidden(&self) -> Option<&'a [u8]> {
-        let s = &self.game.seats[self.me];
+        let s = &self.game.seats[self.seat];
         s.knows_hidden.then(|| s.hidden())
     }
     /// Number of own hidden dice.
     pub fn own_hidden_count(&self) -> u32 {
-        self.game.seats[self.me].hidden_len as u32
+        self.game.seats[self.seat].hidden_len as u32
     }
     /// Dice shown face up by player `p`, by face.
-    pub fn shown_by(&self, p: usize) -> [u8; 6] {
+    pub fn shown_by(&self, p: Seat) -> [u8; 6] {
         self.game.seats[p].shown
     }
     /// Every die shown face up on the table, by face.
     pub fn shown_on_table(&self) -> [u32; 6] {
         let mut c = [0u32; 6];
-        for s in &self.game.seats[..self.game.config.players as usize] {
+        for s in &self.game.seats[..self.game.rules.players as usize] {
             for (t, &x) in c.iter_mut().zip(&s.shown) {
                 *t += x as u32;
             }
@@ -950,11 +807,11 @@ impl<'a> View<'a> {
         self.game.bid
     }
     /// Who made the standing bid.
-    pub fn bidder(&self) -> usize {
+    pub fn bidder(&self) -> Seat {
         self.game.bidder
     }
     /// The player who just passed, if the last action was a pass.
-    pub fn pending_pass(&self) -> Option<usize> {
+    pub fn pending_pass(&self) -> Option<Seat> {
         self.game.pending_pass
     }
     /// The obligado face, in an obligado round.
@@ -962,7 +819,7 @@ impl<'a> View<'a> {
         self.game.obligado.map(|o| o.face)
     }
     /// Lives left of player `p`.
-    pub fn lives(&self, p: usize) -> u8 {
+    pub fn lives(&self, p: Seat) -> u8 {
         self.game.seats[p].lives
     }
     /// Players still in.
@@ -971,9 +828,10 @@ impl<'a> View<'a> {
     }
     /// Whether an action is legal now.
     pub fn is_legal(&self, a: Action) -> bool {
-        self.game.turn == self.me && self.game.check(a).is_ok()
+        self.game.turn == self.seat && self.game.check(a).is_ok()
     }
     /// Calls `f` with every legal action.
+    #[inline]
     pub fn for_each_legal(&self, f: impl FnMut(Action)) {
         self.game.for_each_legal(f)
     }
@@ -983,340 +841,142 @@ impl<'a> View<'a> {
     }
     /// Whether the viewer may reinforce a bid.
     pub fn can_reinforce(&self) -> bool {
-        self.game.config.reforzada && self.game.seats[self.me].hidden_len > 0
+        self.game.rules.reforzada && self.game.seats[self.seat].hidden_len > 0
     }
     /// Whether the viewer may declare obligado now.
     pub fn obligado_available(&self) -> bool {
-        self.game.turn == self.me && self.game.obligado_available()
+        self.game.turn == self.seat && self.game.obligado_available()
     }
     /// Whether the viewer may change the face in this (obligado) round.
     pub fn may_change_face(&self) -> bool {
-        self.game.may_change_face(self.me)
+        self.game.may_change_face(self.seat)
     }
     /// The most dice a bid on `face` may name.
     pub fn max_quantity(&self, face: Face) -> u32 {
         self.game.max_quantity(face)
     }
-    /// The smallest legal quantity of a raise on `face` (see [`Game::min_raise`]).
+    /// The smallest legal quantity of a raise on `face` (see [`DudoState::min_raise`]).
     pub fn min_raise(&self, face: Face) -> Option<u32> {
         self.game.min_raise(face)
     }
     /// The one quantity above [`View::min_raise`] that is not a legal raise on `face`, if any
-    /// (see [`Game::forbidden_raise`]).
+    /// (see [`DudoState::forbidden_raise`]).
     pub fn forbidden_raise(&self, face: Face) -> Option<u32> {
         self.game.forbidden_raise(face)
     }
 }
 
-/// Every key of [`GameConfig::with_changes`], for help and messages.
-pub const CHANGE_KEYS: &str =
-    "rules, lives, paso, reforzada, obligado, direction, aces-need-natural, ace-round";
-
-impl GameConfig {
-    /// These rules changed by house rules such as `rules=caleuchano,paso=off,lives=3`.
-    /// `rules=` (if present) is applied first and resets the flags to that rule set's standard.
-    /// Keys: [`CHANGE_KEYS`] (on/off switches; `direction=choose|fixed`,
-    /// `ace-round=floor|ceil`).
-    pub fn with_changes(mut self, spec: &str) -> Result<GameConfig> {
-        use super::rules::AceRound;
-        let pairs =
-            crate::text::key_values(spec, "house rule", "rules=caleuchano,paso=off,lives=3")?;
-        for &(k, v) in pairs.iter().filter(|(k, _)| *k == "rules") {
-            let set = match crate::text::normalize(v).as_str() {
-                "chimbo9" | "chimbo" | "chimbo-9" => RuleSet::Chimbo9,
-                "caleuchano" | "caleuche" => RuleSet::Caleuchano,
-                _ => {
-                    return Err(Error::usage(format!(
-                        "invalid {k}={v}: rule sets are chimbo9 and caleuchano"
-                    )))
-                }
-            };
-            self = GameConfig::standard(set, self.players);
-        }
-        let on_off = crate::text::on_off;
-        for &(k, v) in pairs.iter().filter(|(k, _)| *k != "rules") {
-            match k {
-                "lives" => {
-                    self.lives = v
-                        .parse::<u8>()
-                        .ok()
-                        .filter(|l| (1..=20).contains(l))
-                        .ok_or_else(|| Error::usage(format!("invalid lives={v}: give 1 to 20")))?
-                }
-                "paso" => self.paso = on_off(k, v)?,
-                "reforzada" => self.reforzada = on_off(k, v)?,
-                "obligado" => self.obligado = on_off(k, v)?,
-                "aces-need-natural" => self.rules.aces_need_natural = on_off(k, v)?,
-                "direction" => {
-                    self.choose_direction = match crate::text::normalize(v).as_str() {
-                        "choose" => true,
-                        "fixed" => false,
-                        _ => {
-                            return Err(Error::usage(format!(
-                                "invalid direction={v}: use choose or fixed"
-                            )))
-                        }
-                    }
-                }
-                "ace-round" => {
-                    self.rules.ace_round = match crate::text::normalize(v).as_str() {
-                        "floor" => AceRound::Floor,
-                        "ceil" => AceRound::Ceil,
-                        _ => {
-                            return Err(Error::usage(format!(
-                                "invalid ace-round={v}: use floor or ceil"
-                            )))
-                        }
-                    }
-                }
-                _ => {
-                    return Err(Error::usage(format!(
-                        "unknown house rule '{k}': keys are {CHANGE_KEYS}"
-                    )))
-                }
-            }
-        }
-        Ok(self)
+impl DudoState {
+    /// Actions taken so far in the game: bids and passes, and one doubt per round played.
+    pub(crate) fn actions_taken(&self) -> u32 {
+        self.counts.bids + self.counts.passes + self.rounds
     }
 
-    /// The rules in a few words: players, the rule set, and what differs from its standard.
-    pub fn describe(&self) -> String {
-        let g = self;
-        let mut flags = Vec::new();
-        let standard = GameConfig::standard(g.rules.set, g.players);
-        if g.lives != standard.lives {
-            flags.push(format!("{} lives", g.lives));
-        }
-        for (on, std_on, name) in [
-            (g.paso, standard.paso, "paso"),
-            (g.reforzada, standard.reforzada, "reforzada"),
-            (g.obligado, standard.obligado, "obligado"),
-            (
-                g.choose_direction,
-                standard.choose_direction,
-                "direction choice",
-            ),
-        ] {
-            if on != std_on {
-                flags.push(format!("{} {name}", if on { "with" } else { "no" }));
+    /// A number that changes with every die under every cup and every action (a seed for a
+    /// play-out that must be the same whenever the game is).
+    pub(crate) fn dice_seed(&self) -> u64 {
+        let mut h = 0xcbf2_9ce4_8422_2325u64 ^ u64::from(self.actions_taken());
+        for s in &self.seats[..self.rules.players as usize] {
+            for &d in s.hidden() {
+                h = (h ^ u64::from(d)).wrapping_mul(0x0100_0000_01b3);
             }
+            h = (h ^ u64::from(s.hidden_len)).wrapping_mul(0x0100_0000_01b3);
         }
-        if g.rules.aces_need_natural {
-            flags.push("aces need a natural".into());
-        }
-        if g.rules.set == RuleSet::Chimbo9 && g.rules.ace_round == super::rules::AceRound::Ceil {
-            flags.push("aces by ceil(Q/2) + 1".into());
-        }
-        let mut s = format!("{} players · {}", g.players, g.rules.set.title());
-        if !flags.is_empty() {
-            s += &format!(" ({})", flags.join(", "));
-        }
-        s
+        h
     }
 
-    /// Every change of one house rule that means something for this table: the other rule set;
-    /// the other standard number of lives (3 or 5); each of the Caleuchano switches (paso,
-    /// reforzada, the opener's choice of direction, obligado under Caleuchano) turned the other
-    /// way; aces needing a natural; Chimbo 9's rounding of "la mitad más uno".
-    pub fn one_rule_changes(&self) -> Vec<RuleChange<GameConfig>> {
-        let mut v = Vec::new();
-        let flip = |on: bool| if on { "off" } else { "on" };
-        let other = match self.rules.set {
-            RuleSet::Chimbo9 => RuleSet::Caleuchano,
-            RuleSet::Caleuchano => RuleSet::Chimbo9,
-        };
-        v.push(RuleChange::new(
-            format!("rules={}", other.key()),
-            other.title(),
-            GameConfig::standard(other, self.players),
-        ));
-        let lives = if self.lives == 5 { 3 } else { 5 };
-        let mut r = *self;
-        r.lives = lives;
-        v.push(RuleChange::new(
-            format!("lives={lives}"),
-            format!("{lives} lives"),
-            r,
-        ));
-        // A switch: its key, the field it flips, whether it applies to this rule set.
-        type Switch = (&'static str, fn(&mut GameConfig) -> &mut bool, bool);
-        let switches: [Switch; 4] = [
-            ("paso", |g| &mut g.paso, true),
-            ("reforzada", |g| &mut g.reforzada, true),
-            (
-                "obligado",
-                |g| &mut g.obligado,
-                self.rules.set == RuleSet::Caleuchano,
-            ),
-            ("direction", |g| &mut g.choose_direction, true),
-        ];
-        for (key, field, applies) in switches {
-            if !applies {
-                continue;
-            }
-            let mut r = *self;
-            let now = *field(&mut r);
-            *field(&mut r) = !now;
-            let (name, label) = if key == "direction" {
-                let to = if now { "fixed" } else { "choose" };
-                (format!("direction={to}"), format!("direction {to}"))
-            } else {
-                (
-                    format!("{key}={}", flip(now)),
-                    format!("{key} {}", flip(now)),
-                )
-            };
-            v.push(RuleChange::new(name, label, r));
-        }
-        let mut r = *self;
-        r.rules.aces_need_natural = !r.rules.aces_need_natural;
-        v.push(RuleChange::new(
-            format!("aces-need-natural={}", flip(self.rules.aces_need_natural)),
-            if r.rules.aces_need_natural {
-                "aces need a natural"
-            } else {
-                "aces always wild"
-            },
-            r,
-        ));
-        if self.rules.set == RuleSet::Chimbo9 {
-            use super::rules::AceRound;
-            let mut r = *self;
-            r.rules.ace_round = match self.rules.ace_round {
-                AceRound::Floor => AceRound::Ceil,
-                AceRound::Ceil => AceRound::Floor,
-            };
-            let (name, label) = match r.rules.ace_round {
-                AceRound::Ceil => ("ace-round=ceil", "aces ceil(Q/2)+1"),
-                AceRound::Floor => ("ace-round=floor", "aces floor(Q/2)+1"),
-            };
-            v.push(RuleChange::new(name, label, r));
-        }
-        v.retain(|c| c.rules != *self && c.rules.validate().is_ok());
-        v
+    /// Whether `viewer` knows the hidden dice of `p`: their own, unless a reforzada re-rolled
+    /// them unseen; and once the game is over, the dice of its last count (every cup for a
+    /// doubted bid, the passer's for a doubted pass).
+    fn known_to(&self, viewer: Seat, p: Seat) -> bool {
+        let counted = self.winner.is_some() && self.pending_pass.is_none_or(|passer| passer == p);
+        counted || (p == viewer && self.seats[p].knows_hidden)
     }
 }
 
-impl crate::play::GameRules for GameConfig {
-    fn standard(players: usize) -> GameConfig {
-        GameConfig::standard(RuleSet::Chimbo9, players.min(u8::MAX as usize) as u8)
-    }
-    fn players(&self) -> usize {
-        self.players as usize
-    }
-    fn validate(&self) -> Result<()> {
-        GameConfig::validate(self)
-    }
-    fn with_changes(&self, spec: &str) -> Result<GameConfig> {
-        GameConfig::with_changes(*self, spec)
-    }
-    fn one_rule_changes(&self) -> Vec<RuleChange<GameConfig>> {
-        GameConfig::one_rule_changes(self)
-    }
-    fn describe(&self) -> String {
-        GameConfig::describe(self)
-    }
-}
-
-impl crate::play::State for Game {
-    type Rules = GameConfig;
+impl State for DudoState {
+    type Rules = Rules;
     type Action = Action;
     type View<'a> = View<'a>;
 
     /// Dudo has no rule for later games: every game starts as its rule set says.
-    fn deal(rules: &GameConfig, _start: &crate::play::Start, rng: &mut crate::rng::Stream) -> Game {
-        Game::new(*rules, rng)
+    fn deal(rules: &Rules, _start: &Start, rng: &mut Stream) -> DudoState {
+        DudoState::dealt(*rules, rng)
     }
     /// Every die the viewer does not know rolled afresh: the other players' cups, and their own
-    /// after a reforzada re-rolled it unseen; the dice shown stay.
-    fn deal_for_view(view: &View<'_>, rng: &mut crate::rng::Stream) -> Game {
+    /// after a reforzada re-rolled it unseen. The dice shown, the lives, the bids and who has
+    /// left stay as they are; each die under a cup is uniform whatever was bid (no inference from
+    /// bids), which is what a cup nobody has looked into is.
+    fn deal_for_view(view: &View<'_>, rng: &mut Stream) -> DudoState {
         let mut g = view.game.clone();
-        let n = g.config.players as usize;
-        for (p, s) in g.seats[..n].iter_mut().enumerate() {
-            if p == view.me && s.knows_hidden {
+        for p in 0..g.rules.players as usize {
+            let k = g.seats[p].hidden_len as usize;
+            if k == 0 || g.known_to(view.seat, p) {
                 continue;
             }
-            let d = crate::rng::six_dice(rng);
-            let k = s.hidden_len as usize;
-            s.hidden[..k].copy_from_slice(&d[..k]);
+            let d = six_dice(rng);
+            g.seats[p].hidden[..k].copy_from_slice(&d[..k]);
         }
         g
     }
-    fn rules(&self) -> &GameConfig {
-        &self.config
+    fn rules(&self) -> &Rules {
+        &self.rules
     }
     #[inline]
-    fn to_act(&self) -> usize {
+    fn to_act(&self) -> Seat {
         self.turn
     }
     #[inline]
-    fn view(&self, seat: usize) -> View<'_> {
-        Game::view(self, seat)
+    fn view(&self, seat: Seat) -> View<'_> {
+        View { game: self, seat }
     }
     fn legal_actions(&self, out: &mut Vec<Action>) {
         out.clear();
         self.for_each_legal(|a| out.push(a));
     }
     #[inline]
-    fn apply(
-        &mut self,
-        action: Action,
-        rng: &mut crate::rng::Stream,
-    ) -> Result<(), crate::play::Illegal> {
-        Game::apply(self, action, rng)
-            .map(|_| ())
-            .map_err(|e| crate::play::Illegal(e.to_string()))
+    fn apply(&mut self, action: Action, rng: &mut Stream) -> Result<(), Illegal> {
+        self.check(action)
+            .map_err(|why| Illegal::new(action, why))?;
+        self.play(action, rng);
+        Ok(())
     }
     #[inline]
-    fn outcome(&self) -> Option<crate::play::Outcome> {
-        self.winner.map(|w| crate::play::Outcome::Event(1 << w))
+    fn outcome(&self) -> Option<Outcome> {
+        self.winner.map(|w| Outcome::Event(1 << w))
     }
-    fn first_player(&self) -> usize {
+    fn first_player(&self) -> Seat {
         self.first_opener
     }
+    /// Rounds.
     fn length(&self) -> u64 {
-        self.rounds as u64
+        self.rounds.into()
     }
-    /// In the order of [`COUNTERS`].
-    fn counters(&self, out: &mut [i64; crate::play::MAX_COUNTERS]) {
+    /// Bids, doubts and how they went, passes, reinforcements, obligado rounds and the rounds
+    /// lost by their opener.
+    fn counters(&self, out: &mut [i64; MAX_COUNTERS]) {
+        use super::Counter;
         let c = &self.counts;
-        for (o, x) in out.iter_mut().zip([
-            c.bids,
-            c.doubts,
-            c.doubts_won,
-            c.passes,
-            c.pass_doubts,
-            c.pass_doubts_won,
-            c.reinforcements,
-            c.obligado_rounds,
-            c.opener_lost,
-        ]) {
-            *o = x as i64;
-        }
+        out[Counter::Bids as usize] = c.bids.into();
+        out[Counter::Doubts as usize] = c.doubts.into();
+        out[Counter::DoubtsWon as usize] = c.doubts_won.into();
+        out[Counter::Passes as usize] = c.passes.into();
+        out[Counter::PassDoubts as usize] = c.pass_doubts.into();
+        out[Counter::PassDoubtsWon as usize] = c.pass_doubts_won.into();
+        out[Counter::Reinforcements as usize] = c.reinforcements.into();
+        out[Counter::ObligadoRounds as usize] = c.obligado_rounds.into();
+        out[Counter::OpenerLost as usize] = c.opener_lost.into();
     }
     /// Players leave the table one by one: the last one in wins, the first one out is last.
-    fn places(&self, out: &mut [u8; crate::play::MAX_SEATS]) -> bool {
-        let n = self.config.players as usize;
+    fn places(&self, out: &mut [u8; MAX_SEATS]) -> bool {
+        let n = self.rules.players as usize;
         out[..n].copy_from_slice(&self.place[..n]);
         true
     }
     fn check_invariants(&self) -> Result<(), String> {
-        Game::check_invariants(self)
+        self.invariants()
     }
 }
-
-/// Names of the counters [`Game`] keeps (see [`Counts`]).
-pub const COUNTERS: &[&str] = &[
-    "bids",
-    "doubts",
-    "doubts_won",
-    "passes",
-    "pass_doubts",
-    "pass_doubts_won",
-    "reinforcements",
-    "obligado_rounds",
-    "opener_lost",
-];
 
 #[cfg(test)]
 mod tests {
@@ -1337,12 +997,19 @@ mod tests {
     #[test]
     fn illegal_actions_are_rejected_with_a_reason() {
         let mut rng = base_stream(1);
-        let mut g = Game::new(GameConfig::standard(RuleSet::Chimbo9, 4), &mut rng);
+        let mut g = DudoState::deal(
+            &Rules::standard(RuleSet::Chimbo9, 4),
+            &Start::default(),
+            &mut rng,
+        );
         let b = |q, f| Bid {
             quantity: q,
             face: Face::new(f).unwrap(),
         };
-        assert!(g.apply(Action::Doubt, &mut rng).is_err());
+        assert_eq!(
+            g.apply(Action::Doubt, &mut rng).unwrap_err().to_string(),
+            "illegal action: doubt («dudo») (nothing to doubt: open the round)"
+        );
         assert!(g
             .apply(
                 Action::Raise {

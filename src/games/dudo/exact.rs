@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bid::Bid;
 use super::face::Face;
-use super::rules::{Counting, RuleSet, Rules};
+use super::rules::{Bidding, Counting, RuleSet};
 use crate::error::{Error, Result};
 use crate::math::{binomial_pmf, upper_tails};
 
@@ -33,7 +33,7 @@ pub struct Situation {
     /// Dice others have shown (mandada reforzada).
     pub shown: Vec<Face>,
     /// Rule set and flags.
-    pub rules: Rules,
+    pub rules: Bidding,
     /// An obligado round (fixed face, no wild aces, no millas bonus).
     pub obligado: bool,
 }
@@ -44,7 +44,7 @@ impl Situation {
         dice: u32,
         hand: Vec<Face>,
         shown: Vec<Face>,
-        rules: Rules,
+        rules: Bidding,
         obligado: bool,
     ) -> Result<Self> {
         if dice == 0 || dice > MAX_DICE {

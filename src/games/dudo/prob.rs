@@ -199,7 +199,7 @@ pub fn report(query: &ProbQuery, sampled: Option<(&CountHistogram, &RunSummary)>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::dudo::{RuleSet, Rules};
+    use crate::games::dudo::{Bidding, RuleSet};
 
     #[test]
     fn impossible_and_certain_only_when_the_dice_decide() {
@@ -222,7 +222,7 @@ mod tests {
     #[test]
     fn the_reason_names_the_limit() {
         let f = |v| Face::new(v).unwrap();
-        let rules = Rules::new(RuleSet::Caleuchano);
+        let rules = Bidding::new(RuleSet::Caleuchano);
         // 10 dice, holding 3,3,4,5,6 and shown 1: millas can count 4 unknown dice + the shown
         // ace + the bonus = 6 (the hand holds no 2 and no ace).
         let hand = [3, 3, 4, 5, 6].map(f).to_vec();
@@ -247,9 +247,9 @@ mod tests {
         );
         assert!(s.certain(two(2)) && !s.certain(two(3)));
         // --aces-need-natural with every die known and no natural: the aces do not count.
-        let natural = Rules {
+        let natural = Bidding {
             aces_need_natural: true,
-            ..Rules::new(RuleSet::Chimbo9)
+            ..Bidding::new(RuleSet::Chimbo9)
         };
         let s = Situation::new(2, vec![f(1), f(1)], vec![], natural, false).unwrap();
         assert_eq!(s.max_count(f(4)), 0);

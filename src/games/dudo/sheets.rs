@@ -5,7 +5,7 @@
 
 use super::exact::{Situation, DICE_PER_PLAYER};
 use super::face::Face;
-use super::rules::{RuleSet, Rules};
+use super::rules::{Bidding, RuleSet};
 use super::table::{self, TableQuery};
 use crate::error::{Error, Result};
 use crate::report::{self, Format, Report, Table, Value};
@@ -24,7 +24,7 @@ pub fn holding_report(dice: u32, set: RuleSet) -> Result<Report> {
             "invalid --dice {dice}: the holding sheet needs at least your own {DICE_PER_PLAYER} dice"
         )));
     }
-    let rules = Rules::new(set);
+    let rules = Bidding::new(set);
     let (three, five, ace) = (Face::new(3)?, Face::new(5)?, Face::ACE);
     // Your hand holds k dice of the face bid and 5 − k dice that do not count (fives).
     let situation = |face: Face, k: usize| {
@@ -94,7 +94,7 @@ pub fn generate() -> Result<Vec<(String, String)>> {
         for players in PLAYERS {
             let dice = players * DICE_PER_PLAYER;
             let q = TableQuery {
-                situation: Situation::new(dice, Vec::new(), Vec::new(), Rules::new(set), false)?,
+                situation: Situation::new(dice, Vec::new(), Vec::new(), Bidding::new(set), false)?,
                 levels: LEVELS.to_vec(),
                 all_rows: false,
             };

@@ -5,8 +5,8 @@
 //! reads, and as a "doubt below x %" sheet in Markdown.
 
 use super::bots::Strategy;
-use super::engine::GameConfig;
 use super::rules::RuleSet;
+use super::rules::Rules;
 use super::Dudo;
 use crate::error::Result;
 use crate::play::sim::GameSimulation;
@@ -83,7 +83,7 @@ pub fn tune(spec: &TuneSpec, control: &RunControl) -> Result<Vec<TuneResult>> {
         control
             .progress
             .set_message(format!("tuning {players} players"));
-        let game = GameConfig::standard(spec.set, players);
+        let game = Rules::standard(spec.set, players);
         // `None`: stopped by a signal.
         let play = |candidate: Strategy| -> Result<Option<Proportion>> {
             let mut strategies = vec![spec.field.clone(); players as usize];
