@@ -189,8 +189,8 @@ mod tests {
             let r = rewards(&root, &end);
             match end.outcome() {
                 Some(Outcome::Event(m)) => {
-                    for s in 0..4 {
-                        assert_eq!(r[s], f64::from(m >> s & 1));
+                    for (s, &reward) in r.iter().enumerate().take(4) {
+                        assert_eq!(reward, f64::from(m >> s & 1));
                     }
                 }
                 o => assert_eq!(o, Some(Outcome::Draw)),
