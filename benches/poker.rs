@@ -6,8 +6,8 @@
 //! Run with `cargo bench --features bench --bench poker`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use std::hint::black_box;
 use rand_core::SeedableRng;
+use std::hint::black_box;
 use tahur::games::poker::bots::{Bot, Strategy};
 use tahur::games::poker::engine::{Action, PokerState, ALL_DICE};
 use tahur::games::poker::hand::{Claim, Counts};

@@ -511,7 +511,10 @@ impl PokerState {
             return Err(format!("players in: {:b}", self.alive));
         }
         if self.knowers >> n != 0 {
-            return Err(format!("seats past the table know the cup: {:b}", self.knowers));
+            return Err(format!(
+                "seats past the table know the cup: {:b}",
+                self.knowers
+            ));
         }
         if self.outs as u32 + self.alive.count_ones() != n as u32 {
             return Err("players out and in do not add up".into());
@@ -879,7 +882,8 @@ mod tests {
         let rung = |s: &str| crate::games::poker::hand::Claim::parse(s).unwrap().rung() as u8;
         let mut rng = base_stream(1);
         // Seat 0 passed "trío de reyes" on KKK87: true.
-        let mut g = PokerState::with_claim(rules, 0, rung("trío de reyes"), faces("KKK87"), ALL_DICE);
+        let mut g =
+            PokerState::with_claim(rules, 0, rung("trío de reyes"), faces("KKK87"), ALL_DICE);
         assert_eq!(g.to_act(), 1);
         assert!(
             g.view(1).dice().is_none(),
@@ -890,7 +894,8 @@ mod tests {
         // The player after the loser starts.
         assert_eq!((g.phase(), g.to_act()), (Phase::FirstRoll, 2));
         // A lie called.
-        let mut g = PokerState::with_claim(rules, 2, rung("póker de ases"), faces("KKK87"), ALL_DICE);
+        let mut g =
+            PokerState::with_claim(rules, 2, rung("póker de ases"), faces("KKK87"), ALL_DICE);
         g.apply(Action::Call, &mut rng).unwrap();
         assert_eq!(g.points(2), 1);
         assert_eq!(g.to_act(), 0);
@@ -1019,7 +1024,10 @@ mod tests {
         assert!(g.view(0).sees_all() && g.view(0).dice().is_some());
         assert!(!g.view(1).sees_all() && !g.view(2).sees_all());
         let shown = format!("{:?}", g.view(1));
-        assert!(shown.contains("? in the cup") && !shown.contains("Q in the cup"), "{shown}");
+        assert!(
+            shown.contains("? in the cup") && !shown.contains("Q in the cup"),
+            "{shown}"
+        );
         assert!(format!("{:?}", g.view(0)).contains("Q in the cup"));
         // Seat 1 accepts and looks; throws a face-up die in the open: seat 0's dice are still
         // in the cup, so seat 0 still knows them, and so does seat 1.
@@ -1075,7 +1083,10 @@ mod tests {
                     varied |= d.dice() != g.dice();
                     // What the claimant sees changes with the dice dealt.
                     let same = d.dice() == g.dice();
-                    assert_eq!(format!("{:?}", d.view(0)) == format!("{:?}", g.view(0)), same);
+                    assert_eq!(
+                        format!("{:?}", d.view(0)) == format!("{:?}", g.view(0)),
+                        same
+                    );
                 }
                 d.check_invariants().unwrap();
             }

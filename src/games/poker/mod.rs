@@ -245,7 +245,11 @@ impl crate::play::Game for Poker {
         );
         // The hand's first roller: losses against the fair share of each hand (1 / players in).
         let first = Proportion::new(c(Counter::FirstLost as usize), hands);
-        let excess = t.counters.get(Counter::FirstExcess840 as usize).copied().unwrap_or_default();
+        let excess = t
+            .counters
+            .get(Counter::FirstExcess840 as usize)
+            .copied()
+            .unwrap_or_default();
         let fair = if hands == 0 {
             0.0
         } else {
