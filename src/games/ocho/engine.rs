@@ -28,14 +28,18 @@
 use std::fmt;
 
 use super::cards::{
-    count, nth, rank_mask, suit_mask, Card, CardSet, Cards, ACE, DRAW_THREE, EIGHT, EIGHTS, JACK,
-    JOKERS, KING, THREE, TWO,
+    count, nth, Card, CardSet, Cards, ACE, DRAW_THREE, EIGHT, JACK, JOKERS, KING, ONE_DECK, THREE,
+    TWO,
 };
 use super::rules::{FirstCard, JokerRule, Rules, MAX_CARDS, MAX_PLAYERS};
 use crate::play::{Illegal, Outcome, PlayerView, Seat, Start, State, MAX_COUNTERS, MAX_SEATS};
 use crate::rng::{uniform_below, Rng, Stream};
 
-mod one_deck;
+mod table;
+mod word;
+
+use table::Table;
+use word::CardWord;
 
 /// Cards drawn for each 3 or joker in a draw-three stack, and for forgetting «voy por una».
 pub const DRAW_PENALTY: u16 = 3;
@@ -189,83 +193,29 @@ impl Legal {
     }
 }
 
-/// A game of Ocho loco in progress.
+/// A game of Ocho loco in progress: the rules, the dealer and the starter, and the [`Table`]
+/// the rules move (card sets of one or two decks as `u128`).
 #[derive(Clone, Debug)]
 pub struct OchoState {
     rules: Rules,
-    n: u8,
-    /// Hands by seat (16 slots, so that a seat masked to 4 bits needs no bounds check).
-    hands: [CardSet; SLOTS],
-    /// The stock, in no particular order: each draw takes a uniformly random card of it (a lazy
-    /// shuffle: nobody knows a shuffled stock's order, so this is the same as drawing its top
-    /// card, and a reshuffle only puts the played cards back).
-    stock: [Card; 128],
-    stock_len: u8,
-    /// Cards played since the last reshuffle, the top one included.
-    pile: CardSet,
-    top: Card,
-    /// The suit in force.
-    suit: u8,
-    /// The rank to match by value (a joker on top counts as a 3).
-    value: u8,
-    /// Cards the player to act must draw (a draw-three stack), 0 when none.
-    pending: u16,
-    /// Play goes to the left (seat − 1) instead of the right.
-    reversed: bool,
-    to_act: u8,
-    phase: Phase,
-    /// The card drawn in [`Phase::Drawn`] and [`Phase::StackDrawn`].
-    drawn: Card,
-    /// Seats still holding cards, as a bitmask.
-    active: u16,
-    n_active: u8,
-    /// Seats in the order they went out; the last one is the seat left holding cards.
-    order: [u8; MAX_PLAYERS],
-    n_out: u8,
     dealer: u8,
     starter: u8,
     legal: Legal,
-    /// The jokers when they go on any card, else nothing.
-    wild: CardSet,
-    turns: u32,
-    actions: u32,
-    cards_drawn: u32,
-    stack_cards: u32,
-    penalty_cards: u32,
-    forgotten: u16,
-    reshuffles: u16,
-    longest_stack: u16,
-    capped: bool,
+    table: Table<CardSet>,
 }
 
 /// Slots of the hands array (at least [`MAX_PLAYERS`], a power of two).
 const SLOTS: usize = 16;
 
-/// Every card of two decks in order (a deck is the first 54 of them).
-const DECK_ORDER: [Card; MAX_CARDS] = {
-    let mut d = [Card(0); MAX_CARDS];
+/// Every card of two decks in order (a deck is the first 54 of them), then unused places.
+const DECK_ORDER: [Card; 128] = {
+    let mut d = [Card(0); 128];
     let mut i = 0;
     while i < MAX_CARDS {
         d[i] = Card(if i < 54 { i as u8 } else { (i + 10) as u8 });
         i += 1;
     }
     d
-};
-
-/// What plays on a suit in force and a value to match in a normal turn, jokers where they go on
-/// a 3 (index `suit · 13 + value`); jokers that go anywhere are added apart.
-static FOLLOW: [CardSet; 52] = {
-    let mut t = [0; 52];
-    let mut i = 0;
-    while i < 52 {
-        let (suit, value) = ((i / 13) as u8, (i % 13) as u8);
-        t[i] = suit_mask(suit) | rank_mask(value) | EIGHTS;
-        if value == THREE {
-            t[i] |= JOKERS;
-        }
-        i += 1;
-    }
-    t
 };
 
 /// The next seat of `active` after `seat`, to the right (seat + 1, wrapping) or, `reversed`, to
@@ -290,12 +240,15 @@ impl OchoState {
     fn dealt(rules: Rules, dealer: Option<u8>, rng: &mut impl Rng) -> OchoState {
         let n = rules.players;
         let h = rules.hand as usize;
-        let mut stock = [Card(0); 128];
-        stock[..MAX_CARDS].copy_from_slice(&DECK_ORDER);
+        let wild = if rules.joker == JokerRule::Any {
+            JOKERS
+        } else {
+            0
+        };
+        let mut t = Table::new(n, DECK_ORDER, wild, rules.eight_answers, rules.keep_drawn);
         let mut m = rules.cards() as usize;
         let dealer = dealer.unwrap_or_else(|| uniform_below(rng, n as usize) as u8);
         let starter = (dealer + 1) % n;
-        let mut hands = [0; SLOTS];
         // Dealt one at a time to the right, starting with the dealer's right, each card a
         // uniformly random one of those left (a lazy shuffle: the same as dealing from the top
         // of a shuffled deck); what is left is the stock.
@@ -303,46 +256,18 @@ impl OchoState {
         for _ in 0..n as usize * h {
             let j = uniform_below(rng, m);
             m -= 1;
-            hands[seat & 15] |= stock[j & 127].bit();
-            stock[j & 127] = stock[m & 127];
+            t.hands[seat & 15] |= t.stock[j & 127].bit();
+            t.stock[j & 127] = t.stock[m & 127];
             seat = if seat + 1 == n as usize { 0 } else { seat + 1 };
         }
+        t.stock_len = m as u32;
+        t.to_act = starter;
         let mut g = OchoState {
             rules,
-            n,
-            hands,
-            stock,
-            stock_len: m as u8,
-            pile: 0,
-            top: Card(0),
-            suit: 0,
-            value: 0,
-            pending: 0,
-            reversed: false,
-            to_act: starter,
-            phase: Phase::Turn,
-            drawn: Card(0),
-            active: (1u16 << n) - 1,
-            n_active: n,
-            order: [0; MAX_PLAYERS],
-            n_out: 0,
             dealer,
             starter,
             legal: Legal::default(),
-            wild: if rules.joker == JokerRule::Any {
-                JOKERS
-            } else {
-                0
-            },
-            turns: 0,
-            actions: 0,
-            cards_drawn: 0,
-            stack_cards: 0,
-            penalty_cards: 0,
-            forgotten: 0,
-            reshuffles: 0,
-            longest_stack: 0,
-            capped: false,
+            table: t,
         };
         g.turn_first_card(rng);
         g
@@ -352,37 +277,38 @@ impl OchoState {
     /// suit to set), so the turned card is a uniformly random non-joker of the stock. Then play
     /// starts as the rules say.
     fn turn_first_card(&mut self, rng: &mut impl Rng) {
+        let t = &mut self.table;
         let card = loop {
             // Validation leaves at least 5 cards after dealing, so a non-joker is always left.
-            let j = uniform_below(rng, self.stock_len as usize);
-            let c = self.stock[j];
+            let j = uniform_below(rng, t.stock_len as usize) & 127;
+            let c = t.stock[j];
             if !c.is_joker() {
-                self.stock_len -= 1;
-                self.stock[j] = self.stock[self.stock_len as usize];
+                t.stock_len -= 1;
+                t.stock[j] = t.stock[t.stock_len as usize & 127];
                 break c;
             }
         };
-        self.pile = card.bit();
-        self.top = card;
-        self.suit = card.suit();
-        self.value = card.rank();
+        t.pile = card.bit();
+        t.top = card.0;
+        t.seats();
         let mut first = self.starter;
         if self.rules.first_card == FirstCard::Acts {
             match card.rank() {
                 // The dealer "played" it: the dealer plays again, that is first.
                 ACE => first = self.dealer,
-                TWO => first = self.next(self.starter),
-                THREE => self.pending = DRAW_PENALTY,
-                JACK | KING if self.n == 2 => first = self.dealer,
+                TWO => first = t.next(self.starter),
+                THREE => t.pending = DRAW_PENALTY,
+                JACK | KING if t.n == 2 => first = self.dealer,
                 JACK | KING => {
-                    self.reversed = true;
-                    first = self.next(self.dealer);
+                    t.dir = 16;
+                    first = t.next(self.dealer);
                 }
                 _ => {}
             }
         }
-        self.longest_stack = self.pending;
-        self.start_turn(first);
+        t.show(card.suit(), card.rank());
+        t.longest_stack = t.pending;
+        t.start_turn(first);
         self.refresh();
     }
 
@@ -409,41 +335,45 @@ impl OchoState {
             return Err("hands, stock, suit or seat out of range".into());
         }
         let mut g = OchoState::dealt(rules, Some(0), &mut crate::rng::base_stream(0));
-        g.hands = [0; SLOTS];
-        g.hands[..n as usize].copy_from_slice(hands);
-        g.stock_len = stock.len() as u8;
-        g.stock[..stock.len()].copy_from_slice(stock);
-        g.pile = played | top.bit();
-        g.top = top;
-        g.suit = if top.is_joker() || top.rank() == EIGHT {
-            suit
-        } else {
-            top.suit()
-        };
-        g.value = if top.is_joker() { THREE } else { top.rank() };
-        g.pending = pending;
-        g.reversed = reversed;
-        g.active = 0;
+        let t = &mut g.table;
+        t.hands = [0; SLOTS];
+        t.hands[..n as usize].copy_from_slice(hands);
+        t.stock_len = stock.len() as u32;
+        t.stock[..stock.len()].copy_from_slice(stock);
+        t.pile = played | top.bit();
+        t.top = top.0;
+        t.pending = pending;
+        t.dir = if reversed { 16 } else { 0 };
+        t.active = 0;
         for (s, &h) in hands.iter().enumerate() {
             if h != 0 {
-                g.active |= 1 << s;
+                t.active |= 1 << s;
             }
         }
-        g.n_active = g.active.count_ones() as u8;
-        g.n_out = 0;
+        t.n_active = t.active.count_ones() as u8;
+        t.n_out = 0;
         for s in 0..n {
-            if g.active >> s & 1 == 0 {
-                g.order[g.n_out as usize] = s;
-                g.n_out += 1;
+            if t.active >> s & 1 == 0 {
+                t.order[t.n_out as usize] = s;
+                t.n_out += 1;
             }
         }
-        g.to_act = to_act as u8;
-        g.phase = if pending > 0 {
+        t.seats();
+        t.show(
+            if top.is_joker() || top.rank() == EIGHT {
+                suit
+            } else {
+                top.suit()
+            },
+            if top.is_joker() { THREE } else { top.rank() },
+        );
+        t.to_act = to_act as u8;
+        t.phase = if pending > 0 {
             Phase::Stack
         } else {
             Phase::Turn
         };
-        g.turns = 0;
+        t.turns = 0;
         g.refresh();
         g.invariants()?;
         Ok(g)
@@ -452,52 +382,26 @@ impl OchoState {
     /// The next seat still holding cards after `seat` in the direction of play.
     #[inline]
     fn next(&self, seat: u8) -> u8 {
-        next_in(self.active, seat, self.reversed)
+        self.table.next(seat)
     }
 
     /// Cards that may be played on the top card in a normal turn.
     #[inline(always)]
     fn follow_mask(&self) -> CardSet {
-        FOLLOW[self.suit as usize * 13 + self.value as usize] | self.wild
-    }
-
-    /// Cards that answer a pending draw-three.
-    #[inline]
-    fn answer_mask(&self) -> CardSet {
-        if self.rules.eight_answers {
-            DRAW_THREE | EIGHTS
-        } else {
-            DRAW_THREE
-        }
-    }
-
-    /// Whether a card can still be drawn (from the stock, or from a reshuffle).
-    #[inline]
-    fn can_draw(&self) -> bool {
-        self.stock_len > 0 || self.pile & !self.top.bit() != 0
-    }
-
-    #[inline(always)]
-    fn start_turn(&mut self, seat: u8) {
-        self.to_act = seat;
-        self.phase = if self.pending > 0 {
-            Phase::Stack
-        } else {
-            Phase::Turn
-        };
-        self.turns += 1;
+        self.table.follow
     }
 
     /// Computes the legal actions of the player to act.
     #[inline(always)]
     fn refresh(&mut self) {
-        let hand = self.hands[self.to_act as usize & 15];
+        let t = &self.table;
+        let hand = t.hands[t.to_act as usize & 15];
         let last_card = count(hand) == 1;
-        self.legal = match self.phase {
+        self.legal = match t.phase {
             Phase::Turn => {
-                let plays = hand & self.follow_mask();
+                let plays = hand & t.follow;
                 let stuck = plays == 0;
-                let draw = stuck && self.can_draw();
+                let draw = stuck && t.can_draw();
                 Legal {
                     plays,
                     draw,
@@ -507,21 +411,21 @@ impl OchoState {
                 }
             }
             Phase::Drawn => Legal {
-                plays: self.drawn.bit(),
+                plays: Card(t.drawn).bit(),
                 draw: false,
                 take: false,
-                pass: self.rules.keep_drawn,
+                pass: t.keep_drawn,
                 last_card,
             },
             Phase::Stack => Legal {
-                plays: hand & self.answer_mask(),
+                plays: hand & t.answer_mask(),
                 draw: false,
                 take: true,
                 pass: false,
                 last_card,
             },
             Phase::StackDrawn => Legal {
-                plays: self.drawn.bit(),
+                plays: Card(t.drawn).bit(),
                 draw: false,
                 take: true,
                 pass: false,
@@ -543,12 +447,18 @@ impl OchoState {
         self.legal.push_all(out);
     }
 
+    /// Whether every card of the game fits 64 bits (one deck).
+    #[inline]
+    fn is_one_deck(&self) -> bool {
+        self.rules.deck_cards() & !ONE_DECK == 0
+    }
+
     /// Plays the rest of the game with every seat choosing as the `random` bot does
     /// ([`super::bots::random_action`]) from `decisions`, and forgetting «voy por una» when a
     /// uniform 64-bit draw is below `forget_below[seat]` (every time for the seats in
     /// `always_forgets`): the same choices from the same draws as asking random bots move by move,
     /// without building a view, checking each action or storing the legal actions of every
-    /// position (a test holds the two to each other).
+    /// position (a test holds the two to each other). A one-deck game plays on 64-bit sets.
     pub fn play_out_random(
         &mut self,
         decisions: &mut (impl Rng + Clone),
@@ -562,13 +472,15 @@ impl OchoState {
             unsafe { self.play_out_random_bmi2(decisions, deal, forget_below, always_forgets) };
             return;
         }
-        if self.is_one_deck() {
-            self.play_out_one_deck(decisions, deal, forget_below, always_forgets, |set, k| {
-                crate::bits::select(set, k) as u8
-            });
-        } else {
-            self.play_out_random_with(decisions, deal, forget_below, always_forgets, nth);
-        }
+        let one_deck = self.is_one_deck();
+        self.play_out_random_with(
+            one_deck,
+            decisions,
+            deal,
+            forget_below,
+            always_forgets,
+            crate::bits::select,
+        );
     }
 
     /// [`Self::play_out_random`] compiled for BMI2, selecting cards with `pdep`.
@@ -584,291 +496,66 @@ impl OchoState {
         forget_below: &[u64; MAX_PLAYERS],
         always_forgets: u16,
     ) {
-        // The closures inherit this function's BMI2.
-        if self.is_one_deck() {
-            self.play_out_one_deck(decisions, deal, forget_below, always_forgets, |set, k| {
-                crate::bits::select_bmi2(set, k) as u8
-            })
-        } else {
-            self.play_out_random_with(decisions, deal, forget_below, always_forgets, |set, k| {
-                super::cards::nth_bmi2(set, k)
-            })
-        }
+        // The closure inherits this function's BMI2.
+        let one_deck = self.is_one_deck();
+        self.play_out_random_with(
+            one_deck,
+            decisions,
+            deal,
+            forget_below,
+            always_forgets,
+            |set, k| crate::bits::select_bmi2(set, k),
+        )
     }
 
-    /// The random play-out with a given card selection (the same card either way).
+    /// The random play-out with a given selection of the `k`-th member of a 64-bit word (the
+    /// same card either way), on 64-bit sets when `one_deck` (it must be a one-deck game) and
+    /// on the 128-bit table otherwise. The same moves from the same draws either way.
     #[inline(always)]
     fn play_out_random_with(
         &mut self,
-        decisions: &mut impl Rng,
-        deal: &mut impl Rng,
+        one_deck: bool,
+        decisions: &mut (impl Rng + Clone),
+        deal: &mut (impl Rng + Clone),
         forget_below: &[u64; MAX_PLAYERS],
         always_forgets: u16,
-        select: impl Fn(CardSet, u32) -> Card,
+        select: impl Fn(u64, u32) -> u32,
     ) {
-        // Seats that may forget «voy por una».
-        let mut forgetful = always_forgets;
-        for (s, &f) in forget_below.iter().enumerate() {
-            forgetful |= ((f > 0) as u16) << s;
-        }
-        // Whether the player to act forgets «voy por una» playing from a hand of two.
-        let forgets = |game: &OchoState, decisions: &mut _| -> bool {
-            let p = game.to_act as usize;
-            forgetful != 0
-                && forgetful >> p & 1 == 1
-                && count(game.hands[p]) == 2
-                && (always_forgets >> p & 1 == 1 || Rng::next_u64(decisions) < forget_below[p])
-        };
         let max = self.rules.max_actions;
-        while self.phase != Phase::Over {
-            if self.actions >= max {
-                self.phase = Phase::Over;
-                self.capped = true;
-                break;
-            }
-            self.actions += 1;
-            let hand = self.hands[self.to_act as usize & 15];
-            // The cards that may be played, and whether the move that is not a card exists.
-            let (plays, other) = match self.phase {
-                Phase::Turn => {
-                    let plays = hand & self.follow_mask();
-                    if plays == 0 {
-                        if !self.can_draw() {
-                            let p = self.to_act;
-                            self.start_turn(self.next(p));
-                            continue;
-                        }
-                        self.draw_until_playable(deal);
-                        // A drawn card that must be played and names no suit leaves the random
-                        // player one move, which takes no draw: play it now (unless the draw
-                        // reached the cap: then the game stops first, as move by move).
-                        if self.phase == Phase::Drawn
-                            && !self.rules.keep_drawn
-                            && self.actions < max
-                            && (self.drawn.rank() != EIGHT
-                                || count(self.hands[self.to_act as usize & 15]) == 1)
-                        {
-                            self.actions += 1;
-                            let c = self.drawn;
-                            let silent = forgets(self, decisions);
-                            self.play(c, c.suit(), silent, deal);
-                        }
-                        continue;
-                    }
-                    (plays, false)
-                }
-                Phase::Drawn => (self.drawn.bit(), self.rules.keep_drawn),
-                Phase::Stack => (hand & self.answer_mask(), true),
-                Phase::StackDrawn => (self.drawn.bit(), true),
-                Phase::Over => break,
-            };
-            let cards = count(plays);
-            let moves = cards + other as u32;
-            let k = if moves == 1 {
-                0
-            } else {
-                uniform_below(decisions, moves as usize) as u32
-            };
-            if k < cards {
-                let c = select(plays, k);
-                // `play` reads the suit of an 8 only.
-                let suit = if c.rank() == EIGHT && count(hand) != 1 {
-                    uniform_below(decisions, 4) as u8
-                } else {
-                    c.suit()
-                };
-                let silent = forgets(self, decisions);
-                self.play(c, suit, silent, deal);
-            } else {
-                match self.phase {
-                    Phase::Drawn => {
-                        let p = self.to_act;
-                        self.start_turn(self.next(p));
-                    }
-                    _ => self.take(deal),
-                }
-            }
+        if one_deck {
+            debug_assert!(self.is_one_deck());
+            let mut t = self.table.one_deck();
+            t.play_out(
+                decisions,
+                deal,
+                forget_below,
+                always_forgets,
+                max,
+                |set: u64, k| set.select_with(k, &select),
+            );
+            self.table.store_one_deck(&t);
+        } else {
+            self.table.play_out(
+                decisions,
+                deal,
+                forget_below,
+                always_forgets,
+                max,
+                |set: CardSet, k| set.select_with(k, &select),
+            );
         }
         self.refresh();
     }
 
-    /// Draws the next card, shuffling the played cards but the top one into a new stock when
-    /// the stock is empty; `None` when no card is left to draw.
-    #[inline(always)]
-    fn draw_one(&mut self, rng: &mut impl Rng) -> Option<Card> {
-        if self.stock_len == 0 {
-            self.reshuffle();
-            if self.stock_len == 0 {
-                return None;
-            }
-        }
-        let j = uniform_below(rng, self.stock_len as usize) & 127;
-        self.stock_len -= 1;
-        self.cards_drawn += 1;
-        let c = self.stock[j];
-        self.stock[j] = self.stock[self.stock_len as usize & 127];
-        Some(c)
-    }
-
-    /// The played cards but the top one become the (empty) stock (draws take random cards of
-    /// it, so it needs no shuffling here).
-    #[cold]
-    fn reshuffle(&mut self) {
-        let rest = self.pile & !self.top.bit();
-        if rest == 0 {
-            return;
-        }
-        let mut m = 0;
-        for c in Cards(rest) {
-            self.stock[m] = c;
-            m += 1;
-        }
-        self.stock_len = m as u8;
-        self.pile = self.top.bit();
-        self.reshuffles += 1;
-    }
-
-    /// Draws up to `k` cards into `seat`'s hand; returns how many came.
-    #[inline(always)]
-    fn draw_cards(&mut self, seat: u8, k: u16, rng: &mut impl Rng) -> u32 {
-        let mut got = 0;
-        let mut hand = self.hands[seat as usize & 15];
-        for _ in 0..k {
-            match self.draw_one(rng) {
-                Some(c) => {
-                    hand |= c.bit();
-                    got += 1;
-                }
-                None => break,
-            }
-        }
-        self.hands[seat as usize & 15] = hand;
-        got
-    }
-
-    #[inline(always)]
-    fn play(&mut self, card: Card, suit: u8, silent: bool, rng: &mut impl Rng) {
-        let p = self.to_act;
-        let answering = matches!(self.phase, Phase::Stack | Phase::StackDrawn);
-        // The hand in a register: reading back a 128-bit value just stored stalls.
-        let hand = self.hands[p as usize & 15] & !card.bit();
-        self.hands[p as usize & 15] = hand;
-        self.pile |= card.bit();
-        self.top = card;
-        let rank = card.rank();
-        let out = hand == 0;
-        match rank {
-            EIGHT => {
-                self.suit = if out { card.suit() } else { suit };
-                self.value = EIGHT;
-                if answering {
-                    self.pending = 0;
-                }
-            }
-            super::cards::JOKER => {
-                // The suit in force stays (the suit of the card under it); it counts as a 3.
-                self.value = THREE;
-                self.pending = self.pending.saturating_add(DRAW_PENALTY);
-            }
-            THREE => {
-                self.suit = card.suit();
-                self.value = THREE;
-                self.pending = self.pending.saturating_add(DRAW_PENALTY);
-            }
-            _ => {
-                self.suit = card.suit();
-                self.value = rank;
-            }
-        }
-        self.longest_stack = self.longest_stack.max(self.pending);
-        if silent {
-            // «Tres, por cojudo»: the player who forgot «voy por una» draws 3 at once.
-            self.forgotten += 1;
-            self.penalty_cards += self.draw_cards(p, DRAW_PENALTY, rng);
-        }
-        if out {
-            self.active &= !(1 << p);
-            self.n_active -= 1;
-            self.order[self.n_out as usize] = p;
-            self.n_out += 1;
-            if self.n_active == 1 {
-                self.order[self.n_out as usize] = self.active.trailing_zeros() as u8;
-                self.phase = Phase::Over;
-                return;
-            }
-        }
-        let still_in = self.active >> p & 1 == 1;
-        match rank {
-            ACE if still_in => self.start_turn(p),
-            TWO => {
-                let skipped = self.next(p);
-                self.start_turn(self.next(skipped));
-            }
-            JACK | KING if still_in && self.n_active == 2 => self.start_turn(p),
-            JACK | KING => {
-                self.reversed = !self.reversed;
-                self.start_turn(self.next(p));
-            }
-            _ => self.start_turn(self.next(p)),
-        }
-    }
-
-    #[inline(always)]
-    fn draw_until_playable(&mut self, rng: &mut impl Rng) {
-        let p = self.to_act;
-        let follow = self.follow_mask();
-        let mut hand = self.hands[p as usize & 15];
-        while let Some(c) = self.draw_one(rng) {
-            hand |= c.bit();
-            if follow & c.bit() != 0 {
-                self.hands[p as usize & 15] = hand;
-                self.phase = Phase::Drawn;
-                self.drawn = c;
-                return;
-            }
-        }
-        self.hands[p as usize & 15] = hand;
-        // Nothing playable came and nothing is left to draw: the turn passes.
-        self.start_turn(self.next(p));
-    }
-
-    #[inline(always)]
-    fn take(&mut self, rng: &mut impl Rng) {
-        let p = self.to_act;
-        let owed = self.pending;
-        let rest = if self.phase == Phase::Stack {
-            match self.draw_one(rng) {
-                Some(c) => {
-                    self.hands[p as usize & 15] |= c.bit();
-                    self.stack_cards += 1;
-                    if DRAW_THREE & c.bit() != 0 {
-                        // «Al encartarse consigue un 3 en la primera carta»: it may answer.
-                        self.phase = Phase::StackDrawn;
-                        self.drawn = c;
-                        return;
-                    }
-                    owed - 1
-                }
-                None => 0,
-            }
-        } else {
-            owed - 1
-        };
-        self.stack_cards += self.draw_cards(p, rest, rng);
-        self.pending = 0;
-        // «El que se encarta no juega, pierde el turno».
-        self.start_turn(self.next(p));
-    }
-
     /// Whether the game stopped at the action cap.
     pub fn is_capped(&self) -> bool {
-        self.capped
+        self.table.capped
     }
 
     /// The whole finishing order, once the game is over and not capped: each seat as it went
     /// out, the last the seat left holding cards.
     fn final_order(&self) -> Option<&[u8]> {
-        (self.phase == Phase::Over && !self.capped).then(|| &self.order[..self.n as usize])
+        (self.table.phase == Phase::Over && !self.table.capped).then(|| &self.table.order[..self.table.n as usize])
     }
 
     /// Seats in the order they went out (the last one is left holding cards), once the game is
@@ -884,27 +571,27 @@ impl OchoState {
 
     /// Seats that went out so far, in order.
     pub fn out_so_far(&self) -> impl ExactSizeIterator<Item = Seat> + Clone + '_ {
-        self.order[..self.n_out as usize]
+        self.table.order[..self.table.n_out as usize]
             .iter()
             .map(|&s| Seat::from(s))
     }
 
     /// The seat that went out first (the winner), if any has.
     pub fn first_out(&self) -> Option<Seat> {
-        (self.n_out > 0).then(|| self.order[0].into())
+        (self.table.n_out > 0).then(|| self.table.order[0].into())
     }
 
     /// The phase.
     pub fn phase(&self) -> Phase {
-        self.phase
+        self.table.phase
     }
     /// A seat's hand.
     pub fn hand(&self, seat: Seat) -> CardSet {
-        self.hands[seat & 15]
+        self.table.hands[seat & 15]
     }
     /// The stock, in no particular order (each draw takes a uniformly random card of it).
     pub fn stock(&self) -> &[Card] {
-        &self.stock[..self.stock_len as usize]
+        &self.table.stock[..self.table.stock_len as usize]
     }
     /// The stock as a set.
     pub fn stock_set(&self) -> CardSet {
@@ -912,35 +599,35 @@ impl OchoState {
     }
     /// Cards played since the last reshuffle, the top one included.
     pub fn pile(&self) -> CardSet {
-        self.pile
+        self.table.pile
     }
     /// The top card.
     pub fn top(&self) -> Card {
-        self.top
+        Card(self.table.top)
     }
     /// The suit in force.
     pub fn suit(&self) -> u8 {
-        self.suit
+        self.table.suit
     }
     /// The rank to match by value (3 when a joker is on top).
     pub fn value(&self) -> u8 {
-        self.value
+        self.table.value
     }
     /// Cards the player to act must draw (0 when no draw-three is pending).
     pub fn pending(&self) -> u16 {
-        self.pending
+        self.table.pending
     }
     /// Whether play goes to the left.
     pub fn reversed(&self) -> bool {
-        self.reversed
+        self.table.dir != 0
     }
     /// The card drawn in [`Phase::Drawn`] and [`Phase::StackDrawn`].
     pub fn drawn(&self) -> Option<Card> {
-        matches!(self.phase, Phase::Drawn | Phase::StackDrawn).then_some(self.drawn)
+        matches!(self.table.phase, Phase::Drawn | Phase::StackDrawn).then_some(Card(self.table.drawn))
     }
     /// Seats still holding cards, as a bitmask.
     pub fn active(&self) -> u16 {
-        self.active
+        self.table.active
     }
     /// The dealer.
     pub fn dealer(&self) -> Seat {
@@ -952,35 +639,35 @@ impl OchoState {
     }
     /// Turns taken (a player's extra turn after an A, J or K counts as a turn).
     pub fn turns(&self) -> u32 {
-        self.turns
+        self.table.turns
     }
     /// Actions taken.
     pub fn actions(&self) -> u32 {
-        self.actions
+        self.table.actions
     }
     /// Cards drawn after the deal (every draw: playing, stacks, penalties).
     pub fn cards_drawn(&self) -> u32 {
-        self.cards_drawn
+        self.table.cards_drawn
     }
     /// Cards drawn taking draw-three stacks.
     pub fn stack_cards(&self) -> u32 {
-        self.stack_cards
+        self.table.stack_cards
     }
     /// Cards drawn for forgetting «voy por una».
     pub fn penalty_cards(&self) -> u32 {
-        self.penalty_cards
+        self.table.penalty_cards
     }
     /// «Voy por una» forgotten.
     pub fn forgotten(&self) -> u16 {
-        self.forgotten
+        self.table.forgotten
     }
     /// Reshuffles of the played cards.
     pub fn reshuffles(&self) -> u16 {
-        self.reshuffles
+        self.table.reshuffles
     }
     /// The longest draw-three stack of the game.
     pub fn longest_stack(&self) -> u16 {
-        self.longest_stack
+        self.table.longest_stack
     }
 
     /// Moves `special` into `seat`'s hand in place of `plain`, which takes its place in the
@@ -992,15 +679,15 @@ impl OchoState {
         plain: Card,
         special: Card,
     ) -> Result<(), String> {
-        if self.hands[seat & 15] & plain.bit() == 0 {
+        if self.table.hands[seat & 15] & plain.bit() == 0 {
             return Err(format!("{plain} is not in seat {seat}'s hand"));
         }
         let Some(i) = self.stock().iter().position(|&c| c == special) else {
             return Err(format!("{special} is not in the stock"));
         };
-        let h = &mut self.hands[seat & 15];
+        let h = &mut self.table.hands[seat & 15];
         *h = (*h & !plain.bit()) | special.bit();
-        self.stock[i] = plain;
+        self.table.stock[i] = plain;
         self.refresh();
         Ok(())
     }
@@ -1009,14 +696,14 @@ impl OchoState {
     fn invariants(&self) -> Result<(), String> {
         let deck = self.rules.deck_cards();
         let stock = self.stock_set();
-        if count(stock) != self.stock_len as u32 {
+        if count(stock) != self.table.stock_len as u32 {
             return Err("a card is twice in the stock".into());
         }
         let mut seen: CardSet = 0;
         let mut total = 0;
-        for part in self.hands[..self.n as usize]
+        for part in self.table.hands[..self.table.n as usize]
             .iter()
-            .chain([stock, self.pile].iter())
+            .chain([stock, self.table.pile].iter())
         {
             if seen & part != 0 {
                 return Err(format!(
@@ -1033,32 +720,35 @@ impl OchoState {
                 self.rules.cards()
             ));
         }
-        if self.pile & self.top.bit() == 0 {
-            return Err(format!("the top card {} is not on the pile", self.top));
+        if self.table.pile & Card(self.table.top).bit() == 0 {
+            return Err(format!(
+                "the top card {} is not on the pile",
+                Card(self.table.top)
+            ));
         }
-        if self.suit >= 4 {
+        if self.table.suit >= 4 {
             return Err("no suit in force".into());
         }
-        if !self.pending.is_multiple_of(DRAW_PENALTY) {
-            return Err(format!("a pending draw of {}", self.pending));
+        if !self.table.pending.is_multiple_of(DRAW_PENALTY) {
+            return Err(format!("a pending draw of {}", self.table.pending));
         }
-        for s in 0..self.n {
-            let active = self.active >> s & 1 == 1;
-            if active != (self.hands[s as usize & 15] != 0) {
+        for s in 0..self.table.n {
+            let active = self.table.active >> s & 1 == 1;
+            if active != (self.table.hands[s as usize & 15] != 0) {
                 return Err(format!(
                     "seat {s} is active: {active}, with cards: {}",
                     !active
                 ));
             }
         }
-        if self.n_active as u32 != self.active.count_ones() || self.n_out + self.n_active != self.n
+        if self.table.n_active as u32 != self.table.active.count_ones() || self.table.n_out + self.table.n_active != self.table.n
         {
             return Err("the count of players out disagrees with the hands".into());
         }
-        let out_mask = self.order[..self.n_out as usize]
+        let out_mask = self.table.order[..self.table.n_out as usize]
             .iter()
             .fold(0u16, |m, &s| m | 1 << s);
-        if out_mask.count_ones() != self.n_out as u32 || out_mask & self.active != 0 {
+        if out_mask.count_ones() != self.table.n_out as u32 || out_mask & self.table.active != 0 {
             return Err("the finishing order disagrees with who holds cards".into());
         }
         let mut fresh = self.clone();
@@ -1069,41 +759,41 @@ impl OchoState {
                 self.legal, fresh.legal
             ));
         }
-        if self.phase == Phase::Over {
-            return if self.capped || self.n_active == 1 {
+        if self.table.phase == Phase::Over {
+            return if self.table.capped || self.table.n_active == 1 {
                 Ok(())
             } else {
                 Err("over with more than one player holding cards".into())
             };
         }
-        if self.n_active < 2 || self.active >> self.to_act & 1 == 0 {
-            return Err(format!("seat {} acts without cards", self.to_act));
+        if self.table.n_active < 2 || self.table.active >> self.table.to_act & 1 == 0 {
+            return Err(format!("seat {} acts without cards", self.table.to_act));
         }
-        let stacked = matches!(self.phase, Phase::Stack | Phase::StackDrawn);
-        if stacked != (self.pending > 0) {
+        let stacked = matches!(self.table.phase, Phase::Stack | Phase::StackDrawn);
+        if stacked != (self.table.pending > 0) {
             return Err(format!(
                 "phase {:?} with {} cards pending",
-                self.phase, self.pending
+                self.table.phase, self.table.pending
             ));
         }
         if let Some(d) = self.drawn() {
-            if self.hands[self.to_act as usize & 15] & d.bit() == 0 {
+            if self.table.hands[self.table.to_act as usize & 15] & d.bit() == 0 {
                 return Err(format!("the drawn card {d} is not in the hand"));
             }
         }
         // A player draws only holding nothing that plays, and stops at the first card that does.
-        if self.phase == Phase::Drawn
-            && self.hands[self.to_act as usize & 15] & self.follow_mask() != self.drawn.bit()
+        if self.table.phase == Phase::Drawn
+            && self.table.hands[self.table.to_act as usize & 15] & self.follow_mask() != Card(self.table.drawn).bit()
         {
             return Err(format!(
                 "the drawn card {} is not the only card of the hand that plays",
-                self.drawn
+                Card(self.table.drawn)
             ));
         }
-        if self.phase == Phase::StackDrawn && DRAW_THREE & self.drawn.bit() == 0 {
+        if self.table.phase == Phase::StackDrawn && DRAW_THREE & Card(self.table.drawn).bit() == 0 {
             return Err(format!(
                 "a drawn {} answers a draw-three: only a 3 or a joker does",
-                self.drawn
+                Card(self.table.drawn)
             ));
         }
         if self.legal.moves() == 0 {
@@ -1140,7 +830,7 @@ impl PlayerView for View<'_> {
 impl std::fmt::Debug for View<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let g = self.game;
-        let sizes: Vec<u32> = (0..g.n as Seat).map(|p| self.hand_len(p)).collect();
+        let sizes: Vec<u32> = (0..g.table.n as Seat).map(|p| self.hand_len(p)).collect();
         let out: Vec<Seat> = g.out_so_far().collect();
         f.debug_struct("View")
             .field("seat", &self.seat)
@@ -1158,17 +848,17 @@ impl std::fmt::Debug for View<'_> {
             .field("pending", &self.pending())
             .field("reversed", &self.reversed())
             .field("phase", &self.phase())
-            .field("to act", &g.to_act)
+            .field("to act", &g.table.to_act)
             .field("stock", &self.stock_len())
-            .field("turns", &g.turns)
-            .field("actions", &g.actions)
-            .field("cards drawn", &g.cards_drawn)
-            .field("stack cards", &g.stack_cards)
-            .field("penalty cards", &g.penalty_cards)
-            .field("forgotten", &g.forgotten)
-            .field("reshuffles", &g.reshuffles)
-            .field("longest stack", &g.longest_stack)
-            .field("capped", &g.capped)
+            .field("turns", &g.table.turns)
+            .field("actions", &g.table.actions)
+            .field("cards drawn", &g.table.cards_drawn)
+            .field("stack cards", &g.table.stack_cards)
+            .field("penalty cards", &g.table.penalty_cards)
+            .field("forgotten", &g.table.forgotten)
+            .field("reshuffles", &g.table.reshuffles)
+            .field("longest stack", &g.table.longest_stack)
+            .field("capped", &g.table.capped)
             .finish()
     }
 }
@@ -1180,51 +870,51 @@ impl<'a> View<'a> {
     }
     /// Players at the table.
     pub fn players(&self) -> usize {
-        self.game.n.into()
+        self.game.table.n.into()
     }
     /// Players still holding cards.
     pub fn players_in(&self) -> usize {
-        self.game.n_active.into()
+        self.game.table.n_active.into()
     }
     /// This player's cards.
     #[inline]
     pub fn hand(&self) -> CardSet {
-        self.game.hands[self.seat as usize & 15]
+        self.game.table.hands[self.seat as usize & 15]
     }
     /// Cards in a player's hand.
     #[inline]
     pub fn hand_len(&self, seat: Seat) -> u32 {
-        count(self.game.hands[seat & 15])
+        count(self.game.table.hands[seat & 15])
     }
     /// Whether `seat` still holds cards.
     pub fn is_active(&self, seat: Seat) -> bool {
-        self.game.active >> seat & 1 == 1
+        self.game.table.active >> seat & 1 == 1
     }
     /// The top card.
     pub fn top(&self) -> Card {
-        self.game.top
+        Card(self.game.table.top)
     }
     /// The suit in force.
     #[inline]
     pub fn suit(&self) -> u8 {
-        self.game.suit
+        self.game.table.suit
     }
     /// The rank to match by value.
     pub fn value(&self) -> u8 {
-        self.game.value
+        self.game.table.value
     }
     /// Cards the player to act must draw.
     pub fn pending(&self) -> u16 {
-        self.game.pending
+        self.game.table.pending
     }
     /// The phase.
     #[inline]
     pub fn phase(&self) -> Phase {
-        self.game.phase
+        self.game.table.phase
     }
     /// Whether play goes to the left.
     pub fn reversed(&self) -> bool {
-        self.game.reversed
+        self.game.table.dir != 0
     }
     /// The player who acts after `seat` in the current direction.
     #[inline]
@@ -1233,31 +923,31 @@ impl<'a> View<'a> {
     }
     /// The player who would act after `seat` if the direction reversed.
     pub fn previous_before(&self, seat: Seat) -> Seat {
-        next_in(self.game.active, seat as u8, !self.game.reversed).into()
+        next_in(self.game.table.active, seat as u8, self.game.table.dir == 0).into()
     }
     /// The card this player just drew, when playing it is the question.
     pub fn drawn(&self) -> Option<Card> {
-        (self.game.to_act == self.seat)
+        (self.game.table.to_act == self.seat)
             .then(|| self.game.drawn())
             .flatten()
     }
     /// Cards in the stock.
     pub fn stock_len(&self) -> u8 {
-        self.game.stock_len
+        self.game.table.stock_len as u8
     }
     /// Cards played since the last reshuffle (everybody saw them go), the top one included.
     pub fn pile(&self) -> CardSet {
-        self.game.pile
+        self.game.table.pile
     }
     /// Cards that can still be drawn: the stock and the played cards under the top one.
     #[inline]
     pub fn cards_to_draw(&self) -> u32 {
-        self.game.stock_len as u32 + count(self.game.pile) - 1
+        self.game.table.stock_len as u32 + count(self.game.table.pile) - 1
     }
     /// Cards whose place this player does not know: in other hands or in the stock.
     #[inline]
     pub fn unseen(&self) -> CardSet {
-        self.game.rules.deck_cards() & !self.hand() & !self.game.pile
+        self.game.rules.deck_cards() & !self.hand() & !self.game.table.pile
     }
     /// This player's legal actions (only meaningful on their turn).
     #[inline]
@@ -1305,28 +995,28 @@ impl State for OchoState {
     fn deal_for_view(view: &View<'_>, rng: &mut Stream) -> OchoState {
         let seat = view.seat as usize;
         let mut g = view.game.clone();
-        let to_act = g.to_act as usize;
+        let to_act = g.table.to_act as usize;
         let mut unseen = view.unseen();
-        let drawing = matches!(g.phase, Phase::Drawn | Phase::StackDrawn);
+        let drawing = matches!(g.table.phase, Phase::Drawn | Phase::StackDrawn);
         let drawn_hidden = drawing && seat != to_act;
         if drawn_hidden {
             // The drawn card: one that plays on the top card, drawn because nothing in the hand
             // did; or, taking a draw-three, a 3 or a joker (the rest of the hand is free).
-            let (fits, others) = if g.phase == Phase::Drawn {
+            let (fits, others) = if g.table.phase == Phase::Drawn {
                 let follow = g.follow_mask();
                 (follow, !follow)
             } else {
                 (DRAW_THREE, !0)
             };
             let drawn = some_of(unseen & fits, 1, rng);
-            let size = count(g.hands[to_act & 15]);
+            let size = count(g.table.hands[to_act & 15]);
             let hand = drawn | some_of(unseen & others & !drawn, size - 1, rng);
-            g.hands[to_act & 15] = hand;
-            g.drawn = Card(drawn.trailing_zeros() as u8);
+            g.table.hands[to_act & 15] = hand;
+            g.table.drawn = drawn.trailing_zeros() as u8;
             unseen &= !hand;
         } else if !drawing {
             // A card drawn in an earlier turn, gone since: nothing to carry over.
-            g.drawn = Card(0);
+            g.table.drawn = 0;
         }
         let mut pool = [Card(0); MAX_CARDS];
         let mut m = 0;
@@ -1334,22 +1024,22 @@ impl State for OchoState {
             pool[m] = c;
             m += 1;
         }
-        for p in 0..g.n as usize {
+        for p in 0..g.table.n as usize {
             if p == seat || drawn_hidden && p == to_act {
                 continue;
             }
             let mut h = 0;
-            for _ in 0..count(g.hands[p]) {
+            for _ in 0..count(g.table.hands[p]) {
                 let j = uniform_below(rng, m);
                 m -= 1;
                 h |= pool[j].bit();
                 pool[j] = pool[m];
             }
-            g.hands[p] = h;
+            g.table.hands[p] = h;
         }
-        debug_assert_eq!(m, g.stock_len as usize, "every unseen card placed");
-        g.stock[..m].copy_from_slice(&pool[..m]);
-        g.stock[m..].fill(Card(0));
+        debug_assert_eq!(m, g.table.stock_len as usize, "every unseen card placed");
+        g.table.stock[..m].copy_from_slice(&pool[..m]);
+        g.table.stock[m..].fill(Card(0));
         g.refresh();
         g
     }
@@ -1358,7 +1048,7 @@ impl State for OchoState {
     }
     #[inline]
     fn to_act(&self) -> Seat {
-        self.to_act.into()
+        self.table.to_act.into()
     }
     #[inline]
     fn view(&self, seat: Seat) -> View<'_> {
@@ -1374,7 +1064,7 @@ impl State for OchoState {
     /// `rng`. An illegal action is refused with the reason and changes nothing.
     #[inline]
     fn apply(&mut self, action: Action, rng: &mut Stream) -> Result<(), Illegal> {
-        if self.phase == Phase::Over {
+        if self.table.phase == Phase::Over {
             return Err(Illegal::new(action, "the game is over"));
         }
         match action {
@@ -1382,7 +1072,7 @@ impl State for OchoState {
                 if self.legal.plays & card.bit() == 0 {
                     return Err(Illegal::new(action, "that card cannot be played now"));
                 }
-                let left = count(self.hands[self.to_act as usize & 15]) - 1;
+                let left = count(self.table.hands[self.table.to_act as usize & 15]) - 1;
                 if silent && left != 1 {
                     return Err(Illegal::new(
                         action,
@@ -1395,8 +1085,14 @@ impl State for OchoState {
                         "an 8 names one of the four suits, its own when it is the last card",
                     ));
                 }
-                self.actions += 1;
-                self.play(card, suit, silent, rng);
+                self.table.actions += 1;
+                // Only an 8 names a suit; any other card shows its own.
+                let named = if card.rank() == EIGHT {
+                    suit
+                } else {
+                    card.suit()
+                };
+                self.table.play(card.0, named, silent, rng);
             }
             Action::Draw => {
                 if !self.legal.draw {
@@ -1405,15 +1101,15 @@ impl State for OchoState {
                         "only a player without a playable card draws",
                     ));
                 }
-                self.actions += 1;
-                self.draw_until_playable(rng);
+                self.table.actions += 1;
+                self.table.draw_until_playable(rng);
             }
             Action::Take => {
                 if !self.legal.take {
                     return Err(Illegal::new(action, "no draw-three is pending"));
                 }
-                self.actions += 1;
-                self.take(rng);
+                self.table.actions += 1;
+                self.table.take(rng);
             }
             Action::Pass => {
                 if !self.legal.pass {
@@ -1422,28 +1118,28 @@ impl State for OchoState {
                         "a player passes only with nothing to draw, or keeping a drawn card where that is allowed",
                     ));
                 }
-                self.actions += 1;
-                let p = self.to_act;
-                self.start_turn(self.next(p));
+                self.table.actions += 1;
+                let p = self.table.to_act;
+                self.table.start_turn(self.table.next(p));
             }
         }
-        if self.phase != Phase::Over && self.actions >= self.rules.max_actions {
-            self.phase = Phase::Over;
-            self.capped = true;
+        if self.table.phase != Phase::Over && self.table.actions >= self.rules.max_actions {
+            self.table.phase = Phase::Over;
+            self.table.capped = true;
         }
         self.refresh();
         Ok(())
     }
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
-        if self.phase != Phase::Over {
+        if self.table.phase != Phase::Over {
             None
-        } else if self.n_out == 0 {
+        } else if self.table.n_out == 0 {
             // Stopped at the action cap before anybody went out.
             Some(Outcome::Capped)
         } else {
             // The first out won, even if the rest was stopped at the cap.
-            Some(Outcome::Event(1 << self.order[0]))
+            Some(Outcome::Event(1 << self.table.order[0]))
         }
     }
     /// The player to the dealer's right (the one who starts under the default rules).
@@ -1452,7 +1148,7 @@ impl State for OchoState {
     }
     /// Turns.
     fn length(&self) -> u64 {
-        self.turns.into()
+        self.table.turns.into()
     }
     /// Cards drawn, for draw-threes and as penalties, «voy por una» forgotten, reshuffles,
     /// whether the starter or the dealer was left last, actions, the longest draw-three, and
@@ -1460,16 +1156,16 @@ impl State for OchoState {
     fn counters(&self, out: &mut [i64; MAX_COUNTERS]) {
         use super::Counter as C;
         let last = self.final_order().map(|o| o[o.len() - 1]);
-        out[C::CardsDrawn as usize] = self.cards_drawn.into();
-        out[C::StackCards as usize] = self.stack_cards.into();
-        out[C::PenaltyCards as usize] = self.penalty_cards.into();
-        out[C::Forgotten as usize] = self.forgotten.into();
-        out[C::Reshuffles as usize] = self.reshuffles.into();
+        out[C::CardsDrawn as usize] = self.table.cards_drawn.into();
+        out[C::StackCards as usize] = self.table.stack_cards.into();
+        out[C::PenaltyCards as usize] = self.table.penalty_cards.into();
+        out[C::Forgotten as usize] = self.table.forgotten.into();
+        out[C::Reshuffles as usize] = self.table.reshuffles.into();
         out[C::StarterLast as usize] = i64::from(last == Some(self.starter));
         out[C::DealerLast as usize] = i64::from(last == Some(self.dealer));
-        out[C::Actions as usize] = self.actions.into();
-        out[C::LongestStack as usize] = self.longest_stack.into();
-        out[C::CappedAfterFirst as usize] = i64::from(self.capped && self.n_out > 0);
+        out[C::Actions as usize] = self.table.actions.into();
+        out[C::LongestStack as usize] = self.table.longest_stack.into();
+        out[C::CappedAfterFirst as usize] = i64::from(self.table.capped && self.table.n_out > 0);
     }
     /// The order players went out in: the first out is first, the one left holding cards last.
     fn places(&self, out: &mut [u8; MAX_SEATS]) -> bool {
