@@ -466,15 +466,37 @@ impl OchoState {
         forget_below: &[u64; MAX_PLAYERS],
         always_forgets: u16,
     ) {
+        let one_deck = self.is_one_deck();
         #[cfg(target_arch = "x86_64")]
         if crate::bits::fast_select() {
             // SAFETY: `fast_select` checked that the CPU has BMI2.
-            unsafe { self.play_out_random_bmi2(decisions, deal, forget_below, always_forgets) };
+            unsafe {
+                if one_deck {
+                    self.play_out_one_deck_bmi2(decisions, deal, forget_below, always_forgets)
+                } else {
+                    self.play_out_two_decks_bmi2(decisions, deal, forget_below, always_forgets)
+                }
+            }
             return;
         }
-        let one_deck = self.is_one_deck();
-        self.play_out_random_with(
-            one_deck,
+        if one_deck {
+            self.play_out_one_deck(decisions, deal, forget_below, always_forgets);
+        } else {
+            self.play_out_two_decks(decisions, deal, forget_below, always_forgets);
+        }
+    }
+
+    /// [`Self::play_out_random`] of a one-deck game, on 64-bit sets. Each play-out is a function
+    /// of its own: together, the two loops' registers were allocated worse.
+    #[inline(never)]
+    fn play_out_one_deck(
+        &mut self,
+        decisions: &mut (impl Rng + Clone),
+        deal: &mut (impl Rng + Clone),
+        forget_below: &[u64; MAX_PLAYERS],
+        always_forgets: u16,
+    ) {
+        self.play_out_on::<u64>(
             decisions,
             deal,
             forget_below,
@@ -483,13 +505,32 @@ impl OchoState {
         );
     }
 
-    /// [`Self::play_out_random`] compiled for BMI2, selecting cards with `pdep`.
+    /// [`Self::play_out_random`] of a two-deck game.
+    #[inline(never)]
+    fn play_out_two_decks(
+        &mut self,
+        decisions: &mut (impl Rng + Clone),
+        deal: &mut (impl Rng + Clone),
+        forget_below: &[u64; MAX_PLAYERS],
+        always_forgets: u16,
+    ) {
+        self.play_out_on::<CardSet>(
+            decisions,
+            deal,
+            forget_below,
+            always_forgets,
+            crate::bits::select,
+        );
+    }
+
+    /// [`Self::play_out_one_deck`] compiled for BMI2, selecting cards with `pdep`.
     ///
     /// # Safety
     /// The CPU must have BMI2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2")]
-    unsafe fn play_out_random_bmi2(
+    #[inline(never)]
+    unsafe fn play_out_one_deck_bmi2(
         &mut self,
         decisions: &mut (impl Rng + Clone),
         deal: &mut (impl Rng + Clone),
@@ -497,24 +538,35 @@ impl OchoState {
         always_forgets: u16,
     ) {
         // The closure inherits this function's BMI2.
-        let one_deck = self.is_one_deck();
-        self.play_out_random_with(
-            one_deck,
-            decisions,
-            deal,
-            forget_below,
-            always_forgets,
-            |set, k| crate::bits::select_bmi2(set, k),
-        )
+        self.play_out_on::<u64>(decisions, deal, forget_below, always_forgets, |set, k| {
+            crate::bits::select_bmi2(set, k)
+        });
     }
 
-    /// The random play-out with a given selection of the `k`-th member of a 64-bit word (the
-    /// same card either way), on 64-bit sets when `one_deck` (it must be a one-deck game) and
-    /// on the 128-bit table otherwise. The same moves from the same draws either way.
-    #[inline(always)]
-    fn play_out_random_with(
+    /// [`Self::play_out_two_decks`] compiled for BMI2, selecting cards with `pdep`.
+    ///
+    /// # Safety
+    /// The CPU must have BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    #[inline(never)]
+    unsafe fn play_out_two_decks_bmi2(
         &mut self,
-        one_deck: bool,
+        decisions: &mut (impl Rng + Clone),
+        deal: &mut (impl Rng + Clone),
+        forget_below: &[u64; MAX_PLAYERS],
+        always_forgets: u16,
+    ) {
+        self.play_out_on::<CardSet>(decisions, deal, forget_below, always_forgets, |set, k| {
+            crate::bits::select_bmi2(set, k)
+        });
+    }
+
+    /// The random play-out on a table of `W` (`u64` only for a one-deck game), selecting the
+    /// `k`-th member of a 64-bit word with `select` (the same card either way).
+    #[inline(always)]
+    fn play_out_on<W: CardWord>(
+        &mut self,
         decisions: &mut (impl Rng + Clone),
         deal: &mut (impl Rng + Clone),
         forget_below: &[u64; MAX_PLAYERS],
@@ -522,28 +574,16 @@ impl OchoState {
         select: impl Fn(u64, u32) -> u32,
     ) {
         let max = self.rules.max_actions;
-        if one_deck {
-            debug_assert!(self.is_one_deck());
-            let mut t = self.table.one_deck();
-            t.play_out(
-                decisions,
-                deal,
-                forget_below,
-                always_forgets,
-                max,
-                |set: u64, k| set.select_with(k, &select),
-            );
-            self.table.store_one_deck(&t);
-        } else {
-            self.table.play_out(
-                decisions,
-                deal,
-                forget_below,
-                always_forgets,
-                max,
-                |set: CardSet, k| set.select_with(k, &select),
-            );
-        }
+        let mut t = self.table.in_word::<W>();
+        t.play_out(
+            decisions,
+            deal,
+            forget_below,
+            always_forgets,
+            max,
+            |set: W, k| set.select_with(k, &select),
+        );
+        self.table.take_back(&t);
         self.refresh();
     }
 
@@ -555,7 +595,8 @@ impl OchoState {
     /// The whole finishing order, once the game is over and not capped: each seat as it went
     /// out, the last the seat left holding cards.
     fn final_order(&self) -> Option<&[u8]> {
-        (self.table.phase == Phase::Over && !self.table.capped).then(|| &self.table.order[..self.table.n as usize])
+        (self.table.phase == Phase::Over && !self.table.capped)
+            .then(|| &self.table.order[..self.table.n as usize])
     }
 
     /// Seats in the order they went out (the last one is left holding cards), once the game is
@@ -623,7 +664,8 @@ impl OchoState {
     }
     /// The card drawn in [`Phase::Drawn`] and [`Phase::StackDrawn`].
     pub fn drawn(&self) -> Option<Card> {
-        matches!(self.table.phase, Phase::Drawn | Phase::StackDrawn).then_some(Card(self.table.drawn))
+        matches!(self.table.phase, Phase::Drawn | Phase::StackDrawn)
+            .then_some(Card(self.table.drawn))
     }
     /// Seats still holding cards, as a bitmask.
     pub fn active(&self) -> u16 {
@@ -741,7 +783,8 @@ impl OchoState {
                 ));
             }
         }
-        if self.table.n_active as u32 != self.table.active.count_ones() || self.table.n_out + self.table.n_active != self.table.n
+        if self.table.n_active as u32 != self.table.active.count_ones()
+            || self.table.n_out + self.table.n_active != self.table.n
         {
             return Err("the count of players out disagrees with the hands".into());
         }
@@ -766,6 +809,12 @@ impl OchoState {
                 Err("over with more than one player holding cards".into())
             };
         }
+        // Kept up to date while the game goes on (not when the last player goes out).
+        if self.table.stale() {
+            return Err(
+                "the next seats, the effects of the ranks or what follows are stale".into(),
+            );
+        }
         if self.table.n_active < 2 || self.table.active >> self.table.to_act & 1 == 0 {
             return Err(format!("seat {} acts without cards", self.table.to_act));
         }
@@ -783,7 +832,8 @@ impl OchoState {
         }
         // A player draws only holding nothing that plays, and stops at the first card that does.
         if self.table.phase == Phase::Drawn
-            && self.table.hands[self.table.to_act as usize & 15] & self.follow_mask() != Card(self.table.drawn).bit()
+            && self.table.hands[self.table.to_act as usize & 15] & self.follow_mask()
+                != Card(self.table.drawn).bit()
         {
             return Err(format!(
                 "the drawn card {} is not the only card of the hand that plays",

@@ -15,7 +15,7 @@ use super::word::CardWord;
 use super::{next_in, Phase, DRAW_PENALTY, SLOTS};
 use crate::games::ocho::cards::{
     rank_mask, suit_mask, CardSet, ACE, DRAW_THREE, EIGHT, EIGHTS, JACK, JOKER, JOKERS, KING,
-    ONE_DECK, THREE, TWO,
+    THREE, TWO,
 };
 use crate::games::ocho::rules::MAX_PLAYERS;
 use crate::rng::{uniform_below, Rng};
@@ -269,32 +269,45 @@ impl<W: CardWord> Table<W> {
 
     /// Sets the next seats each way and the effects from the seats holding cards.
     pub(super) fn seats(&mut self) {
-        for s in 0..self.n.min(16) {
-            for dir in [0, 16] {
-                let next = next_in(self.active, s, dir != 0);
-                let at = dir | s as usize;
-                self.next_seat[at] = s;
-                self.next_seat[32 | at] = next;
-                self.next_seat[64 | at] = next_in(self.active, next, dir != 0);
-            }
-        }
         let two_left = self.n_active == 2;
         self.effects = EFFECTS[two_left as usize];
-        for s in 0..self.n.min(16) as usize {
-            for dir in [0, 16] {
-                let next = dir | self.next_seat[32 | dir | s] as usize;
-                let skip = dir | self.next_seat[64 | dir | s] as usize;
-                let back = if two_left {
-                    dir | s
-                } else {
-                    (dir ^ 16) | self.next_seat[32 | (dir ^ 16) | s] as usize
-                };
-                self.next_at[dir | s] = next as u64
-                    | ((dir | s) as u64) << 16
+        for s in 0..self.n.min(16) {
+            let right = next_in(self.active, s, false);
+            let left = next_in(self.active, s, true);
+            let at = s as usize;
+            self.next_seat[at] = s;
+            self.next_seat[16 | at] = s;
+            self.next_seat[32 | at] = right;
+            self.next_seat[48 | at] = left;
+            self.next_seat[64 | at] = next_in(self.active, right, false);
+            self.next_seat[80 | at] = next_in(self.active, left, true);
+            // Reversing with two players left, the same player plays again.
+            let (back_right, back_left) = if two_left {
+                (at, 16 | at)
+            } else {
+                (16 | left as usize, right as usize)
+            };
+            for (dir, back) in [(0, back_right), (16, back_left)] {
+                let next = dir | self.next_seat[32 | dir | at] as usize;
+                let skip = dir | self.next_seat[64 | dir | at] as usize;
+                self.next_at[dir | at] = next as u64
+                    | ((dir | at) as u64) << 16
                     | (skip as u64) << 32
                     | (back as u64) << 48;
             }
         }
+    }
+
+    /// Whether what is kept up to date (the next seats, the effects, what follows) is not what
+    /// the state gives.
+    pub(super) fn stale(&self) -> bool {
+        let mut fresh = self.clone();
+        fresh.seats();
+        fresh.show(self.suit, self.value);
+        fresh.next_seat != self.next_seat
+            || fresh.effects != self.effects
+            || fresh.next_at != self.next_at
+            || fresh.follow != self.follow
     }
 
     /// The next seat still holding cards after `seat` in the direction of play.
@@ -398,7 +411,7 @@ impl<W: CardWord> Table<W> {
         forgetting: &Forgetting,
     ) {
         let hand = self.hands[self.to_act as usize & 15];
-        let suit = if W::rank(c) == EIGHT && hand.count() != 1 {
+        let suit = if W::rank(c) == EIGHT as usize && hand.count() != 1 {
             uniform_below(decisions, 4) as u8
         } else {
             c & 3
@@ -428,7 +441,7 @@ impl<W: CardWord> Table<W> {
         }
         // Without a branch on the rank (a random game's ranks follow no pattern a branch
         // predictor could learn): the effect is looked up.
-        let e = self.effects[rank as usize & 15] as usize;
+        let e = self.effects[rank & 15] as usize;
         self.take_effect(e, suit);
         self.pass_turn(e, p);
     }
@@ -463,7 +476,7 @@ impl<W: CardWord> Table<W> {
     #[inline(always)]
     fn play_rest(&mut self, card: u8, suit: u8, silent: bool, rng: &mut impl Rng) {
         let p = self.to_act;
-        let rank = W::rank(card) as usize & 15;
+        let rank = W::rank(card) & 15;
         let out = self.hands[p as usize & 15] == W::EMPTY;
         // An 8 played as the last card keeps its own suit: one cannot go out changing the suit.
         let suit = if out { card & 3 } else { suit };
@@ -638,7 +651,7 @@ impl<W: CardWord> Table<W> {
                 count += 1;
                 c = d;
             }
-            let rank = W::rank(c) as usize;
+            let rank = W::rank(c);
             let named = if rank == EIGHT as usize && hand.count() != 1 {
                 uniform_below(decisions, 4)
             } else {
@@ -752,7 +765,8 @@ impl<W: CardWord> Table<W> {
                     if t.phase == Phase::Drawn
                         && !t.keep_drawn
                         && t.actions < max
-                        && (W::rank(t.drawn) != EIGHT || t.hands[p as usize & 15].count() == 1)
+                        && (W::rank(t.drawn) != EIGHT as usize
+                            || t.hands[p as usize & 15].count() == 1)
                     {
                         t.actions += 1;
                         t.play_chosen(t.drawn, decisions, deal, &forgetting);
@@ -786,31 +800,34 @@ impl<W: CardWord> Table<W> {
 }
 
 impl Table<CardSet> {
-    /// The table in 64-bit sets, for a game of one deck (every card of it is in the low half).
+    /// The table in sets of `W`, for a play-out (`u64` only for a one-deck game: every card of
+    /// it is in the low half). All the stock's places are copied, those past its end too, so
+    /// that the game comes back exactly as it would at 128 bits.
     #[inline(always)]
-    pub(super) fn one_deck(&self) -> Table<u64> {
+    pub(super) fn in_word<W: CardWord>(&self) -> Table<W> {
         debug_assert!(
-            self.hands.iter().chain([&self.pile]).all(|&h| h & !ONE_DECK == 0),
-            "a second deck's card at a one-deck table"
+            self.hands
+                .iter()
+                .chain([&self.pile])
+                .all(|&h| W::narrow(h).widen() == h),
+            "a card the word does not hold"
         );
-        let mut hands = [0; SLOTS];
+        let mut hands = [W::EMPTY; SLOTS];
         for (h, &g) in hands.iter_mut().zip(self.hands.iter()) {
-            *h = u64::narrow(g);
+            *h = W::narrow(g);
         }
-        // All 64 places, those past the stock's end too, so that the game comes back exactly
-        // as the two-deck word would leave it.
-        let mut stock = [crate::games::ocho::cards::Card(0); 64];
-        stock.copy_from_slice(&self.stock[..64]);
+        let mut stock = W::NO_STOCK;
+        stock.as_mut().copy_from_slice(&self.stock[..W::PLACES]);
         Table {
             hands,
             stock,
             stock_len: self.stock_len,
-            pile: u64::narrow(self.pile),
+            pile: W::narrow(self.pile),
             top: self.top,
             suit: self.suit,
             value: self.value,
-            follow: u64::narrow(self.follow),
-            wild: u64::narrow(self.wild),
+            follow: W::narrow(self.follow),
+            wild: W::narrow(self.wild),
             pending: self.pending,
             dir: self.dir,
             next_seat: self.next_seat,
@@ -838,13 +855,13 @@ impl Table<CardSet> {
         }
     }
 
-    /// Takes back the state of a one-deck table made by [`Table::one_deck`].
+    /// Takes back the state of a table made by [`Table::in_word`].
     #[inline(always)]
-    pub(super) fn store_one_deck(&mut self, t: &Table<u64>) {
+    pub(super) fn take_back<W: CardWord>(&mut self, t: &Table<W>) {
         for (g, &h) in self.hands.iter_mut().zip(t.hands.iter()) {
             *g = h.widen();
         }
-        self.stock[..64].copy_from_slice(&t.stock);
+        self.stock[..W::PLACES].copy_from_slice(t.stock.as_ref());
         self.stock_len = t.stock_len;
         self.pile = t.pile.widen();
         self.top = t.top;

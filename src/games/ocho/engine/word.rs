@@ -27,11 +27,20 @@ pub(crate) trait CardWord:
     const PLACES: usize;
     /// The stock's places.
     type Stock: Copy + Debug + AsRef<[Card]> + AsMut<[Card]>;
+    /// A stock of no cards.
+    const NO_STOCK: Self::Stock;
+
+    /// Masks a card index to its place in its deck (at one deck the index is that already).
+    const IN_DECK: usize;
 
     /// The set of `card`'s index.
     fn bit(card: u8) -> Self;
-    /// The rank of a card index (see [`Card::rank`]).
-    fn rank(card: u8) -> u8;
+    /// The rank of a card index (see [`Card::rank`]): its place in its deck / 4, which is
+    /// [`crate::games::ocho::cards::JOKER`] (13) for the jokers 52 and 53.
+    #[inline(always)]
+    fn rank(card: u8) -> usize {
+        (card as usize & Self::IN_DECK) >> 2
+    }
     /// Cards in the set.
     fn count(self) -> u32;
     /// The `k`-th card (lowest first) of a set with more than `k` cards, selecting in 64-bit
@@ -89,16 +98,13 @@ static BIT_OF: [CardSet; 128] = {
 impl CardWord for u64 {
     const EMPTY: u64 = 0;
     const PLACES: usize = 64;
+    const IN_DECK: usize = 0xFF;
     type Stock = [Card; 64];
+    const NO_STOCK: [Card; 64] = [Card(0); 64];
 
     #[inline(always)]
     fn bit(card: u8) -> u64 {
         1 << (card & 63)
-    }
-    /// Index / 4, which is [`crate::games::ocho::cards::JOKER`] (13) for the jokers 52 and 53.
-    #[inline(always)]
-    fn rank(card: u8) -> u8 {
-        card >> 2
     }
     #[inline(always)]
     fn count(self) -> u32 {
@@ -129,15 +135,13 @@ impl CardWord for u64 {
 impl CardWord for u128 {
     const EMPTY: u128 = 0;
     const PLACES: usize = 128;
+    const IN_DECK: usize = 63;
     type Stock = [Card; 128];
+    const NO_STOCK: [Card; 128] = [Card(0); 128];
 
     #[inline(always)]
     fn bit(card: u8) -> u128 {
         BIT_OF[card as usize & 127]
-    }
-    #[inline(always)]
-    fn rank(card: u8) -> u8 {
-        (card & 63) >> 2
     }
     #[inline(always)]
     fn count(self) -> u32 {
@@ -233,7 +237,9 @@ fn list_one_deck(set: u64, stock: &mut [Card; 64]) -> u32 {
 #[inline(never)]
 fn list_two_decks(set: u128, stock: &mut [Card; 128]) -> u32 {
     let count = set.count_ones() as usize & 127;
-    let after: [Card; 8] = stock[count.min(120)..count.min(120) + 8].try_into().unwrap();
+    let after: [Card; 8] = stock[count.min(120)..count.min(120) + 8]
+        .try_into()
+        .unwrap();
     let m = list_half(set as u64 & ONE_DECK as u64, 0, stock, 0, 120);
     list_half((set >> 64) as u64 & ONE_DECK as u64, 64, stock, m, 120);
     stock[count.min(120)..count.min(120) + 8].copy_from_slice(&after);
@@ -257,7 +263,10 @@ mod tests {
                     let k = rng.next_u64() % 108;
                     set |= 1 << if k < 54 { k } else { k + 10 };
                 }
-                let cards: Vec<Card> = (0..128u8).filter(|&k| set >> k & 1 == 1).map(Card).collect();
+                let cards: Vec<Card> = (0..128u8)
+                    .filter(|&k| set >> k & 1 == 1)
+                    .map(Card)
+                    .collect();
                 let before: [Card; 128] = std::array::from_fn(|i| Card(200 + (i as u8 % 50)));
                 let mut stock = before;
                 assert_eq!(set.list(&mut stock), size);
