@@ -161,7 +161,7 @@ impl Forgetting<'_> {
 }
 
 /// The changing part of a game of Ocho loco, card sets as `W`.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(super) struct Table<W: CardWord> {
     /// Hands by seat (16 slots, so that a seat masked to 4 bits needs no bounds check).
     pub(super) hands: [W; SLOTS],
@@ -219,6 +219,45 @@ pub(super) struct Table<W: CardWord> {
     pub(super) capped: bool,
 }
 
+/// Every field but the next seats and the effects: they follow from the seats holding cards
+/// while the game goes on ([`Table::stale`] checks them), and are not kept once it is over.
+impl<W: CardWord> std::fmt::Debug for Table<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("hands", &self.hands)
+            .field("stock", &self.stock)
+            .field("stock_len", &self.stock_len)
+            .field("pile", &self.pile)
+            .field("top", &self.top)
+            .field("suit", &self.suit)
+            .field("value", &self.value)
+            .field("follow", &self.follow)
+            .field("wild", &self.wild)
+            .field("pending", &self.pending)
+            .field("dir", &self.dir)
+            .field("to_act", &self.to_act)
+            .field("phase", &self.phase)
+            .field("drawn", &self.drawn)
+            .field("active", &self.active)
+            .field("n_active", &self.n_active)
+            .field("order", &self.order)
+            .field("n_out", &self.n_out)
+            .field("n", &self.n)
+            .field("eight_answers", &self.eight_answers)
+            .field("keep_drawn", &self.keep_drawn)
+            .field("turns", &self.turns)
+            .field("actions", &self.actions)
+            .field("cards_drawn", &self.cards_drawn)
+            .field("stack_cards", &self.stack_cards)
+            .field("penalty_cards", &self.penalty_cards)
+            .field("forgotten", &self.forgotten)
+            .field("reshuffles", &self.reshuffles)
+            .field("longest_stack", &self.longest_stack)
+            .field("capped", &self.capped)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<W: CardWord> Table<W> {
     /// A table of `n` players, all holding cards, nothing dealt yet: the stock holds `stock`
     /// and the rest is empty. [`Table::seats`] and [`Table::show`] set what is kept up to date
@@ -271,30 +310,44 @@ impl<W: CardWord> Table<W> {
     pub(super) fn seats(&mut self) {
         let two_left = self.n_active == 2;
         self.effects = EFFECTS[two_left as usize];
-        for s in 0..self.n.min(16) {
-            let right = next_in(self.active, s, false);
-            let left = next_in(self.active, s, true);
-            let at = s as usize;
-            self.next_seat[at] = s;
-            self.next_seat[16 | at] = s;
-            self.next_seat[32 | at] = right;
-            self.next_seat[48 | at] = left;
-            self.next_seat[64 | at] = next_in(self.active, right, false);
-            self.next_seat[80 | at] = next_in(self.active, left, true);
-            // Reversing with two players left, the same player plays again.
-            let (back_right, back_left) = if two_left {
-                (at, 16 | at)
-            } else {
-                (16 | left as usize, right as usize)
-            };
-            for (dir, back) in [(0, back_right), (16, back_left)] {
-                let next = dir | self.next_seat[32 | dir | at] as usize;
-                let skip = dir | self.next_seat[64 | dir | at] as usize;
-                self.next_at[dir | at] = next as u64
-                    | ((dir | at) as u64) << 16
-                    | (skip as u64) << 32
-                    | (back as u64) << 48;
+        let (active, n) = (self.active, self.n.min(16) as usize);
+        // The next seat holding cards each way, as `next_in` gives it: one pass down for the
+        // right (the lowest one above, else the lowest of all) and one up for the left.
+        let (mut right, mut left) = ([0u8; 16], [0u8; 16]);
+        let mut above = active.trailing_zeros() as u8;
+        for s in (0..n).rev() {
+            right[s] = above;
+            if active >> s & 1 == 1 {
+                above = s as u8;
             }
+        }
+        let mut below = (15 - active.leading_zeros()) as u8;
+        for (s, l) in left.iter_mut().enumerate().take(n) {
+            *l = below;
+            if active >> s & 1 == 1 {
+                below = s as u8;
+            }
+        }
+        for s in 0..n {
+            let (r, l) = (right[s], left[s]);
+            let (r2, l2) = (right[r as usize & 15], left[l as usize & 15]);
+            self.next_seat[s] = s as u8;
+            self.next_seat[16 | s] = s as u8;
+            self.next_seat[32 | s] = r;
+            self.next_seat[48 | s] = l;
+            self.next_seat[64 | s] = r2;
+            self.next_seat[80 | s] = l2;
+            // `dir | seat` of the next seat, the same, past one and the next the other way;
+            // reversing with two players left, the same player plays again.
+            let (s64, r, l) = (s as u64, u64::from(r), u64::from(l));
+            let (r2, l2) = (u64::from(r2), u64::from(l2));
+            let (back_right, back_left) = if two_left {
+                (s64, 16 | s64)
+            } else {
+                (16 | l, r)
+            };
+            self.next_at[s] = r | s64 << 16 | r2 << 32 | back_right << 48;
+            self.next_at[16 | s] = (16 | l) | (16 | s64) << 16 | (16 | l2) << 32 | back_left << 48;
         }
     }
 
@@ -855,9 +908,11 @@ impl Table<CardSet> {
         }
     }
 
-    /// Takes back the state of a table made by [`Table::in_word`].
+    /// Takes back the state of a table made by [`Table::in_word`] and played to the end: the
+    /// next seats and the effects, kept for play, are left behind (a game over is not played).
     #[inline(always)]
     pub(super) fn take_back<W: CardWord>(&mut self, t: &Table<W>) {
+        debug_assert!(t.phase == Phase::Over, "a play-out stops only at the end");
         for (g, &h) in self.hands.iter_mut().zip(t.hands.iter()) {
             *g = h.widen();
         }
@@ -867,9 +922,6 @@ impl Table<CardSet> {
         self.top = t.top;
         self.pending = t.pending;
         self.dir = t.dir;
-        self.next_seat = t.next_seat;
-        self.effects = t.effects;
-        self.next_at = t.next_at;
         self.to_act = t.to_act;
         self.phase = t.phase;
         self.drawn = t.drawn;
@@ -887,5 +939,58 @@ impl Table<CardSet> {
         self.longest_stack = t.longest_stack;
         self.capped = t.capped;
         self.show(t.suit, t.value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The next seats kept in the tables are `next_in`'s, one and two seats on each way, for
+    /// every table size and every set of seats holding cards; and where a card's kind sends
+    /// the turn agrees with [`effect`].
+    #[test]
+    fn seat_tables_are_the_next_seats() {
+        for n in 2..=MAX_PLAYERS as u8 {
+            for active in 1..1u16 << n {
+                let mut t =
+                    Table::<u64>::new(n, [crate::games::ocho::cards::Card(0); 64], 0, false, false);
+                t.active = active;
+                t.n_active = active.count_ones() as u8;
+                t.seats();
+                let two_left = t.n_active == 2;
+                for s in 0..n {
+                    for dir in [0usize, 16] {
+                        let rev = dir != 0;
+                        let next = next_in(active, s, rev);
+                        let skip = next_in(active, next, rev);
+                        let at = dir | s as usize;
+                        assert_eq!(t.next_seat[at], s);
+                        assert_eq!(t.next_seat[32 | at], next, "{n} {active:b} {s} {dir}");
+                        assert_eq!(t.next_seat[64 | at], skip, "{n} {active:b} {s} {dir}");
+                        let field = |k: u32| (t.next_at[at] >> (16 * k)) as usize & 31;
+                        assert_eq!(field(0), dir | next as usize);
+                        assert_eq!(field(1), at);
+                        assert_eq!(field(2), dir | skip as usize);
+                        let back = if two_left {
+                            at
+                        } else {
+                            (dir ^ 16) | next_in(active, s, !rev) as usize
+                        };
+                        assert_eq!(field(3), back);
+                        for rank in [ACE, TWO, JACK, KING, THREE, EIGHT] {
+                            let e = t.effects[rank as usize] as usize;
+                            let want = if e & REVERSES != 0 {
+                                field(3)
+                            } else {
+                                [at, dir | next as usize, dir | skip as usize][(e & STEPS) >> 7]
+                            };
+                            let class = (CLASS_FIELD >> (4 * rank) & 0x30) as u32 / 16;
+                            assert_eq!(field(class), want, "{rank} {n} {active:b} {s}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }
