@@ -1233,3 +1233,113 @@ impl State for OchoState {
         self.invariants()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::base_stream;
+
+    fn has_bmi2() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return std::arch::is_x86_feature_detected!("bmi2");
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    }
+
+    /// The random play-out on 64-bit sets (`narrow`) or 128-bit ones, selecting with BMI2 or
+    /// not.
+    fn play_out_as(
+        g: &mut OchoState,
+        narrow: bool,
+        bmi2: bool,
+        decisions: &mut Stream,
+        deal: &mut Stream,
+        forget_below: &[u64; MAX_PLAYERS],
+        always: u16,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if bmi2 {
+            // SAFETY: the caller checked that the CPU has BMI2.
+            unsafe {
+                if narrow {
+                    g.play_out_one_deck_bmi2(decisions, deal, forget_below, always)
+                } else {
+                    g.play_out_two_decks_bmi2(decisions, deal, forget_below, always)
+                }
+            }
+            return;
+        }
+        assert!(!bmi2, "no BMI2 here");
+        let select = crate::bits::select;
+        if narrow {
+            g.play_out_on::<u64>(decisions, deal, forget_below, always, select)
+        } else {
+            g.play_out_on::<CardSet>(decisions, deal, forget_below, always, select)
+        }
+    }
+
+    /// The one-deck play-out (the rules at `u64`) and the same play-out at `u128` (as two decks
+    /// play) make the same game from the same streams: the whole state, the streams after it,
+    /// with both selections of a card. Over one-deck tables of every size and house rule, with
+    /// seats that never, sometimes and always forget «voy por una», and low action caps.
+    #[test]
+    fn one_deck_play_out_is_the_128_bit_one() {
+        let mut seed = 0u64;
+        for players in 2..=5u8 {
+            for variant in 0..64u32 {
+                let mut rules = Rules::standard(players);
+                rules.decks = 1;
+                rules.hand = [8, 3, 5, 10][variant as usize % 4];
+                while rules.validate().is_err() {
+                    rules.hand -= 1;
+                }
+                rules.joker = if variant & 4 != 0 {
+                    JokerRule::Three
+                } else {
+                    JokerRule::Any
+                };
+                rules.eight_answers = variant & 8 != 0;
+                rules.first_card = if variant & 16 != 0 {
+                    FirstCard::Acts
+                } else {
+                    FirstCard::Plain
+                };
+                rules.keep_drawn = variant & 32 != 0;
+                rules.max_actions = if variant % 3 == 0 { 60 } else { 5_000 };
+                let forget_below: [u64; MAX_PLAYERS] =
+                    std::array::from_fn(|s| [0, u64::MAX / 3, 0, 1 << 62][s % 4]);
+                let always = if variant % 5 == 0 { 0b100 } else { 0 };
+                for _ in 0..4 {
+                    seed += 1;
+                    let game = OchoState::deal(&rules, &Start::default(), &mut base_stream(seed));
+                    let mut played = Vec::new();
+                    for (narrow, bmi2) in
+                        [(true, false), (false, false), (true, true), (false, true)]
+                    {
+                        if bmi2 && !has_bmi2() {
+                            continue;
+                        }
+                        let mut g = game.clone();
+                        let mut decisions = base_stream(!seed);
+                        let mut deal = base_stream(seed ^ 0x5555);
+                        play_out_as(
+                            &mut g,
+                            narrow,
+                            bmi2,
+                            &mut decisions,
+                            &mut deal,
+                            &forget_below,
+                            always,
+                        );
+                        assert!(g.is_over());
+                        g.invariants().unwrap();
+                        played.push((format!("{g:?}"), decisions, deal));
+                    }
+                    for other in &played[1..] {
+                        assert_eq!(&played[0], other, "{rules:?} seed {seed}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -12,7 +12,7 @@
 //! lookup: the effect and whose turn is next, see [`effect`]).
 
 use super::word::CardWord;
-use super::{next_in, Phase, DRAW_PENALTY, SLOTS};
+use super::{Phase, DRAW_PENALTY, SLOTS};
 use crate::games::ocho::cards::{
     rank_mask, suit_mask, CardSet, ACE, DRAW_THREE, EIGHT, EIGHTS, JACK, JOKER, JOKERS, KING,
     THREE, TWO,
@@ -944,6 +944,7 @@ impl Table<CardSet> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::next_in;
     use super::*;
 
     /// The next seats kept in the tables are `next_in`'s, one and two seats on each way, for
