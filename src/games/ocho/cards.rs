@@ -225,17 +225,6 @@ pub fn nth(set: CardSet, k: u32) -> Card {
     Card(crate::bits::select128(set, k) as u8)
 }
 
-/// [`nth`] with BMI2's parallel bit deposit.
-///
-/// # Safety
-/// The CPU must have BMI2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-#[inline]
-pub fn nth_bmi2(set: CardSet, k: u32) -> Card {
-    Card(crate::bits::select128_bmi2(set, k) as u8)
-}
-
 /// The lowest card of a non-empty set.
 #[inline]
 pub fn lowest(set: CardSet) -> Card {

@@ -24,6 +24,13 @@
 //!   it (bots forget at their strategy's rate): the player then draws 3 cards at once.
 //! - A player who plays their last card is out; the game ends when one player still holds cards.
 //!   A game reaching `max-actions` actions stops unfinished (capped).
+//!
+//! Where the rules are written, once: this file deals, checks that an action is legal, shows a
+//! player's view and deals what a player cannot see; the moves themselves (a card played and
+//! what it does, drawing, taking a draw-three, reshuffling) and the random play-out are the
+//! methods of the game's table (`engine/table.rs`), written over the word that holds a card set
+//! (`engine/word.rs`). [`OchoState`] keeps its table in 128 bits (one or two decks); the random
+//! play-out of a one-deck game runs the same methods on 64-bit sets.
 
 use std::fmt;
 
@@ -193,8 +200,8 @@ impl Legal {
     }
 }
 
-/// A game of Ocho loco in progress: the rules, the dealer and the starter, and the [`Table`]
-/// the rules move (card sets of one or two decks as `u128`).
+/// A game of Ocho loco in progress: the rules, the dealer and the starter, and the table the
+/// rules move (card sets of one or two decks as `u128`).
 #[derive(Clone, Debug)]
 pub struct OchoState {
     rules: Rules,

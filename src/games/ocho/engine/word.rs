@@ -83,18 +83,6 @@ static FOLLOW_ONE_DECK: [u64; 64] = {
     t
 };
 
-/// The bit of each card index, as a `u128` (a 128-bit shift by a variable amount takes several
-/// instructions).
-static BIT_OF: [CardSet; 128] = {
-    let mut t = [0u128; 128];
-    let mut i = 0;
-    while i < 128 {
-        t[i] = 1u128 << i;
-        i += 1;
-    }
-    t
-};
-
 impl CardWord for u64 {
     const EMPTY: u64 = 0;
     const PLACES: usize = 64;
@@ -141,7 +129,9 @@ impl CardWord for u128 {
 
     #[inline(always)]
     fn bit(card: u8) -> u128 {
-        BIT_OF[card as usize & 127]
+        // A table ([`Card::bit`]): a 128-bit shift by a variable amount takes several
+        // instructions.
+        Card(card).bit()
     }
     #[inline(always)]
     fn count(self) -> u32 {
