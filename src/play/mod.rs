@@ -19,11 +19,13 @@
 //! of a comparison, the seatings of a tournament and the changes of `flags` draw the same two
 //! seeds for game *i*, so they meet the same deals (common random numbers).
 
+pub mod advise;
 pub mod charts;
 pub mod compare;
 pub mod flags;
 pub mod ismcts;
 pub mod job;
+pub mod position;
 pub mod rules;
 pub mod sim;
 pub mod table;
@@ -295,11 +297,11 @@ pub trait PlayerView: Debug {
 
 /// A game in progress: the engine. Every game implements it on its own state type (named
 /// `<Game>State`), and every analysis, bot and search works through it.
-pub trait State: Clone + Debug + Send + Sized {
+pub trait State: Clone + Debug + Send + Sync + Sized {
     /// The rules.
     type Rules: GameRules;
     /// What a player may do.
-    type Action: Copy + PartialEq + Debug + Display;
+    type Action: Copy + PartialEq + Debug + Display + Send + Sync;
     /// What one player sees.
     type View<'a>: PlayerView
     where
