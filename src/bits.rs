@@ -51,7 +51,10 @@ pub fn select(set: u64, k: u32) -> u32 {
 /// members), as Dominó's plays against one end are.
 #[inline]
 pub fn select_by_clearing(mut set: u64, k: u32) -> u32 {
-    debug_assert!(k < set.count_ones(), "select_by_clearing({set:#x}, {k}) past the end");
+    debug_assert!(
+        k < set.count_ones(),
+        "select_by_clearing({set:#x}, {k}) past the end"
+    );
     for _ in 0..k {
         set &= set - 1;
     }

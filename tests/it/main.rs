@@ -2,6 +2,7 @@
 //! file, so a fresh clone builds its tests in a fraction of the time. Each file is a module;
 //! `common` runs the command line as a user would, `allocations` counts allocations per thread.
 
+mod advise;
 mod allocations;
 mod cli;
 mod common;

@@ -894,6 +894,14 @@ impl DudoState {
     }
 }
 
+/// The error of a refused action, out of the hot path (formatting it would otherwise keep
+/// `apply` from being inlined into the game loop).
+#[cold]
+#[inline(never)]
+fn refused(action: Action, why: &str) -> Illegal {
+    Illegal::new(action, why)
+}
+
 impl State for DudoState {
     type Rules = Rules;
     type Action = Action;
@@ -936,8 +944,9 @@ impl State for DudoState {
     }
     #[inline]
     fn apply(&mut self, action: Action, rng: &mut Stream) -> Result<(), Illegal> {
-        self.check(action)
-            .map_err(|why| Illegal::new(action, why))?;
+        if let Err(why) = self.check(action) {
+            return Err(refused(action, why));
+        }
         self.play(action, rng);
         Ok(())
     }
