@@ -13,48 +13,22 @@ use crate::jobs::{Job as AnyJob, PlayJob};
 use crate::play::compare::{run_sequential, CompareSetup};
 use crate::play::flags::FlagsSetup;
 use crate::play::job::{ChartFiles, Job};
-use crate::play::rules::Flag;
+use crate::play::rules::{Flag, Rule};
 use crate::play::table::MAX_SERIES;
 use crate::play::tournament::TournamentSetup;
-use crate::play::{Game, GameInfo, GameRules, RuleFlag, Scoring, Strategy, TableSetup};
+use crate::play::{Game, GameInfo, GameRules, Scoring, Strategy, TableSetup};
 use crate::text::parse_samples;
 
-/// The rule flags of game `G`: from its rule table (or, for a game that still parses its rules
-/// by hand, its [`GameInfo::flags`]).
-fn rule_flags<G: Game>() -> Vec<RuleFlag> {
-    let table = <G::Rules as GameRules>::TABLE;
-    if table.is_empty() {
-        return G::INFO.flags.to_vec();
-    }
-    table
+/// A rule of game `G` that has a command-line flag of its own, with its long option.
+fn flagged_rules<G: Game>() -> impl Iterator<Item = (&'static Rule<G::Rules>, &'static str)> {
+    <G::Rules as GameRules>::TABLE
         .iter()
-        .filter_map(|r| match r.flag {
-            Flag::None => None,
-            Flag::Value { long, value_name } => Some(RuleFlag {
-                long,
-                key: r.key,
-                value_name: Some(value_name),
-                switch_sets: "",
-                help: r.help,
-            }),
-            Flag::Switch { long, sets } => Some(RuleFlag {
-                long,
-                key: r.key,
-                value_name: None,
-                switch_sets: sets,
-                help: r.help,
-            }),
-        })
-        .collect()
+        .filter_map(|r| r.flag.long().map(|long| (r, long)))
 }
 
 /// Every rule key of game `G`, for help: "variant, deck, hand, …".
 fn change_keys<G: Game>() -> String {
-    if <G::Rules as GameRules>::TABLE.is_empty() {
-        G::INFO.change_keys.to_string()
-    } else {
-        crate::play::rules::keys::<G::Rules>()
-    }
+    crate::play::rules::keys::<G::Rules>()
 }
 
 /// The whole-game commands.
@@ -311,11 +285,11 @@ pub(crate) fn rule_args<G: Game>(mut cmd: Command) -> Command {
         None => players.required(true),
     };
     cmd = cmd.arg(players);
-    for f in rule_flags::<G>() {
-        let arg = Arg::new(f.long).long(f.long).help(f.help);
-        cmd = cmd.arg(match f.value_name {
-            Some(v) => arg.value_name(v),
-            None => arg.action(ArgAction::SetTrue),
+    for (rule, long) in flagged_rules::<G>() {
+        let arg = Arg::new(long).long(long).help(rule.help);
+        cmd = cmd.arg(match rule.flag {
+            Flag::Value { value_name, .. } => arg.value_name(value_name),
+            _ => arg.action(ArgAction::SetTrue),
         });
     }
     cmd.arg(
@@ -466,35 +440,33 @@ pub(crate) fn rules<G: Game>(m: &ArgMatches) -> Result<G::Rules> {
         change_keys::<G>().split(',').next().unwrap_or("key")
     );
     for (k, v) in crate::text::key_values(house, "house rule", &hint)? {
-        let flags = rule_flags::<G>();
-        let named = |f: &RuleFlag| {
-            f.key == crate::text::normalize(k)
-                || crate::play::rules::rule::<G::Rules>(k).is_some_and(|r| r.key == f.key)
+        let Some(named) = crate::play::rules::rule::<G::Rules>(k) else {
+            continue;
         };
-        if let Some(f) = flags
-            .iter()
-            .find(|f| named(f) && m.value_source(f.long) == Some(ValueSource::CommandLine))
+        if let Some(long) = named
+            .flag
+            .long()
+            .filter(|long| m.value_source(long) == Some(ValueSource::CommandLine))
         {
             return Err(Error::usage(format!(
-                "--house {k}={v} sets what --{} already sets: give it once",
-                f.long
+                "--house {k}={v} sets what --{long} already sets: give it once"
             )));
         }
     }
-    for f in rule_flags::<G>() {
-        let change = match f.value_name {
-            None if m.get_flag(f.long) => Some(f.switch_sets.to_string()),
-            None => None,
-            Some(_) => m.get_one::<String>(f.long).cloned(),
+    for (rule, long) in flagged_rules::<G>() {
+        let change = match rule.flag {
+            Flag::Switch { sets, .. } if m.get_flag(long) => Some(sets.to_string()),
+            Flag::Value { .. } => m.get_one::<String>(long).cloned(),
+            _ => None,
         };
         if let Some(v) = change {
-            let spec = format!("{}={v}", f.key);
+            let spec = format!("{}={v}", rule.key);
             // Name the value as the user typed it: `--deck 40`, not `deck=40`.
             rules = rules.with_changes(&spec).map_err(|e| match e {
                 Error::BadRule { accepts, .. } => {
-                    Error::usage(format!("invalid --{} {v}: {accepts}", f.long))
+                    Error::usage(format!("invalid --{long} {v}: {accepts}"))
                 }
-                Error::Usage(m) => Error::usage(m.replace(&spec, &format!("--{} {v}", f.long))),
+                Error::Usage(m) => Error::usage(m.replace(&spec, &format!("--{long} {v}"))),
                 e => e,
             })?;
         }

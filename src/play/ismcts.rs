@@ -238,6 +238,7 @@ mod tests {
     struct ToyRules;
 
     impl GameRules for ToyRules {
+        const TABLE: &'static [crate::play::rules::Rule<Self>] = &[];
         fn standard(_players: usize) -> ToyRules {
             ToyRules
         }
@@ -358,8 +359,6 @@ mod tests {
             sample_unit: "games",
             own_sim: false,
             players: (2, 2, Some(2)),
-            flags: &[],
-            change_keys: "",
             strategies_help: "",
             default_strategies: "",
             default_tournament: "",

@@ -176,9 +176,8 @@ pub trait Game: Copy + Clone + Debug + Default + PartialEq + Send + Sync + 'stat
 pub trait GameRules:
     Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
 {
-    /// Every rule of the game, once, in the order changes apply. (Empty only while a game still
-    /// parses its rules by hand; the CLI then takes [`GameInfo::flags`].)
-    const TABLE: &'static [rules::Rule<Self>] = &[];
+    /// Every rule of the game, once, in the order changes apply.
+    const TABLE: &'static [rules::Rule<Self>];
     /// The standard game for `players` players (what the game plays with no flag).
     fn standard(players: usize) -> Self;
     /// Players at the table.
@@ -446,21 +445,6 @@ pub struct Words {
     pub chart_axis: &'static str,
 }
 
-/// A command-line flag of a game's rules, turned into a `key=value` change.
-#[derive(Clone, Copy, Debug)]
-pub struct RuleFlag {
-    /// The long option, e.g. `variant` for `--variant`.
-    pub long: &'static str,
-    /// The change key it sets.
-    pub key: &'static str,
-    /// `Some(name)`: takes a value shown as `<name>`; `None`: a switch.
-    pub value_name: Option<&'static str>,
-    /// For a switch: the value it sets (`on`, or `off` for `--no-…`).
-    pub switch_sets: &'static str,
-    /// Help text.
-    pub help: &'static str,
-}
-
 /// A counter of the game's own that `compare` and `flags` compare, paired.
 #[derive(Clone, Copy, Debug)]
 pub struct Compared {
@@ -510,10 +494,6 @@ pub struct GameInfo {
     pub own_sim: bool,
     /// Fewest and most players, and the default (`None`: `--players` is required).
     pub players: (usize, usize, Option<usize>),
-    /// The rule flags of every whole-game command.
-    pub flags: &'static [RuleFlag],
-    /// Every key `with_changes` takes, for help: "variant, deck, hand, …".
-    pub change_keys: &'static str,
     /// The strategies, for help.
     pub strategies_help: &'static str,
     /// The default line-up of `sim`, `compare` and `flags`.

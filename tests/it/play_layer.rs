@@ -387,6 +387,8 @@ struct DuelRules {
 }
 
 impl GameRules for DuelRules {
+    // No rule table: this test game parses its two rules by hand below.
+    const TABLE: &'static [tahur::play::rules::Rule<Self>] = &[];
     fn standard(players: usize) -> Self {
         DuelRules {
             players,
@@ -620,8 +622,6 @@ impl Game for Duel {
         sample_unit: "games",
         own_sim: false,
         players: (2, 6, None),
-        flags: &[],
-        change_keys: "reverse, ties-to-last",
         strategies_help: "below:K",
         default_strategies: "below:4",
         default_tournament: "below:2,below:4",

@@ -94,8 +94,6 @@ impl Game for Domino {
         sample_unit: "games",
         own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: &[],
-        change_keys: "",
         strategies_help: "random, heaviest (bota gorda), company, scorer (all fives), search[:N] (N sampled deals per move, default 64), ismcts[:N] (N iterations per move, default 300); each takes miss=P, the chance of missing a score; Spanish azar, bota-gorda, compañía, anotador, búsqueda",
         default_strategies: "company",
         default_tournament: "random,heaviest,company,scorer",

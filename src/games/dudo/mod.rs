@@ -94,8 +94,6 @@ impl Game for Dudo {
         sample_unit: "games",
         own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: &[],
-        change_keys: "",
         strategies_help: "random, honest, tuned (the table in data/dudo, built in), tuned:FILE.csv (a `dudo tune` output, read at run time), threshold, threshold:t=0.4,bluff=0.1, ismcts[:N] (N iterations per move, default 200); Spanish azar, honesto, afinado, umbral, busqueda",
         default_strategies: "threshold",
         default_tournament: "random,honest,threshold,tuned",

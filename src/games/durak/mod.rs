@@ -65,8 +65,6 @@ impl Game for Durak {
         sample_unit: "games",
         own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: &[],
-        change_keys: "",
         strategies_help: "random, greedy, expert, ismcts[:N] (N iterations per move, default 300); Spanish azar, codicioso, experto",
         default_strategies: "greedy",
         default_tournament: "random,greedy,expert",

@@ -84,8 +84,6 @@ impl Game for Ocho {
         sample_unit: "games",
         own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: &[],
-        change_keys: "",
         strategies_help: "random, greedy, expert, ismcts[:N] (N iterations per move, default 200); each takes forget=R, the chance of forgetting «voy por una» (greedy:forget=0.1); Spanish azar, codicioso, experto, busqueda",
         default_strategies: "greedy",
         default_tournament: "random,greedy,expert",

@@ -150,8 +150,6 @@ impl crate::play::Game for Poker {
         sample_unit: "games",
         own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: &[],
-        change_keys: "",
         strategies_help: "random, honest, threshold, threshold:call=0.1,bluff=0.4, tuned (the table in data/poker, built in), tuned:FILE.csv, search[:N] (N play-outs per call, default 200), ismcts[:N] (N iterations per decision, default 300); Spanish azar, honesto, umbral, afinado, busqueda, arbol",
         default_strategies: "threshold",
         default_tournament: "random,honest,threshold,tuned",

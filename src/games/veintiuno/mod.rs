@@ -71,8 +71,6 @@ impl Game for Veintiuno {
         sample_unit: "hands",
         own_sim: true,
         players: (2, engine::MAX_SEATS, None),
-        flags: &[],
-        change_keys: "",
         strategies_help: "basic, pie, mimic[:S] (hit below S), sheet, sheet:FILE.json, ismcts[:N] (search, N iterations per decision, default 300); Spanish básica, banca[:S], hoja, hoja:FILE.json, busqueda[:N]",
         default_strategies: "basic",
         default_tournament: "basic,sheet,mimic:17",
