@@ -1,12 +1,14 @@
 //! `tahur GAME sim | compare | tournament | flags` for every game of the whole-game layer: the
-//! commands are built from the game's [`GameInfo`] (its rule flags, words, defaults and
-//! examples), so a new game gets them by being listed in [`crate::with_games`].
+//! commands are built from the game's [`GameInfo`] (its words and defaults), its rule table (the
+//! rule flags) and its [`GameCli`] (help and examples), so a new game gets them by being listed
+//! in [`crate::with_games`].
 
 use std::path::PathBuf;
 
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
+use super::games::GameCli;
 use super::{emit, run_job, OutputArgs, RunRequest};
 use crate::error::{Error, Result};
 use crate::jobs::{Job as AnyJob, PlayJob};
@@ -36,19 +38,19 @@ pub const COMMANDS: [&str; 4] = ["sim", "compare", "tournament", "flags"];
 
 /// Adds game `G`'s whole-game commands to the command line: under its own subcommand if the
 /// command line has one (games with commands of their own), else under a new one.
-pub fn register<G: Game>(cli: Command) -> Command {
+pub fn register<G: GameCli>(cli: Command) -> Command {
     let info = &G::INFO;
     let commands: Vec<Command> = COMMANDS
         .iter()
-        .filter(|c| !(info.own_sim && **c == "sim"))
+        .filter(|c| !(G::OWN_SIM && **c == "sim"))
         .map(|c| command::<G>(c))
         .collect();
     if cli.get_subcommands().any(|s| s.get_name() == info.key) {
-        cli.mut_subcommand(info.key, |s| s.subcommands(commands))
+        cli.mut_subcommand(info.key, |s| s.about(G::ABOUT).subcommands(commands))
     } else {
         cli.subcommand(
             Command::new(info.key)
-                .about(info.about)
+                .about(G::ABOUT)
                 .display_order(1)
                 .subcommand_required(true)
                 .arg_required_else_help(true)
@@ -58,13 +60,13 @@ pub fn register<G: Game>(cli: Command) -> Command {
 }
 
 /// Runs game `G`'s whole-game command if `m` holds one; `wrap` makes its job a [`PlayJob`].
-pub fn dispatch<G: Game>(m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> Option<Result<i32>> {
+pub fn dispatch<G: GameCli>(m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> Option<Result<i32>> {
     let (game, sub) = m.subcommand()?;
     if game != G::INFO.key {
         return None;
     }
     let (name, args) = sub.subcommand()?;
-    let ours = COMMANDS.contains(&name) && !(G::INFO.own_sim && name == "sim");
+    let ours = COMMANDS.contains(&name) && !(G::OWN_SIM && name == "sim");
     ours.then(|| execute::<G>(name, args, wrap))
 }
 
@@ -87,13 +89,13 @@ fn about(info: &GameInfo, name: &str) -> String {
     }
 }
 
-fn command<G: Game>(name: &'static str) -> Command {
+fn command<G: GameCli>(name: &'static str) -> Command {
     let info = &G::INFO;
     let example = match name {
-        "sim" => info.examples[0],
-        "compare" => info.examples[1],
-        "tournament" => info.examples[2],
-        _ => info.examples[3],
+        "sim" => G::EXAMPLES[0],
+        "compare" => G::EXAMPLES[1],
+        "tournament" => G::EXAMPLES[2],
+        _ => G::EXAMPLES[3],
     };
     let mut after = String::new();
     if name == "compare" {
@@ -131,14 +133,11 @@ fn command<G: Game>(name: &'static str) -> Command {
             .value_name("S1,S2,…")
             .default_value(default)
             .help(if name == "tournament" {
-                format!(
-                    "The strategies that meet, two or more: {}",
-                    info.strategies_help
-                )
+                format!("The strategies that meet, two or more: {}", G::STRATEGIES)
             } else {
                 format!(
                     "Strategies by seat, repeated if fewer than players: {}",
-                    info.strategies_help
+                    G::STRATEGIES
                 )
             }),
     );
@@ -312,9 +311,9 @@ fn check_arg() -> Arg {
         .help("Check the engine's invariants after every action (slower); violations are reported")
 }
 
-fn series_arg<G: Game>(cmd: Command) -> Command {
+fn series_arg<G: GameCli>(cmd: Command) -> Command {
     match G::INFO.series {
-        Some(s) => cmd.arg(
+        Some(_) => cmd.arg(
             Arg::new("series")
                 .long("series")
                 .value_name("N")
@@ -328,7 +327,7 @@ fn series_arg<G: Game>(cmd: Command) -> Command {
                     )
                     .map(|n| n as u32)
                 })
-                .help(s.help),
+                .help(G::SERIES_HELP),
         ),
         None => cmd,
     }

@@ -7,8 +7,8 @@
 //! A game is a zero-sized marker type implementing [`Game`]: it names its rules ([`GameRules`]:
 //! a value, with its one-rule changes), its engine state ([`State`]: a deal from a stream, the
 //! player to act and what that player sees, legal actions, apply, the outcome), its built-in
-//! bots ([`Strategy`] and [`Bot`]: a bot decides from what a player sees) and its words
-//! ([`GameInfo`]). OpenSpiel's split of a game into a game object and its states is the model.
+//! bots ([`Strategy`] and [`Bot`]: a bot decides from what a player sees) and what it is in
+//! words and constants ([`GameInfo`]). OpenSpiel's split of a game into a game object and its states is the model.
 //!
 //! Everything is generic and monomorphised: no boxed dispatch in a game loop. A game may still
 //! play a line-up it recognises faster ([`Bot::play_out`], e.g. Durak's all-random tables) as
@@ -95,7 +95,7 @@ pub trait Game: Copy + Clone + Debug + Default + PartialEq + Send + Sync + 'stat
     type State: State<Rules = Self::Rules>;
     /// The built-in bots, as written on the command line (`name` or `name:key=value,…`).
     type Strategy: Strategy<Self> + Serialize + DeserializeOwned;
-    /// Names, words and command-line flags.
+    /// Names, words and run constants.
     const INFO: GameInfo;
 
     /// The game's own figures in a `sim` report, from its counters (default: none).
@@ -454,26 +454,25 @@ pub struct Compared {
     pub label: &'static str,
 }
 
-/// The rule for later games of a series (RULES.md's "later games: the previous durak deals").
+/// The rule for later games of a series (RULES.md's "later games: the previous durak deals"),
+/// in the words of the reports.
 #[derive(Clone, Copy, Debug)]
 pub struct SeriesInfo {
-    /// Help for `--series`.
-    pub help: &'static str,
     /// The repeat figure: "the dealer (previous durak) loses again".
     pub repeat: &'static str,
     /// Who it is about: "the dealer".
     pub who: &'static str,
 }
 
-/// A game's names, words, flags and run constants.
+/// What a game is: its names, how its results count, the words of its reports, its players,
+/// default line-ups, counters and run constants. (What the command line says about it, its help
+/// and examples, lives with the command line.)
 #[derive(Clone, Copy, Debug)]
 pub struct GameInfo {
     /// The command name and the job tag: `durak`.
     pub key: &'static str,
     /// As players write it: `Durak`.
     pub title: &'static str,
-    /// One line for `tahur --help`.
-    pub about: &'static str,
     /// What a game's result counts.
     pub scoring: Scoring,
     /// The words of its reports.
@@ -489,13 +488,8 @@ pub struct GameInfo {
     pub sitting: bool,
     /// What a sample is: "games", "hands".
     pub sample_unit: &'static str,
-    /// The game has a `sim` command of its own (21's hand-by-hand analysis): the layer's `sim`
-    /// is then not put on the command line (it still runs inside `compare` and `flags`).
-    pub own_sim: bool,
     /// Fewest and most players, and the default (`None`: `--players` is required).
     pub players: (usize, usize, Option<usize>),
-    /// The strategies, for help.
-    pub strategies_help: &'static str,
     /// The default line-up of `sim`, `compare` and `flags`.
     pub default_strategies: &'static str,
     /// The default entrants of `tournament`.
@@ -513,8 +507,6 @@ pub struct GameInfo {
     pub slow_chunk: u64,
     /// Deals per chunk of a tournament, and with a slow strategy.
     pub tournament_chunk: (u64, u64),
-    /// Examples for `--help` of sim, compare, tournament and flags.
-    pub examples: [&'static str; 4],
 }
 
 /// A finished game, in the few facts the analyses record.
