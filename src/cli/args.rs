@@ -56,23 +56,23 @@ pub struct Cli {
     pub progress: Option<std::time::Duration>,
 }
 
-/// The commands.
+/// The commands. A game's line in `tahur --help` is its [`super::games::GameCli::ABOUT`], set
+/// when its whole-game commands are added.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Dudo (Chilean liar's dice): bid odds, cheat sheets, advice.
+    /// Dudo's commands of its own.
     #[command(subcommand)]
     Dudo(super::dudo::DudoCommand),
-    /// 21 ecuatoriano: two-card specials, the bank's odds, whole hands with a rotating bank.
+    /// 21 ecuatoriano's commands of its own.
     #[command(subcommand)]
     Veintiuno(super::veintiuno::VeintiunoCommand),
-    /// Dominó (block, draw, cross, double-nine trees; pairs; all fives; matches): exact deal
-    /// facts, whole games between bots, the opener's edge, blocked games, points, house rules.
+    /// Dominó's commands of its own.
     #[command(subcommand)]
     Domino(super::domino::DominoCommand),
-    /// Póker mentiroso: exact re-roll odds and plans, call chances, claim sheets, whole games.
+    /// Póker mentiroso's commands of its own.
     #[command(subcommand)]
     Poker(super::poker::PokerCommand),
-    /// Ocho loco («Montañita»): whole games, what each special card is worth, the deal's odds.
+    /// Ocho loco's commands of its own.
     #[command(subcommand)]
     Ocho(super::ocho::OchoCommand),
     /// Combine shard files (--shard K/N) into the result of the whole run, and its charts.

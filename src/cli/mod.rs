@@ -3,6 +3,7 @@
 mod args;
 mod domino;
 mod dudo;
+mod games;
 mod ocho;
 mod play;
 mod poker;

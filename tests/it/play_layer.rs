@@ -387,6 +387,8 @@ struct DuelRules {
 }
 
 impl GameRules for DuelRules {
+    // No rule table: this test game parses its two rules by hand below.
+    const TABLE: &'static [tahur::play::rules::Rule<Self>] = &[];
     fn standard(players: usize) -> Self {
         DuelRules {
             players,
@@ -601,7 +603,6 @@ impl Game for Duel {
     const INFO: GameInfo = GameInfo {
         key: "duel",
         title: "Duel",
-        about: "a test game",
         scoring: Scoring::Event { good: true },
         words: Words {
             first_player: "first player",
@@ -618,11 +619,7 @@ impl Game for Duel {
         series: None,
         sitting: false,
         sample_unit: "games",
-        own_sim: false,
         players: (2, 6, None),
-        flags: &[],
-        change_keys: "reverse, ties-to-last",
-        strategies_help: "below:K",
         default_strategies: "below:4",
         default_tournament: "below:2,below:4",
         counters: &[],
@@ -630,7 +627,6 @@ impl Game for Duel {
         chunk: 256,
         slow_chunk: 256,
         tournament_chunk: (64, 64),
-        examples: ["", "", "", ""],
     };
 }
 
