@@ -371,6 +371,69 @@ fn tournaments_rotate_seats_and_rank_the_stronger_first() {
     assert_eq!(standings(&s, &t)[0].strategy, 1);
 }
 
+/// `dudo tune` and `poker tune` run the one grid search (`play::tune::Grid`): a small search of
+/// each finds the figures recorded with the grid searches each game had before, at any threads.
+#[test]
+fn tune_searches_find_the_recorded_figures() {
+    use tahur::games::dudo::tune::{tune as dudo_tune, TuneSpec as DudoTune};
+    use tahur::games::poker::bots::Strategy as PokerStrategy;
+    use tahur::games::poker::tune::{tune as poker_tune, TuneSpec as PokerTune};
+    use tahur::stats::Proportion;
+    // `tahur dudo tune --rules chimbo9 --players 2,3 --field honest --games 300 --seed 7`.
+    let spec = DudoTune::grid(RuleSet::Chimbo9, vec![2, 3], DudoStrategy::Honest, 300, 7);
+    assert_eq!(spec.total_games(), 2 * 40 * 300);
+    let found = dudo_tune(&spec, &control(2)).unwrap();
+    let figures: Vec<_> = found
+        .iter()
+        .map(|r| (r.players, r.t, r.bluff, r.wins, r.baseline))
+        .collect();
+    assert_eq!(
+        figures,
+        [
+            (
+                2,
+                0.05,
+                0.0,
+                Proportion::new(198, 300),
+                Proportion::new(159, 300)
+            ),
+            (
+                3,
+                0.1,
+                0.0,
+                Proportion::new(167, 300),
+                Proportion::new(140, 300)
+            ),
+        ]
+    );
+    assert_eq!(dudo_tune(&spec, &control(1)).unwrap(), found);
+    // `tahur poker tune --players 3 --points 2 --field honest,random --games 150`: every
+    // candidate plays both strategies of the field, 150 games each.
+    let mut spec = PokerTune::grid(
+        vec![3],
+        PokerStrategy::parse_list("honest,random").unwrap(),
+        150,
+        1,
+    );
+    spec.points = 2;
+    assert_eq!(spec.total_games(), 61 * 2 * 150);
+    let found = poker_tune(&spec, &control(2)).unwrap();
+    let figures: Vec<_> = found
+        .iter()
+        .map(|r| (r.players, r.call, r.bluff, r.wins, r.baseline))
+        .collect();
+    assert_eq!(
+        figures,
+        [(
+            3,
+            0.0,
+            0.0,
+            Proportion::new(195, 300),
+            Proportion::new(172, 300)
+        )]
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // A tiny game: every seat rolls a die and may roll it once more; the highest die wins, ties go
 // to the earliest seat (or the latest, with `ties_to_last`). `reverse` hands the dice of the
