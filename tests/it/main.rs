@@ -16,6 +16,7 @@ mod dudo_games;
 mod dudo_tuned;
 mod durak_cli;
 mod durak_games;
+mod durak_position;
 mod durak_redeal;
 mod fingerprint;
 mod montecarlo;

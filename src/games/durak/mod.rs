@@ -5,6 +5,7 @@
 pub mod bots;
 pub mod cards;
 pub mod engine;
+pub mod position;
 pub mod redeal;
 pub mod rules;
 
