@@ -1,5 +1,6 @@
 //! The command line: parses arguments, calls the library, prints. No game logic lives here.
 
+mod advise;
 mod args;
 mod domino;
 mod dudo;
@@ -29,6 +30,7 @@ macro_rules! play_commands {
         fn command() -> clap::Command {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             $( cmd = play::register::<$game>(cmd); )*
+            cmd = position_commands(cmd);
             // The games first, then merge.
             let cmd = cmd
                 .mut_subcommand("merge", |m| m.display_order(100))
@@ -44,11 +46,42 @@ macro_rules! play_commands {
                     return Some(r);
                 }
             )*
-            None
+            dispatch_positions(m)
         }
     };
 }
 crate::with_games!(play_commands);
+
+/// The games that write and read positions ([`crate::play::position::Positions`]), as
+/// `with_games!` lists them; each gets `position` and `advise`.
+macro_rules! with_positions {
+    ($m:ident) => {
+        $m! {
+            Durak => crate::games::durak::Durak,
+        }
+    };
+}
+
+macro_rules! position_commands {
+    ($($name:ident => $game:ty),* $(,)?) => {
+        /// Adds `position` and `advise` to every game with positions.
+        fn position_commands(mut cmd: clap::Command) -> clap::Command {
+            $( cmd = advise::register::<$game>(cmd); )*
+            cmd
+        }
+
+        /// Runs `position` or `advise`, if `m` holds one.
+        fn dispatch_positions(m: &clap::ArgMatches) -> Option<Result<i32>> {
+            $(
+                if let Some(r) = advise::dispatch::<$game>(m) {
+                    return Some(r);
+                }
+            )*
+            None
+        }
+    };
+}
+with_positions!(position_commands);
 
 /// Lets every value reach its flag's own check, so `--levels -0.5` is answered "invalid value
 /// '-0.5' for '--levels': give probabilities in (0, 1] …" instead of "unexpected argument '-0'".

@@ -454,12 +454,13 @@ pub fn report<A: Copy>(
                 "best",
                 Value::Text(name_of(best)),
                 format!(
-                    "best by the rollouts, but within noise of {} (roll out more to tell them apart)",
+                    "best by the rollouts, within noise of {}: roll out more to tell them apart",
                     names.join(", ")
                 ),
             );
         }
     }
+    r.field("chance_of", "chance", Value::Text(what.to_string()));
     if k > 1 {
         r.run_size(
             "deals",
@@ -481,10 +482,10 @@ pub fn report<A: Copy>(
         "actions, best first",
         &[
             ("action", "action"),
-            ("chance", what),
+            ("chance", "chance"),
             ("interval", "95 % interval"),
-            ("versus_best", "against the best"),
-            ("versus_best_interval", "95 % interval of the difference"),
+            ("versus_best", "against the best (points)"),
+            ("versus_best_interval", "95 % interval (points)"),
             ("verdict", ""),
         ],
     );
@@ -520,9 +521,10 @@ pub fn report<A: Copy>(
             } else {
                 "within noise"
             };
+            // In percentage points, as the chances are shown.
             (
-                Value::Num(d.difference, 4),
-                Value::NumInterval(d.interval.low, d.interval.high, 4),
+                Value::Num(100.0 * d.difference, 2),
+                Value::NumInterval(100.0 * d.interval.low, 100.0 * d.interval.high, 2),
                 mark,
             )
         };

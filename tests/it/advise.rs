@@ -206,3 +206,52 @@ fn a_rollout_is_worth_the_event_in_half_points() {
     }
     assert_eq!(seen, [true, true]);
 }
+
+#[test]
+fn the_commands_write_a_position_and_advise_on_it_at_any_thread_count() {
+    use crate::common::{fails, json};
+    let p = json(&[
+        "durak",
+        "position",
+        "--players",
+        "3",
+        "--seed",
+        "7",
+        "--after",
+        "10",
+        "--format",
+        "json",
+    ]);
+    let position = p["position"].as_str().unwrap().to_string();
+    assert!(
+        position.contains("hand: ") && position.contains("trump: "),
+        "{position}"
+    );
+    let advise = |threads: &str| {
+        json(&[
+            "durak",
+            "advise",
+            "--players",
+            "3",
+            "--position",
+            &position,
+            "--rollouts",
+            "300",
+            "--threads",
+            threads,
+            "--format",
+            "json",
+        ])
+    };
+    let (one, two) = (advise("1"), advise("2"));
+    assert_eq!(one, two);
+    assert_eq!(one["position"].as_str(), Some(position.as_str()));
+    let rows = one["tables"]["actions"].as_array().unwrap();
+    assert!(!rows.is_empty());
+    // A position that cannot be: one line naming it, exit 2.
+    let bad = position.replacen("hand: ", "hand: 6H 6H ", 1);
+    let e = fails(&["durak", "advise", "--players", "3", "--position", &bad]);
+    assert!(e.contains("6H"), "{e}");
+    let e = fails(&["durak", "position", "--players", "3", "--after", "99999"]);
+    assert!(e.contains("--after 99999"), "{e}");
+}

@@ -70,7 +70,11 @@ fn every_position_of_many_games_reads_back_to_the_same_view() {
         (4, "", "random"),
         (4, "teams=2x2", "greedy,random"),
         (2, "variant=perevodnoy", "random"),
-        (3, "variant=perevodnoy,show-trump-transfer=on", "random,greedy"),
+        (
+            3,
+            "variant=perevodnoy,show-trump-transfer=on",
+            "random,greedy",
+        ),
         (4, "variant=perevodnoy,show-trump-transfer=on", "random"),
         (3, "variant=platkowy", "random"),
         (3, "deck=52,hand=7,dealer-trump=on", "random,expert"),
@@ -89,7 +93,10 @@ fn every_position_of_many_games_reads_back_to_the_same_view() {
                 let Ok(game) = example::<Durak, _>(&r, &strategies, seed, after) else {
                     break;
                 };
-                round_trip(&game, &format!("{players} players {changes} seed {seed} after {after}"));
+                round_trip(
+                    &game,
+                    &format!("{players} players {changes} seed {seed} after {after}"),
+                );
                 positions += 1;
                 phases[match game.phase() {
                     Phase::Attack => 0,
@@ -101,5 +108,8 @@ fn every_position_of_many_games_reads_back_to_the_same_view() {
         }
     }
     assert!(positions > 3000, "{positions} positions");
-    assert!(phases.iter().all(|&k| k > 50), "every phase is met: {phases:?}");
+    assert!(
+        phases.iter().all(|&k| k > 50),
+        "every phase is met: {phases:?}"
+    );
 }

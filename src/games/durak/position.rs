@@ -618,18 +618,18 @@ impl<'a> Fields<'a> {
     fn flag(&self, key: &str) -> Result<bool> {
         match self.get(key) {
             None => Ok(false),
-            Some(v) => crate::play::rules::switch(v).ok_or_else(|| {
-                Error::usage(format!("{key}: '{v}': use yes or no"))
-            }),
+            Some(v) => crate::play::rules::switch(v)
+                .ok_or_else(|| Error::usage(format!("{key}: '{v}': use yes or no"))),
         }
     }
 
     fn number(&self, key: &str) -> Result<u32> {
         match self.get(key) {
             None => Ok(0),
-            Some(v) => v.trim().parse::<u32>().map_err(|_| {
-                Error::usage(format!("{key}: '{v}': give a whole number, 0 or more"))
-            }),
+            Some(v) => v
+                .trim()
+                .parse::<u32>()
+                .map_err(|_| Error::usage(format!("{key}: '{v}': give a whole number, 0 or more"))),
         }
     }
 }

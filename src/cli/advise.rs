@@ -1,0 +1,246 @@
+//! `tahur GAME position` and `tahur GAME advise --position TEXT` for every game that writes and
+//! reads positions ([`Positions`]): built once from the game's rule table and words.
+
+use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
+
+use super::games::GameCli;
+use super::{emit, OutputArgs};
+use crate::error::{Error, Result};
+use crate::play::advise::{self, AdviceSetup};
+use crate::play::position::{example, position_of, Positions};
+use crate::play::{GameRules, State, Strategy};
+use crate::report::{Report, Value};
+use crate::rng::base_stream;
+use crate::runner::{RunControl, RunSpec};
+use crate::text::parse_samples;
+
+/// The commands added for every game with positions.
+pub const COMMANDS: [&str; 2] = ["position", "advise"];
+
+/// Adds `position` and `advise` under game `G`'s command (which must exist: register the
+/// whole-game commands first). A game that already has a command of that name keeps its own.
+pub fn register<G: GameCli + Positions>(cli: Command) -> Command {
+    cli.mut_subcommand(G::INFO.key, |mut game| {
+        for name in COMMANDS {
+            if game.get_subcommands().any(|s| s.get_name() == name) {
+                continue;
+            }
+            game = game.subcommand(command::<G>(name));
+        }
+        game
+    })
+}
+
+/// Runs `position` or `advise` of game `G` if `m` holds one.
+pub fn dispatch<G: GameCli + Positions>(m: &ArgMatches) -> Option<Result<i32>> {
+    let (game, sub) = m.subcommand()?;
+    if game != G::INFO.key {
+        return None;
+    }
+    let (name, args) = sub.subcommand()?;
+    match name {
+        "position" if args.try_contains_id("after").unwrap_or(false) => Some(position::<G>(args)),
+        "advise" if args.try_contains_id("position").unwrap_or(false) => Some(advise::<G>(args)),
+        _ => None,
+    }
+}
+
+fn command<G: GameCli + Positions>(name: &'static str) -> Command {
+    let key = G::INFO.key;
+    let mut cmd = Command::new(name);
+    cmd = super::play::rule_args::<G>(cmd);
+    cmd = cmd.arg(
+        Arg::new("seed")
+            .long("seed")
+            .value_name("S")
+            .default_value("1")
+            .value_parser(super::args::parse_seed)
+            .help(if name == "position" {
+                "The game: the first game `sim --seed S` deals at these rules"
+            } else {
+                "Seed of the rollouts: the same seed and rollouts give the same advice"
+            }),
+    );
+    if name == "position" {
+        cmd = cmd
+            .about("The position of the player to act after N actions of a seed's game, written as `advise --position` reads it")
+            .arg(
+                Arg::new("after")
+                    .long("after")
+                    .value_name("N")
+                    .default_value("0")
+                    .value_parser(|s: &str| crate::text::parse_whole(s, 0, 100_000, "give a number of actions from 0"))
+                    .help("Actions played before the position (by --strategies)"),
+            )
+            .arg(
+                Arg::new("strategies")
+                    .long("strategies")
+                    .value_name("S1,S2,…")
+                    .default_value(G::INFO.default_strategies)
+                    .help(format!("Who plays those actions, by seat: {}", G::STRATEGIES)),
+            )
+            .after_help(format!(
+                "Examples:\n  tahur {key} position --players 4 --seed 7 --after 12\n  tahur {key} position --players 4 --seed 7 --after 12 --format json"
+            ));
+    } else {
+        cmd = cmd
+            .about("Every legal action at a position with your chance from there by rollouts (the same deals for every action), its 95 % interval, its difference from the best, and the best marked")
+            .arg(
+                Arg::new("position")
+                    .long("position")
+                    .value_name("TEXT")
+                    .required(true)
+                    .help(format!("What you see, as `{key} position` writes it, e.g. \"{}\"", G::POSITION_EXAMPLE)),
+            )
+            .arg(
+                Arg::new("bots")
+                    .long("bots")
+                    .value_name("S1,S2,…")
+                    .default_value(G::ROLLOUT_BOTS)
+                    .help(format!("Who plays the rest of each rollout, every seat yours included, by seat: {}", G::STRATEGIES)),
+            )
+            .arg(
+                Arg::new("rollouts")
+                    .long("rollouts")
+                    .value_name("N")
+                    .default_value("10000")
+                    .value_parser(|s: &str| parse_samples(s, "rollouts"))
+                    .help("Deals rolled out, each with every action (with --until-decided: at most)"),
+            )
+            .arg(
+                Arg::new("until-decided")
+                    .long("until-decided")
+                    .action(ArgAction::SetTrue)
+                    .help("Stop once the best action is separated from every other (looks after 640, 1280, … deals at α/2, α/4, …)"),
+            )
+            .arg(
+                Arg::new("alpha")
+                    .long("alpha")
+                    .value_name("A")
+                    .default_value("0.05")
+                    .value_parser(|s: &str| match s.trim().parse::<f64>() {
+                        Ok(a) if a > 0.0 && a < 1.0 => Ok(a),
+                        _ => Err("expected a level between 0 and 1, e.g. 0.05".to_string()),
+                    })
+                    .help("Error level of --until-decided over all its looks"),
+            )
+            .arg(
+                Arg::new("threads")
+                    .long("threads")
+                    .value_name("T")
+                    .value_parser(super::args::parse_threads)
+                    .help("Worker threads (default: every core); never changes the result"),
+            )
+            .after_help(format!(
+                "What you cannot see is dealt uniformly over what fits the position, afresh for\n\
+                 every rollout; every action meets the same deals and streams (paired).\n\n\
+                 Examples:\n  tahur {key} advise --players 4 --position \"{}\"\n  \
+                 tahur {key} advise --players 4 --position \"…\" --until-decided --rollouts 1e5",
+                G::POSITION_EXAMPLE
+            ));
+    }
+    OutputArgs::augment_args(cmd)
+}
+
+fn text<'a>(m: &'a ArgMatches, id: &str) -> &'a str {
+    m.get_one::<String>(id).map_or("", String::as_str)
+}
+
+/// `tahur GAME position`.
+fn position<G: GameCli + Positions>(m: &ArgMatches) -> Result<i32> {
+    let out = OutputArgs::from_arg_matches(m).map_err(|e| Error::usage(e.to_string()))?;
+    let rules = super::play::rules::<G>(m)?;
+    let strategies = G::Strategy::parse_list(text(m, "strategies"))?;
+    let seed = *m.get_one::<u64>("seed").expect("has a default");
+    let after = *m.get_one::<u64>("after").expect("has a default");
+    let game = example::<G, G::Strategy>(&rules, &strategies, seed, after)?;
+    let written = position_of::<G>(&game);
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    let mut r = Report::new(format!(
+        "{}: the position of seat {} after {after} actions of seed {seed}",
+        G::INFO.title,
+        game.to_act() + 1
+    ));
+    r.field("position", "position", Value::Text(written));
+    r.field("rules", "rules", Value::Text(rules.describe()));
+    r.field(
+        "legal_actions",
+        "legal actions",
+        Value::Text(
+            legal
+                .iter()
+                .map(|&a| G::action_name(a))
+                .collect::<Vec<_>>()
+                .join(" · "),
+        ),
+    );
+    r.note(format!(
+        "Ask for advice with: tahur {} advise {} --position \"…\" (the same rule flags).",
+        G::INFO.key,
+        format_args!("--players {}", rules.players())
+    ));
+    emit(&r, &out)?;
+    Ok(0)
+}
+
+/// `tahur GAME advise --position TEXT`.
+fn advise<G: GameCli + Positions>(m: &ArgMatches) -> Result<i32> {
+    let out = OutputArgs::from_arg_matches(m).map_err(|e| Error::usage(e.to_string()))?;
+    let rules = super::play::rules::<G>(m)?;
+    let seed = *m.get_one::<u64>("seed").expect("has a default");
+    let text_in = text(m, "position");
+    // What the reading fills in at random is dealt again for every rollout.
+    let game = G::read_position(&rules, text_in, &mut base_stream(seed))?;
+    let bots = G::Strategy::parse_list(text(m, "bots"))?;
+    let setup = AdviceSetup::<G, G::Strategy> {
+        position: game,
+        bots,
+    };
+    let spec = RunSpec {
+        samples: *m.get_one::<u64>("rollouts").expect("has a default"),
+        seed,
+        chunk_size: advise::CHUNK,
+    };
+    let until = m.get_flag("until-decided").then(|| {
+        (
+            10 * advise::CHUNK,
+            *m.get_one::<f64>("alpha").expect("has a default"),
+        )
+    });
+    let control = RunControl {
+        threads: m.get_one::<usize>("threads").copied(),
+        progress: if until.is_some() {
+            super::progress_up_to(spec.samples, "deals")
+        } else {
+            super::progress(spec.samples, "deals")
+        },
+    };
+    let result = advise::run(&setup, &spec, until, &control);
+    control.progress.finish();
+    let advice = result?;
+    if advice.run.interrupted {
+        say!(
+            "tahur: interrupted: {} of {} deals rolled out; the advice shows what they give",
+            crate::humanize::thousands(advice.run.samples_done),
+            crate::humanize::thousands(spec.samples)
+        );
+    }
+    let r = advise::report(
+        &format!(
+            "{}: what to do at this position, by rollouts with {}",
+            G::INFO.title,
+            text(m, "bots")
+        ),
+        &position_of::<G>(&setup.position),
+        G::ADVICE_VALUE,
+        &advice,
+        G::action_name,
+    );
+    emit(&r, &out)?;
+    Ok(if advice.run.interrupted {
+        super::EXIT_INTERRUPTED
+    } else {
+        0
+    })
+}
