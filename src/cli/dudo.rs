@@ -6,7 +6,8 @@ use clap::{Args, Subcommand};
 
 use crate::report::chart::SvgChart;
 
-use super::{emit, run_job, OutputArgs, RunRequest, SimArgs};
+use super::run::{exact_or_run, exit_code, samples, with_progress, RunArgs, SeedArgs};
+use super::{emit, OutputArgs};
 use crate::error::{Error, Result};
 use crate::games::dudo::bots::Strategy;
 use crate::games::dudo::exact::{DICE_PER_PLAYER, MAX_DICE};
@@ -172,8 +173,11 @@ pub struct ProbArgs {
     pub bid: Vec<String>,
     #[command(flatten)]
     pub table: TableArgs,
+    /// Also estimate by Monte Carlo with N samples (e.g. 1000000, 1_000_000 or 1e6).
+    #[arg(long, value_name = "N", value_parser = samples("samples"))]
+    pub samples: Option<u64>,
     #[command(flatten)]
-    pub sim: SimArgs,
+    pub run: RunArgs,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -257,10 +261,6 @@ fn parse_table_players(s: &str) -> std::result::Result<u8, String> {
     .map(|n| n as u8)
 }
 
-fn parse_games(s: &str) -> std::result::Result<u64, String> {
-    crate::text::parse_samples(s, "games")
-}
-
 /// `tahur dudo tune`.
 #[derive(Args, Debug)]
 pub struct TuneCmd {
@@ -274,14 +274,11 @@ pub struct TuneCmd {
     #[arg(long, default_value = "threshold")]
     pub field: String,
     /// Games per candidate and table size.
-    #[arg(long, value_name = "N", default_value = "20000", value_parser = parse_games)]
+    #[arg(long, value_name = "N", default_value = "20000", value_parser = samples("games"))]
     pub games: u64,
-    /// Seed shared by every candidate.
-    #[arg(long, default_value_t = 1, value_parser = super::args::parse_seed)]
-    pub seed: u64,
-    /// Worker threads.
-    #[arg(long, value_name = "T", value_parser = super::args::parse_threads)]
-    pub threads: Option<usize>,
+    /// Seed (every candidate plays the same deals) and threads.
+    #[command(flatten)]
+    pub run: SeedArgs,
     /// Folder for tuned-<rules>.csv and tuned-<rules>.md (created if missing; `--out` is an
     /// old name of it).
     #[arg(
@@ -317,19 +314,12 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             let bid = parse_bid(&a.bid)?;
             let situation = a.table.situation()?;
             let query = ProbQuery { situation, bid };
-            if a.sim.samples.is_none() {
-                if a.sim.shard.is_some() {
-                    return Err(Error::usage("--shard splits a simulation: add --samples N"));
-                }
-                emit(&prob::report(&query, None), &a.out)?;
-                return Ok(0);
-            }
-            let samples = a.sim.samples.expect("checked above");
-            run_job(
-                Job::DudoProb(query),
-                RunRequest::from_sim(samples, &a.sim),
+            exact_or_run(
+                a.samples,
+                &a.run,
                 &a.out,
-                |_| Ok(()),
+                || Ok(prob::report(&query, None)),
+                || Job::DudoProb(query.clone()),
             )
         }
         DudoCommand::Table(a) => {
@@ -372,15 +362,13 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                     "--field tuned would tune against itself: pick random, honest or threshold",
                 ));
             }
-            let spec = TuneSpec::grid(a.rules, a.players.clone(), field, a.games, a.seed);
-            let control = crate::runner::RunControl {
-                threads: a.threads,
-                progress: super::progress(spec.total_games(), "games"),
-            };
-            let results = tune::tune(&spec, &control);
-            control.progress.finish();
-            let results = results?;
-            if results.len() < spec.players.len() {
+            let spec = TuneSpec::grid(a.rules, a.players.clone(), field, a.games, a.run.seed);
+            let progress = super::run::progress(spec.total_games(), "games");
+            let results = with_progress(a.run.threads, progress, |control| {
+                tune::tune(&spec, control)
+            })?;
+            let interrupted = results.len() < spec.players.len();
+            if interrupted {
                 // Stopped by a signal: the table sizes tuned in full are shown, marked, but the
                 // sheet files the `tuned` strategy reads are left as they were.
                 let mut rep = tune::report(&spec, &results);
@@ -400,16 +388,18 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                     missing.join(", "),
                     a.out_dir.display()
                 ));
-                say!(
-                    "tahur: interrupted: {} of {} table sizes tuned; {} and .md left as they were",
-                    results.len(),
-                    spec.players.len(),
-                    a.out_dir
-                        .join(format!("tuned-{}.csv", a.rules.key()))
-                        .display()
-                );
+                let code = exit_code(interrupted, || {
+                    format!(
+                        "interrupted: {} of {} table sizes tuned; {} and .md left as they were",
+                        results.len(),
+                        spec.players.len(),
+                        a.out_dir
+                            .join(format!("tuned-{}.csv", a.rules.key()))
+                            .display()
+                    )
+                });
                 emit(&rep, &a.output)?;
-                return Ok(super::EXIT_INTERRUPTED);
+                return Ok(code);
             }
             let rep = tune::report(&spec, &results);
             std::fs::create_dir_all(&a.out_dir).map_err(|e| {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+use super::run::{exit_code, samples, with_progress, SeedArgs};
 use super::{emit, OutputArgs};
 use crate::error::{Error, Result};
 use crate::games::poker::bots::Strategy;
@@ -68,10 +69,7 @@ pub struct OddsArgs {
 }
 
 fn parse_dice_count(s: &str) -> std::result::Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(n) if (1..=5).contains(&n) => Ok(n),
-        _ => Err("a roll has 1 to 5 poker dice".into()),
-    }
+    crate::text::parse_whole(s, 1, 5, "a roll has 1 to 5 poker dice").map(|n| n as usize)
 }
 
 /// `tahur poker reroll`.
@@ -116,10 +114,17 @@ pub struct ChancesArgs {
 }
 
 fn parse_players(s: &str) -> std::result::Result<u8, String> {
-    match s.trim().parse::<u8>() {
-        Ok(n) if (2..=MAX_PLAYERS as u8).contains(&n) => Ok(n),
-        _ => Err(format!("Póker mentiroso is for 2 to {MAX_PLAYERS} players")),
-    }
+    crate::text::parse_whole(
+        s,
+        2,
+        MAX_PLAYERS as u64,
+        &format!("Póker mentiroso is for 2 to {MAX_PLAYERS} players"),
+    )
+    .map(|n| n as u8)
+}
+
+fn parse_points(s: &str) -> std::result::Result<u8, String> {
+    crate::text::parse_whole(s, 1, 20, "a game is played to 1 to 20 points").map(|n| n as u8)
 }
 
 /// `tahur poker sheet`.
@@ -135,10 +140,6 @@ pub struct SheetArgs {
     pub out_dir: PathBuf,
 }
 
-fn parse_games(s: &str) -> std::result::Result<u64, String> {
-    crate::text::parse_samples(s, "games")
-}
-
 /// The default field of `poker tune`: a player who believes everything possible, one who
 /// calls below 10 % and bluffs a little, and one who calls readily and bluffs much.
 pub const DEFAULT_FIELD: &str = "honest,threshold:call=0.1,bluff=0.4,threshold:call=0.3,bluff=0.8";
@@ -150,20 +151,17 @@ pub struct TuneArgs {
     #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6", value_parser = parse_players)]
     pub players: Vec<u8>,
     /// Points a game is played to.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=20))]
+    #[arg(long, default_value_t = 3, value_parser = parse_points)]
     pub points: u8,
     /// The strategies the other seats play, each in turn (every candidate meets them all).
     #[arg(long, value_name = "S1,S2,…", default_value = DEFAULT_FIELD)]
     pub field: String,
     /// Games per candidate, table size and field strategy.
-    #[arg(long, value_name = "N", default_value = "10000", value_parser = parse_games)]
+    #[arg(long, value_name = "N", default_value = "10000", value_parser = samples("games"))]
     pub games: u64,
-    /// Seed shared by every candidate.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads.
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
+    /// Seed (every candidate plays the same deals) and threads.
+    #[command(flatten)]
+    pub run: SeedArgs,
     /// Folder for tuned.csv and tuned.md (created if missing).
     #[arg(
         long = "out-dir",
@@ -244,16 +242,14 @@ pub fn execute(cmd: PokerCommand) -> Result<i32> {
                     "--field {s} would tune against the tuned table itself: pick random, honest, threshold or tuned:FILE.csv"
                 )));
             }
-            let mut spec = TuneSpec::grid(a.players.clone(), field, a.games, a.seed);
+            let mut spec = TuneSpec::grid(a.players.clone(), field, a.games, a.run.seed);
             spec.points = a.points;
-            let control = crate::runner::RunControl {
-                threads: a.threads.map(usize::from),
-                progress: super::progress(spec.total_games(), "games"),
-            };
-            let results = tune::tune(&spec, &control);
-            control.progress.finish();
-            let results = results?;
-            if results.len() < spec.players.len() {
+            let progress = super::run::progress(spec.total_games(), "games");
+            let results = with_progress(a.run.threads, progress, |control| {
+                tune::tune(&spec, control)
+            })?;
+            let interrupted = results.len() < spec.players.len();
+            if interrupted {
                 let mut rep = tune::report(&spec, &results);
                 rep.note(format!(
                     "Interrupted (Ctrl-C or SIGTERM): only {} of the {} table sizes were tuned in full. Nothing was written to {}.",
@@ -261,14 +257,16 @@ pub fn execute(cmd: PokerCommand) -> Result<i32> {
                     spec.players.len(),
                     a.out_dir.display()
                 ));
-                say!(
-                    "tahur: interrupted: {} of {} table sizes tuned; {} left as it was",
-                    results.len(),
-                    spec.players.len(),
-                    a.out_dir.join("tuned.csv").display()
-                );
+                let code = exit_code(interrupted, || {
+                    format!(
+                        "interrupted: {} of {} table sizes tuned; {} left as it was",
+                        results.len(),
+                        spec.players.len(),
+                        a.out_dir.join("tuned.csv").display()
+                    )
+                });
                 emit(&rep, &a.output)?;
-                return Ok(super::EXIT_INTERRUPTED);
+                return Ok(code);
             }
             let rep = tune::report(&spec, &results);
             std::fs::create_dir_all(&a.out_dir).map_err(|e| {

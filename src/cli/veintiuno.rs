@@ -4,7 +4,8 @@ use clap::{Args, Subcommand};
 
 use crate::report::chart::SvgChart;
 
-use super::{emit, run_job, OutputArgs, RunRequest};
+use super::run::{exit_code, run_job, samples, with_progress, RunArgs};
+use super::{emit, OutputArgs};
 use crate::error::{Error, Result};
 use crate::games::veintiuno::cards::{Card, Composition};
 use crate::games::veintiuno::engine::BankPolicy;
@@ -49,35 +50,6 @@ pub enum VeintiunoCommand {
       --chart ev.svg
   tahur veintiuno strategy --write data/veintiuno/strategy.csv --format markdown")]
     Strategy(StrategyCmd),
-}
-
-/// Runner options of hand simulations.
-#[derive(Args, Debug, Clone)]
-pub struct HandRunArgs {
-    /// Hands to play (per variant when comparing), e.g. 1000000 or 1e6.
-    #[arg(long, value_name = "N", default_value = "1000000", value_parser = parse_hands)]
-    pub hands: u64,
-    /// Seed of the random streams.
-    #[arg(long, default_value_t = 1, value_parser = super::args::parse_seed)]
-    pub seed: u64,
-    /// Worker threads; never changes the result.
-    #[arg(long, value_name = "T", value_parser = super::args::parse_threads)]
-    pub threads: Option<usize>,
-    /// Run only shard K of N and write a partial result for `tahur merge`; `auto` (or
-    /// `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job.
-    #[arg(long, value_name = "K/N|auto")]
-    pub shard: Option<String>,
-}
-
-impl HandRunArgs {
-    fn request(&self) -> RunRequest<'_> {
-        RunRequest {
-            samples: self.hands,
-            seed: self.seed,
-            threads: self.threads,
-            shard: self.shard.as_deref(),
-        }
-    }
 }
 
 /// House rules shared by the commands.
@@ -176,18 +148,17 @@ pub struct SimCmd {
     /// Check every hand: no card dealt twice per shoe, money conserved.
     #[arg(long)]
     pub check: bool,
+    /// Hands to play, e.g. 1000000 or 1e6.
+    #[arg(long, value_name = "N", default_value = "1000000", value_parser = samples("hands"))]
+    pub hands: u64,
     #[command(flatten)]
-    pub run: HandRunArgs,
+    pub run: RunArgs,
     #[command(flatten)]
     pub out: OutputArgs,
 }
 
 fn parse_up(s: &str) -> std::result::Result<Card, String> {
     Card::parse(s).map_err(|e| e.to_string())
-}
-
-fn parse_hands(s: &str) -> std::result::Result<u64, String> {
-    crate::text::parse_samples(s, "hands")
 }
 
 fn parse_bank_stand(s: &str) -> std::result::Result<u8, String> {
@@ -251,7 +222,8 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
             let setup = HandSimSetup::new(opts, a.players as usize, &list, bank, a.check)?;
             run_job(
                 Job::VeintiunoSim(setup),
-                a.run.request(),
+                a.hands,
+                &a.run,
                 &a.out,
                 |_| Ok(()),
             )
@@ -274,8 +246,8 @@ pub struct StrategyCmd {
     /// Sampled hands per decision point, up card and action.
     #[arg(long, value_name = "N", default_value = "20000", value_parser = parse_strategy_samples)]
     pub samples: u32,
-    /// Seed.
-    #[arg(long, default_value_t = 1, value_parser = super::args::parse_seed)]
+    /// Seed of the random streams: the same seed and samples give the same sheet.
+    #[arg(long, value_name = "S", default_value = "1", value_parser = super::run::parse_seed)]
     pub seed: u64,
     /// Draw the EV of the best move by hard total, one line per up card, as SVG.
     #[arg(long, value_name = "FILE.svg")]
@@ -318,9 +290,10 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
         samples: a.samples,
         seed: a.seed,
     };
-    let progress = super::progress(st::decision_points(&q), "decision points");
-    let sheet = st::derive_with(&q, &progress);
-    progress.finish();
+    let progress = super::run::progress(st::decision_points(&q), "decision points");
+    let sheet = with_progress(None, progress, |control| {
+        st::derive_with(&q, &control.progress)
+    });
     if let Some(p) = &a.chart {
         st::chart(&sheet, "21 ecuatoriano · EV of the best move").write(p)?;
     }
@@ -339,18 +312,14 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
             );
         }
     }
-    if !sheet.is_complete() {
+    let code = exit_code(!sheet.is_complete(), || {
         let missing = sheet.not_computed.as_ref().map_or(0, |m| m.count());
         let planned = st::decision_points(&q);
-        say!(
-            "tahur: interrupted: {} of {planned} decision points computed; the report marks the others ?",
+        format!(
+            "interrupted: {} of {planned} decision points computed; the report marks the others ?",
             planned - missing.min(planned)
-        );
-    }
+        )
+    });
     emit(&rep, &a.out)?;
-    Ok(if sheet.is_complete() {
-        0
-    } else {
-        super::EXIT_INTERRUPTED
-    })
+    Ok(code)
 }
