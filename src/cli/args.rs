@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::report::Format;
+use tahur::report::Format;
 
 /// tahur: exact odds and reproducible simulations for parlor games.
 #[derive(Parser, Debug)]

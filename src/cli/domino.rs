@@ -5,12 +5,12 @@ use clap::{Args, Subcommand};
 
 use super::run::{exact_or_run, samples, RunArgs};
 use super::OutputArgs;
-use crate::error::{Error, Result};
-use crate::games::domino::deal::{self, Question};
-use crate::games::domino::rules::{Rules, MAX_PLAYERS};
-use crate::games::domino::tiles::parse_list;
-use crate::jobs::Job;
-use crate::play::GameRules;
+use tahur::error::{Error, Result};
+use tahur::games::domino::deal::{self, Question};
+use tahur::games::domino::rules::{Rules, MAX_PLAYERS};
+use tahur::games::domino::tiles::parse_list;
+use tahur::jobs::Job;
+use tahur::play::GameRules;
 
 /// Dominó commands.
 #[derive(Subcommand, Debug)]
@@ -52,7 +52,7 @@ pub struct DealArgs {
 }
 
 fn parse_players(s: &str) -> std::result::Result<u8, String> {
-    crate::text::parse_whole(
+    tahur::text::parse_whole(
         s,
         2,
         MAX_PLAYERS as u64,
@@ -66,7 +66,7 @@ fn parse_players(s: &str) -> std::result::Result<u8, String> {
 fn deal_rules(players: u8, set: &str, hand: &str) -> Result<Rules> {
     let mut rules = <Rules as GameRules>::standard(players.into());
     for (key, value) in [("set", set), ("hand", hand)] {
-        let rule = crate::play::rules::rule::<Rules>(key).expect("Dominó has the rule");
+        let rule = tahur::play::rules::rule::<Rules>(key).expect("Dominó has the rule");
         if !(rule.set)(&mut rules, value) {
             return Err(Error::usage(format!(
                 "invalid --{key} {}: {}",

@@ -4,20 +4,20 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use crate::report::chart::SvgChart;
+use tahur::report::chart::SvgChart;
 
 use super::run::{exact_or_run, exit_code, samples, with_progress, RunArgs, SeedArgs};
 use super::{emit, OutputArgs};
-use crate::error::{Error, Result};
-use crate::games::dudo::bots::Strategy;
-use crate::games::dudo::exact::{DICE_PER_PLAYER, MAX_DICE};
-use crate::games::dudo::face::parse_dice;
-use crate::games::dudo::prob::{self, ProbQuery};
-use crate::games::dudo::rules::MAX_PLAYERS;
-use crate::games::dudo::table::{self, TableQuery};
-use crate::games::dudo::tune::{self, TuneSpec};
-use crate::games::dudo::{advise, paso, sheets, AceRound, Bid, Bidding, RuleSet, Situation};
-use crate::jobs::Job;
+use tahur::error::{Error, Result};
+use tahur::games::dudo::bots::Strategy;
+use tahur::games::dudo::exact::{DICE_PER_PLAYER, MAX_DICE};
+use tahur::games::dudo::face::parse_dice;
+use tahur::games::dudo::prob::{self, ProbQuery};
+use tahur::games::dudo::rules::MAX_PLAYERS;
+use tahur::games::dudo::table::{self, TableQuery};
+use tahur::games::dudo::tune::{self, TuneSpec};
+use tahur::games::dudo::{advise, paso, sheets, AceRound, Bid, Bidding, RuleSet, Situation};
+use tahur::jobs::Job;
 
 /// Dudo commands.
 #[derive(Subcommand, Debug)]
@@ -136,7 +136,7 @@ fn parse_ace_round(s: &str) -> std::result::Result<AceRound, String> {
 }
 
 fn parse_dice_count(s: &str) -> std::result::Result<u32, String> {
-    crate::text::parse_whole(
+    tahur::text::parse_whole(
         s,
         1,
         MAX_DICE as u64,
@@ -147,12 +147,12 @@ fn parse_dice_count(s: &str) -> std::result::Result<u32, String> {
 
 fn parse_players(s: &str) -> std::result::Result<u32, String> {
     let max = MAX_DICE / DICE_PER_PLAYER;
-    crate::text::parse_whole(s, 1, max as u64, &format!("give 1 to {max} players"))
+    tahur::text::parse_whole(s, 1, max as u64, &format!("give 1 to {max} players"))
         .map(|n| n as u32)
 }
 
 fn parse_top(s: &str) -> std::result::Result<usize, String> {
-    crate::text::parse_whole(s, 1, 1_000_000, "list 1 or more raises, e.g. --top 10")
+    tahur::text::parse_whole(s, 1, 1_000_000, "list 1 or more raises, e.g. --top 10")
         .map(|n| n as usize)
 }
 
@@ -252,7 +252,7 @@ pub struct SheetsArgs {
 }
 
 fn parse_table_players(s: &str) -> std::result::Result<u8, String> {
-    crate::text::parse_whole(
+    tahur::text::parse_whole(
         s,
         2,
         MAX_PLAYERS as u64,
@@ -379,7 +379,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 rep.field(
                     "table_sizes_requested",
                     "table sizes requested",
-                    crate::report::Value::Int(spec.players.len() as i64),
+                    tahur::report::Value::Int(spec.players.len() as i64),
                 );
                 rep.note(format!(
                     "Interrupted (Ctrl-C or SIGTERM): only {} of the {} table sizes were tuned in full; not tuned: {} players. Nothing was written to {}.",
@@ -406,12 +406,12 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 Error::usage(format!("cannot create '{}': {e}", a.out_dir.display()))
             })?;
             let stem = a.out_dir.join(format!("tuned-{}", a.rules.key()));
-            crate::report::write_atomic(
+            tahur::report::write_atomic(
                 &stem.with_extension("csv"),
                 tune::csv(&results, a.games).as_bytes(),
             )?;
-            let md = crate::report::render(&rep, crate::report::Format::Markdown)? + "\n";
-            crate::report::write_atomic(&stem.with_extension("md"), md.as_bytes())?;
+            let md = tahur::report::render(&rep, tahur::report::Format::Markdown)? + "\n";
+            tahur::report::write_atomic(&stem.with_extension("md"), md.as_bytes())?;
             emit(&rep, &a.output)?;
             Ok(0)
         }
@@ -424,7 +424,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                         Error::usage(format!("cannot create '{}': {e}", dir.display()))
                     })?;
                 }
-                crate::report::write_atomic(&path, content.as_bytes())?;
+                tahur::report::write_atomic(&path, content.as_bytes())?;
             }
             say!("wrote {} files under {}", files.len(), a.out_dir.display());
             Ok(0)

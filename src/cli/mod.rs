@@ -13,11 +13,10 @@ mod veintiuno;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::error::Result;
-use crate::report::{self, Report};
-use crate::shards::{self, Partial};
+use tahur::error::Result;
+use tahur::report::{self, Report};
+use tahur::shards::{self, Partial};
 
-pub use crate::text::{parse_count, MAX_SAMPLES};
 pub use args::{Cli, Command, OutputArgs};
 
 macro_rules! play_commands {
@@ -37,7 +36,7 @@ macro_rules! play_commands {
         /// Runs a whole-game command, if `m` holds one.
         fn dispatch_play(m: &clap::ArgMatches) -> Option<Result<i32>> {
             $(
-                if let Some(r) = play::dispatch::<$game>(m, crate::jobs::PlayJob::$name) {
+                if let Some(r) = play::dispatch::<$game>(m, tahur::jobs::PlayJob::$name) {
                     return Some(r);
                 }
             )*
@@ -45,7 +44,7 @@ macro_rules! play_commands {
         }
     };
 }
-crate::with_games!(play_commands);
+tahur::with_games!(play_commands);
 
 /// Lets every value reach its flag's own check, so `--levels -0.5` is answered "invalid value
 /// '-0.5' for '--levels': give probabilities in (0, 1] …" instead of "unexpected argument '-0'".
@@ -132,7 +131,7 @@ where
         Some(r) => r,
         None => match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
             Ok(cli) => execute(cli),
-            Err(e) => Err(crate::error::Error::usage(e.to_string())),
+            Err(e) => Err(tahur::error::Error::usage(e.to_string())),
         },
     };
     match result {
@@ -196,7 +195,7 @@ fn man(dir: Option<&std::path::Path>) -> Result<i32> {
         let mut buf = Vec::new();
         clap_mangen::Man::new(c.clone())
             .render(&mut buf)
-            .map_err(|e| crate::error::Error::Internal(format!("man page: {e}")))?;
+            .map_err(|e| tahur::error::Error::Internal(format!("man page: {e}")))?;
         Ok(buf)
     };
     let Some(dir) = dir else {
@@ -204,7 +203,7 @@ fn man(dir: Option<&std::path::Path>) -> Result<i32> {
         return Ok(0);
     };
     std::fs::create_dir_all(dir)
-        .map_err(|e| crate::error::Error::usage(format!("--out-dir '{}': {e}", dir.display())))?;
+        .map_err(|e| tahur::error::Error::usage(format!("--out-dir '{}': {e}", dir.display())))?;
     // Every command and subcommand gets its page, named by its path: tahur-dudo-prob.1.
     let mut stack: Vec<(String, clap::Command)> = vec![("tahur".into(), cmd)];
     let mut written = 0;
@@ -264,7 +263,7 @@ fn merge(m: MergeArgs) -> Result<i32> {
         files.push((f.display().to_string(), Partial::read(f)?));
     }
     let merged = shards::merge(&files, m.partial)?;
-    let charts = crate::play::job::ChartFiles {
+    let charts = tahur::play::job::ChartFiles {
         main: m.chart,
         strategies: m.strategy_chart,
         length: m.length_chart,
@@ -288,7 +287,7 @@ fn merge(m: MergeArgs) -> Result<i32> {
                         .join(", ")
                 ),
             };
-            return Err(crate::error::Error::usage(format!(
+            return Err(tahur::error::Error::usage(format!(
                 "merge --{flag}: these shards are a `{command}` run, which {can}"
             )));
         }

@@ -4,14 +4,14 @@ use clap::{ArgMatches, Args, Subcommand};
 
 use super::run::{exact_or_run, run_job, samples, RunArgs};
 use super::OutputArgs;
-use crate::error::Result;
-use crate::games::ocho::bots::Strategy;
-use crate::games::ocho::deal;
-use crate::games::ocho::rules::Rules;
-use crate::games::ocho::value::ValueSetup;
-use crate::games::ocho::Ocho;
-use crate::jobs::Job;
-use crate::play::TableSetup;
+use tahur::error::Result;
+use tahur::games::ocho::bots::Strategy;
+use tahur::games::ocho::deal;
+use tahur::games::ocho::rules::Rules;
+use tahur::games::ocho::value::ValueSetup;
+use tahur::games::ocho::Ocho;
+use tahur::jobs::Job;
+use tahur::play::TableSetup;
 
 /// Ocho loco commands of its own.
 #[derive(Subcommand, Debug)]

@@ -1,7 +1,7 @@
 //! `tahur GAME sim | compare | tournament | flags` for every game of the whole-game layer: the
 //! commands are built from the game's [`GameInfo`] (its words and defaults), its rule table (the
 //! rule flags) and its [`GameCli`] (help and examples), so a new game gets them by being listed
-//! in [`crate::with_games`].
+//! in [`tahur::with_games`].
 
 use std::path::PathBuf;
 
@@ -11,15 +11,15 @@ use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use super::games::GameCli;
 use super::run::{exit_code, run_job, samples, with_progress, RunArgs};
 use super::{emit, OutputArgs};
-use crate::error::{Error, Result};
-use crate::jobs::{Job as AnyJob, PlayJob};
-use crate::play::compare::{run_sequential, CompareSetup};
-use crate::play::flags::FlagsSetup;
-use crate::play::job::{ChartFiles, Job};
-use crate::play::rules::{Flag, Rule};
-use crate::play::table::MAX_SERIES;
-use crate::play::tournament::TournamentSetup;
-use crate::play::{Game, GameInfo, GameRules, Scoring, Strategy, TableSetup};
+use tahur::error::{Error, Result};
+use tahur::jobs::{Job as AnyJob, PlayJob};
+use tahur::play::compare::{run_sequential, CompareSetup};
+use tahur::play::flags::FlagsSetup;
+use tahur::play::job::{ChartFiles, Job};
+use tahur::play::rules::{Flag, Rule};
+use tahur::play::table::MAX_SERIES;
+use tahur::play::tournament::TournamentSetup;
+use tahur::play::{Game, GameInfo, GameRules, Scoring, Strategy, TableSetup};
 
 /// A rule of game `G` that has a command-line flag of its own, with its long option.
 fn flagged_rules<G: Game>() -> impl Iterator<Item = (&'static Rule<G::Rules>, &'static str)> {
@@ -30,7 +30,7 @@ fn flagged_rules<G: Game>() -> impl Iterator<Item = (&'static Rule<G::Rules>, &'
 
 /// Every rule key of game `G`, for help: "variant, deck, hand, …".
 fn change_keys<G: Game>() -> String {
-    crate::play::rules::keys::<G::Rules>()
+    tahur::play::rules::keys::<G::Rules>()
 }
 
 /// The whole-game commands.
@@ -223,7 +223,7 @@ fn command<G: GameCli>(name: &'static str) -> Command {
                         .value_parser(samples(G::INFO.sample_unit))
                         .help(format!(
                             "{} before the first look of --until-decided",
-                            crate::play::sim::capitalised(info.sample_unit)
+                            tahur::play::sim::capitalised(info.sample_unit)
                         )),
                 )
                 .arg(
@@ -269,7 +269,7 @@ pub(crate) fn rule_args<G: Game>(mut cmd: Command) -> Command {
         .long("players")
         .value_name("P")
         .value_parser(move |s: &str| {
-            crate::text::parse_whole(
+            tahur::text::parse_whole(
                 s,
                 min as u64,
                 max as u64,
@@ -319,7 +319,7 @@ fn series_arg<G: GameCli>(cmd: Command) -> Command {
                 .value_name("N")
                 .default_value("1")
                 .value_parser(|s: &str| {
-                    crate::text::parse_whole(
+                    tahur::text::parse_whole(
                         s,
                         1,
                         MAX_SERIES as u64,
@@ -358,12 +358,12 @@ fn run_args<G: Game>(cmd: Command, tournament: bool) -> Command {
     } else if tournament {
         format!(
             "{} per pair of strategies and seating, e.g. 1e6{sitting}",
-            crate::play::sim::capitalised(unit)
+            tahur::play::sim::capitalised(unit)
         )
     } else {
         format!(
             "{} to play, e.g. 10000 or 1e5{sitting}",
-            crate::play::sim::capitalised(unit)
+            tahur::play::sim::capitalised(unit)
         )
     };
     let cmd = cmd.arg(
@@ -421,8 +421,8 @@ pub(crate) fn rules<G: Game>(m: &ArgMatches) -> Result<G::Rules> {
         "{}=…",
         change_keys::<G>().split(',').next().unwrap_or("key")
     );
-    for (k, v) in crate::text::key_values(house, "house rule", &hint)? {
-        let Some(named) = crate::play::rules::rule::<G::Rules>(k) else {
+    for (k, v) in tahur::text::key_values(house, "house rule", &hint)? {
+        let Some(named) = tahur::play::rules::rule::<G::Rules>(k) else {
             continue;
         };
         if let Some(long) = named
@@ -568,7 +568,7 @@ fn sequential<G: Game>(
             "--until-decided decides as it goes and cannot be sharded: drop --shard",
         ));
     }
-    let spec = crate::runner::RunSpec {
+    let spec = tahur::runner::RunSpec {
         samples,
         seed: run.seeds.seed,
         chunk_size: setup.chunk_size(),
@@ -585,13 +585,13 @@ fn sequential<G: Game>(
             "interrupted after {} look{}: {} of at most {} {} ran; the report shows what they give",
             seq.looks,
             if seq.looks == 1 { "" } else { "s" },
-            crate::humanize::thousands(summary.samples_done),
-            crate::humanize::thousands(spec.samples),
+            tahur::humanize::thousands(summary.samples_done),
+            tahur::humanize::thousands(spec.samples),
             G::INFO.sample_unit
         )
     });
     emit(
-        &crate::play::compare::report(&setup, &tally, &summary, Some(&seq)),
+        &tahur::play::compare::report(&setup, &tally, &summary, Some(&seq)),
         out,
     )?;
     Ok(code)

@@ -7,12 +7,12 @@ use clap::{Args, Subcommand};
 
 use super::run::{exit_code, samples, with_progress, SeedArgs};
 use super::{emit, OutputArgs};
-use crate::error::{Error, Result};
-use crate::games::poker::bots::Strategy;
-use crate::games::poker::hand::{Claim, Counts};
-use crate::games::poker::reports::{self, ChancesQuery, RerollQuery};
-use crate::games::poker::rules::MAX_PLAYERS;
-use crate::games::poker::tune::{self, TuneSpec};
+use tahur::error::{Error, Result};
+use tahur::games::poker::bots::Strategy;
+use tahur::games::poker::hand::{Claim, Counts};
+use tahur::games::poker::reports::{self, ChancesQuery, RerollQuery};
+use tahur::games::poker::rules::MAX_PLAYERS;
+use tahur::games::poker::tune::{self, TuneSpec};
 
 /// Póker mentiroso commands.
 #[derive(Subcommand, Debug)]
@@ -69,7 +69,7 @@ pub struct OddsArgs {
 }
 
 fn parse_dice_count(s: &str) -> std::result::Result<usize, String> {
-    crate::text::parse_whole(s, 1, 5, "a roll has 1 to 5 poker dice").map(|n| n as usize)
+    tahur::text::parse_whole(s, 1, 5, "a roll has 1 to 5 poker dice").map(|n| n as usize)
 }
 
 /// `tahur poker reroll`.
@@ -114,7 +114,7 @@ pub struct ChancesArgs {
 }
 
 fn parse_players(s: &str) -> std::result::Result<u8, String> {
-    crate::text::parse_whole(
+    tahur::text::parse_whole(
         s,
         2,
         MAX_PLAYERS as u64,
@@ -124,7 +124,7 @@ fn parse_players(s: &str) -> std::result::Result<u8, String> {
 }
 
 fn parse_points(s: &str) -> std::result::Result<u8, String> {
-    crate::text::parse_whole(s, 1, 20, "a game is played to 1 to 20 points").map(|n| n as u8)
+    tahur::text::parse_whole(s, 1, 20, "a game is played to 1 to 20 points").map(|n| n as u8)
 }
 
 /// `tahur poker sheet`.
@@ -183,7 +183,7 @@ fn claim(words: &[String], flag: &str) -> Result<Claim> {
 /// Dice as written (`none`, `-` or nothing: no dice).
 fn dice(text: &str, flag: &str) -> Result<Counts> {
     let t = text.trim();
-    if t.is_empty() || t == "-" || crate::text::normalize(t) == "none" {
+    if t.is_empty() || t == "-" || tahur::text::normalize(t) == "none" {
         return Ok(Counts::EMPTY);
     }
     Counts::parse(t, &format!("--{flag}"))
@@ -224,14 +224,14 @@ pub fn execute(cmd: PokerCommand) -> Result<i32> {
                 Error::usage(format!("cannot create '{}': {e}", a.out_dir.display()))
             })?;
             for (name, content) in &files {
-                crate::report::write_atomic(&a.out_dir.join(name), content.as_bytes())?;
+                tahur::report::write_atomic(&a.out_dir.join(name), content.as_bytes())?;
             }
             say!("wrote {} files under {}", files.len(), a.out_dir.display());
             Ok(0)
         }
         PokerCommand::Tune(a) => {
             let field =
-                <Strategy as crate::play::Strategy<crate::games::poker::Poker>>::parse_list(
+                <Strategy as tahur::play::Strategy<tahur::games::poker::Poker>>::parse_list(
                     &a.field,
                 )?;
             if let Some(s) = field
@@ -272,12 +272,12 @@ pub fn execute(cmd: PokerCommand) -> Result<i32> {
             std::fs::create_dir_all(&a.out_dir).map_err(|e| {
                 Error::usage(format!("cannot create '{}': {e}", a.out_dir.display()))
             })?;
-            crate::report::write_atomic(
+            tahur::report::write_atomic(
                 &a.out_dir.join("tuned.csv"),
                 tune::csv(&results, a.games).as_bytes(),
             )?;
-            let md = crate::report::render(&rep, crate::report::Format::Markdown)? + "\n";
-            crate::report::write_atomic(&a.out_dir.join("tuned.md"), md.as_bytes())?;
+            let md = tahur::report::render(&rep, tahur::report::Format::Markdown)? + "\n";
+            tahur::report::write_atomic(&a.out_dir.join("tuned.md"), md.as_bytes())?;
             emit(&rep, &a.output)?;
             Ok(0)
         }

@@ -9,49 +9,46 @@
 //! `--until-decided`, the 21 strategy sheet) show their progress with [`with_progress`] and end
 //! with [`exit_code`].
 
-use std::cell::Cell;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use clap::Args;
 
 use super::{emit, OutputArgs};
-use crate::error::{Error, Result};
-use crate::jobs::Job;
-use crate::progress::{Display, Progress};
-use crate::report::{self, Report};
-use crate::runner::{ChunkSet, RunControl, RunSummary, Shard};
-use crate::shards::Partial;
+use tahur::error::{Error, Result};
+use tahur::jobs::Job;
+use tahur::progress::{Display, Progress};
+use tahur::report::{self, Report};
+use tahur::runner::{ChunkSet, RunControl, RunSummary, Shard};
+use tahur::shards::Partial;
 
 /// Exit code of a run stopped by a signal (Ctrl-C, SIGTERM, SIGHUP), after printing what it has.
 pub(crate) const EXIT_INTERRUPTED: i32 = 130;
 
-thread_local! {
-    /// `--progress[=SECONDS]` of the command line being run (per thread: tests run command
-    /// lines in-process side by side).
-    static PROGRESS_EVERY: Cell<Option<Duration>> = const { Cell::new(None) };
-}
+/// `--progress[=SECONDS]` of the command line this process runs.
+static PROGRESS_EVERY: OnceLock<Option<Duration>> = OnceLock::new();
 
 /// The progress display of a long command: `total` units of work in `unit` (plural). Installs
 /// the signal handler first, so that from the first progress line on, Ctrl-C and SIGTERM stop
 /// the command cleanly.
 pub(crate) fn progress(total: u64, unit: &str) -> Progress {
-    crate::runner::install_interrupt_handler();
+    tahur::runner::install_interrupt_handler();
     Progress::new(progress_display(), total, unit)
 }
 
 /// [`progress`] of work that may stop well before `total` (`--until-decided`).
 pub(crate) fn progress_up_to(total: u64, unit: &str) -> Progress {
-    crate::runner::install_interrupt_handler();
+    tahur::runner::install_interrupt_handler();
     Progress::up_to(progress_display(), total, unit)
 }
 
-/// Sets `--progress[=SECONDS]` of the command line being run on this thread.
+/// Sets `--progress[=SECONDS]` of the command line this process runs (once).
 pub(crate) fn set_progress_every(every: Option<Duration>) {
-    PROGRESS_EVERY.with(|p| p.set(every));
+    let _ = PROGRESS_EVERY.set(every);
 }
 
 fn progress_display() -> Display {
-    Display::for_stderr(PROGRESS_EVERY.with(Cell::get))
+    Display::for_stderr(PROGRESS_EVERY.get().copied().flatten())
 }
 
 /// `--seed` and `--threads`: every command that simulates.
@@ -78,7 +75,7 @@ pub struct RunArgs {
 
 /// `--seed`: any whole number a u64 holds, in every count form (`7`, `1e9`).
 pub(crate) fn parse_seed(s: &str) -> std::result::Result<u64, String> {
-    crate::text::parse_whole(
+    tahur::text::parse_whole(
         s,
         0,
         u64::MAX,
@@ -88,15 +85,15 @@ pub(crate) fn parse_seed(s: &str) -> std::result::Result<u64, String> {
 
 /// `--threads`: 1 to 1024, in every count form.
 pub(crate) fn parse_threads(s: &str) -> std::result::Result<usize, String> {
-    crate::text::parse_whole(s, 1, 1024, "give 1 to 1024 threads").map(|n| n as usize)
+    tahur::text::parse_whole(s, 1, 1024, "give 1 to 1024 threads").map(|n| n as usize)
 }
 
 /// The parser of a count of `unit` (`--games`, `--hands`, `--deals`, `--samples`): 1 to
-/// [`crate::text::MAX_SAMPLES`], written `10000`, `1_000_000` or `1e6`.
+/// [`tahur::text::MAX_SAMPLES`], written `10000`, `1_000_000` or `1e6`.
 pub(crate) fn samples(
     unit: &'static str,
 ) -> impl Fn(&str) -> std::result::Result<u64, String> + Clone + Send + Sync + 'static {
-    move |s: &str| crate::text::parse_samples(s, unit)
+    move |s: &str| tahur::text::parse_samples(s, unit)
 }
 
 /// Runs `work` with the runner's control (`threads`, and `progress` counting the work done),
@@ -152,8 +149,8 @@ pub(crate) fn run_job(
     let code = exit_code(result.interrupted, || {
         format!(
             "interrupted: {} of {} {unit} ran; {} what they give",
-            crate::humanize::thousands(result.samples_done),
-            crate::humanize::thousands(planned),
+            tahur::humanize::thousands(result.samples_done),
+            tahur::humanize::thousands(planned),
             match (shard, &out.output) {
                 (Some(_), Some(p)) if p.as_os_str() != "-" => format!("'{}' holds", p.display()),
                 (Some(_), _) => "the shard file holds".to_string(),

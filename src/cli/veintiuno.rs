@@ -2,18 +2,18 @@
 
 use clap::{Args, Subcommand};
 
-use crate::report::chart::SvgChart;
+use tahur::report::chart::SvgChart;
 
 use super::run::{exit_code, run_job, samples, with_progress, RunArgs};
 use super::{emit, OutputArgs};
-use crate::error::{Error, Result};
-use crate::games::veintiuno::cards::{Card, Composition};
-use crate::games::veintiuno::engine::BankPolicy;
-use crate::games::veintiuno::exact;
-use crate::games::veintiuno::rules::Options;
-use crate::games::veintiuno::sim::{parse_policy, HandSimSetup};
-use crate::games::veintiuno::sitting::TableRules;
-use crate::jobs::Job;
+use tahur::error::{Error, Result};
+use tahur::games::veintiuno::cards::{Card, Composition};
+use tahur::games::veintiuno::engine::BankPolicy;
+use tahur::games::veintiuno::exact;
+use tahur::games::veintiuno::rules::Options;
+use tahur::games::veintiuno::sim::{parse_policy, HandSimSetup};
+use tahur::games::veintiuno::sitting::TableRules;
+use tahur::jobs::Job;
 
 /// 21 ecuatoriano commands.
 #[derive(Subcommand, Debug)]
@@ -70,15 +70,15 @@ impl HouseArgs {
     /// refused (it would print the figures unchanged), saying `why`.
     fn options_for(&self, command: &str, keys: &[&str], why: &str) -> Result<Options> {
         let opts = self.options()?;
-        let pairs = crate::text::key_values(&self.house, "house rule", "decks=2")?;
+        let pairs = tahur::text::key_values(&self.house, "house rule", "decks=2")?;
         // Keys as the rule table knows them (its aliases and spellings included).
         let takes = |k: &str| {
-            crate::play::rules::rule::<TableRules>(k).is_some_and(|r| keys.contains(&r.key))
+            tahur::play::rules::rule::<TableRules>(k).is_some_and(|r| keys.contains(&r.key))
         };
         if let Some((k, v)) = pairs.iter().find(|(k, _)| !takes(k)) {
             return Err(Error::usage(format!(
                 "--house {k}={v} does not change {why}: veintiuno {command} takes {}",
-                crate::text::and_list(keys)
+                tahur::text::and_list(keys)
             )));
         }
         Ok(opts)
@@ -162,11 +162,11 @@ fn parse_up(s: &str) -> std::result::Result<Card, String> {
 }
 
 fn parse_bank_stand(s: &str) -> std::result::Result<u8, String> {
-    crate::text::parse_whole(s, 12, 21, "the bank stands at 12 to 21").map(|n| n as u8)
+    tahur::text::parse_whole(s, 12, 21, "the bank stands at 12 to 21").map(|n| n as u8)
 }
 
 fn parse_table_players(s: &str) -> std::result::Result<u8, String> {
-    crate::text::parse_whole(s, 2, 8, "21 ecuatoriano is for 2 to 8 players").map(|n| n as u8)
+    tahur::text::parse_whole(s, 2, 8, "21 ecuatoriano is for 2 to 8 players").map(|n| n as u8)
 }
 
 /// Runs a 21 ecuatoriano command.
@@ -211,7 +211,7 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
         }
         VeintiunoCommand::Sim(a) => {
             let opts = a.house.options()?;
-            let list = crate::text::split_specs(&a.policies, "--policies")?
+            let list = tahur::text::split_specs(&a.policies, "--policies")?
                 .iter()
                 .map(|p| parse_policy(p))
                 .collect::<Result<Vec<_>>>()?;
@@ -261,7 +261,7 @@ pub struct StrategyCmd {
 }
 
 fn parse_strategy_samples(s: &str) -> std::result::Result<u32, String> {
-    crate::text::parse_whole(
+    tahur::text::parse_whole(
         s,
         100,
         10_000_000,
@@ -272,7 +272,7 @@ fn parse_strategy_samples(s: &str) -> std::result::Result<u32, String> {
 
 /// Runs `tahur veintiuno strategy`.
 pub fn strategy(a: StrategyCmd) -> Result<i32> {
-    use crate::games::veintiuno::strategy::{self as st, StrategyQuery};
+    use tahur::games::veintiuno::strategy::{self as st, StrategyQuery};
     let opts = a.house.options()?;
     let composition = Composition::from_removed(opts.decks, &a.removed)?;
     if composition.total() < 12 {
@@ -303,7 +303,7 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
             let json = serde_json::to_string_pretty(&sheet)
                 .map_err(|e| Error::Internal(e.to_string()))?
                 + "\n";
-            crate::report::write_atomic(p, json.as_bytes())?;
+            tahur::report::write_atomic(p, json.as_bytes())?;
         } else {
             // A sheet played as a strategy must be whole: the file is left as it was.
             say!(

@@ -121,18 +121,12 @@ pub fn reproducible(base: &[&str]) -> String {
     one
 }
 
-/// Runs one command line (`"durak sim --players 3 …"`) in-process, which is much faster than a
-/// process per run, and returns its JSON.
-#[allow(dead_code)]
+/// Runs one command line (`"durak sim --players 3 …"`, split at spaces), which must succeed,
+/// and returns its JSON.
 pub fn run_json(line: &str) -> serde_json::Value {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.json");
-    let mut args: Vec<String> = vec!["tahur".into()];
-    args.extend(line.split_whitespace().map(String::from));
-    args.extend(["--format".into(), "json".into(), "--output".into()]);
-    args.push(out.display().to_string());
-    assert_eq!(tahur::cli::run_args(&args), 0, "{line}");
-    serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    args.extend(["--format", "json"]);
+    json(&args)
 }
 
 /// `tahur BASE` (which asks for JSON) split into 2 shards and merged prints exactly the whole
