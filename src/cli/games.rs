@@ -3,18 +3,18 @@
 //! [`GameInfo`]: names, scoring, the words of its reports, players, defaults); the words of the
 //! command line live here, one impl per game.
 //!
-//! [`GameInfo`]: crate::play::GameInfo
+//! [`GameInfo`]: tahur::play::GameInfo
 
-use crate::play::Game;
+use tahur::play::Game;
 
-/// The command line's words for a game of [`crate::with_games`].
+/// The command line's words for a game of [`tahur::with_games`].
 pub trait GameCli: Game {
     /// One line for `tahur --help`.
     const ABOUT: &'static str;
     /// The strategies, for the help of `--strategies`.
     const STRATEGIES: &'static str;
     /// Help for `--series`, if the game has a rule for later games
-    /// ([`GameInfo::series`](crate::play::GameInfo::series)).
+    /// ([`GameInfo::series`](tahur::play::GameInfo::series)).
     const SERIES_HELP: &'static str =
         "Play games in series of N, each later one started as the rules say after the one before; --games still counts games";
     /// The game has a `sim` command of its own (21's hand-by-hand analysis): the shared `sim`
@@ -24,7 +24,7 @@ pub trait GameCli: Game {
     const EXAMPLES: [&'static str; 4];
 }
 
-impl GameCli for crate::games::durak::Durak {
+impl GameCli for tahur::games::durak::Durak {
     const ABOUT: &'static str = "Durak (podkidnoy, perevodnoy, platkowy; 2–6 players, teams): whole games between bots, seat and first-attacker advantage, rule and strategy comparisons, tournaments, house rules";
     const STRATEGIES: &'static str = "random, greedy, expert, ismcts[:N] (N iterations per move, default 300); Spanish azar, codicioso, experto";
     const SERIES_HELP: &'static str = "Play games in series of N: the first with a random dealer (the holder of the lowest trump attacks), each later one dealt by the previous durak with the player on their left attacking; after a draw the next game starts afresh. --games still counts games";
@@ -60,7 +60,7 @@ impl GameCli for crate::games::durak::Durak {
     ];
 }
 
-impl GameCli for crate::games::dudo::Dudo {
+impl GameCli for tahur::games::dudo::Dudo {
     const ABOUT: &'static str =
         "Dudo (Chilean liar's dice): bid odds, cheat sheets, advice, whole games";
     const STRATEGIES: &'static str = "random, honest, tuned (the table in data/dudo, built in), tuned:FILE.csv (a `dudo tune` output, read at run time), threshold, threshold:t=0.4,bluff=0.1, ismcts[:N] (N iterations per move, default 200); Spanish azar, honesto, afinado, umbral, busqueda";
@@ -91,7 +91,7 @@ impl GameCli for crate::games::dudo::Dudo {
     ];
 }
 
-impl GameCli for crate::games::domino::Domino {
+impl GameCli for tahur::games::domino::Domino {
     const ABOUT: &'static str = "Dominó (block, draw, cross, double-nine trees; pairs; all fives; matches): exact deal facts, whole games between bots, the opener's edge, blocked games, points, house rules";
     const STRATEGIES: &'static str = "random, heaviest (bota gorda), company, scorer (all fives), search[:N] (N sampled deals per move, default 64), ismcts[:N] (N iterations per move, default 300); each takes miss=P, the chance of missing a score; Spanish azar, bota-gorda, compañía, anotador, búsqueda";
     const EXAMPLES: [&'static str; 4] = [
@@ -120,7 +120,7 @@ impl GameCli for crate::games::domino::Domino {
     ];
 }
 
-impl GameCli for crate::games::ocho::Ocho {
+impl GameCli for tahur::games::ocho::Ocho {
     const ABOUT: &'static str = "Ocho loco («Montañita»: A, 2, 3, joker, 8, J, K; 2–10 players): whole games between bots, the starter's and the dealer's edge, what each special card is worth, exact deal odds";
     const STRATEGIES: &'static str = "random, greedy, expert, ismcts[:N] (N iterations per move, default 200); each takes forget=R, the chance of forgetting «voy por una» (greedy:forget=0.1); Spanish azar, codicioso, experto, busqueda";
     const EXAMPLES: [&'static str; 4] = [
@@ -145,7 +145,7 @@ impl GameCli for crate::games::ocho::Ocho {
     ];
 }
 
-impl GameCli for crate::games::poker::Poker {
+impl GameCli for tahur::games::poker::Poker {
     const ABOUT: &'static str = "Póker mentiroso (liar's poker dice): exact re-roll odds and plans, call chances, claim sheets, whole games";
     const STRATEGIES: &'static str = "random, honest, threshold, threshold:call=0.1,bluff=0.4, tuned (the table in data/poker, built in), tuned:FILE.csv, search[:N] (N play-outs per call, default 200), ismcts[:N] (N iterations per decision, default 300); Spanish azar, honesto, umbral, afinado, busqueda, arbol";
     const EXAMPLES: [&'static str; 4] = [
@@ -169,7 +169,7 @@ impl GameCli for crate::games::poker::Poker {
     ];
 }
 
-impl GameCli for crate::games::veintiuno::Veintiuno {
+impl GameCli for tahur::games::veintiuno::Veintiuno {
     const ABOUT: &'static str =
         "21 ecuatoriano: two-card specials, the bank's odds, whole hands with a rotating bank";
     const STRATEGIES: &'static str = "basic, pie, mimic[:S] (hit below S), sheet, sheet:FILE.json, ismcts[:N] (search, N iterations per decision, default 300); Spanish básica, banca[:S], hoja, hoja:FILE.json, busqueda[:N]";

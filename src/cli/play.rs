@@ -1,7 +1,7 @@
 //! `tahur GAME sim | compare | tournament | flags` for every game of the whole-game layer: the
 //! commands are built from the game's [`GameInfo`] (its words and defaults), its rule table (the
 //! rule flags) and its [`GameCli`] (help and examples), so a new game gets them by being listed
-//! in [`crate::with_games`].
+//! in [`tahur::with_games`].
 
 use std::path::PathBuf;
 
@@ -9,17 +9,17 @@ use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
 use super::games::GameCli;
-use super::{emit, run_job, OutputArgs, RunRequest};
-use crate::error::{Error, Result};
-use crate::jobs::{Job as AnyJob, PlayJob};
-use crate::play::compare::{run_sequential, CompareSetup};
-use crate::play::flags::FlagsSetup;
-use crate::play::job::{ChartFiles, Job};
-use crate::play::rules::{Flag, Rule};
-use crate::play::table::MAX_SERIES;
-use crate::play::tournament::TournamentSetup;
-use crate::play::{Game, GameInfo, GameRules, Scoring, Strategy, TableSetup};
-use crate::text::parse_samples;
+use super::run::{exit_code, run_job, samples, with_progress, RunArgs};
+use super::{emit, OutputArgs};
+use tahur::error::{Error, Result};
+use tahur::jobs::{Job as AnyJob, PlayJob};
+use tahur::play::compare::{run_sequential, CompareSetup};
+use tahur::play::flags::FlagsSetup;
+use tahur::play::job::{ChartFiles, Job};
+use tahur::play::rules::{Flag, Rule};
+use tahur::play::table::MAX_SERIES;
+use tahur::play::tournament::TournamentSetup;
+use tahur::play::{Game, GameInfo, GameRules, Scoring, Strategy, TableSetup};
 
 /// A rule of game `G` that has a command-line flag of its own, with its long option.
 fn flagged_rules<G: Game>() -> impl Iterator<Item = (&'static Rule<G::Rules>, &'static str)> {
@@ -30,7 +30,7 @@ fn flagged_rules<G: Game>() -> impl Iterator<Item = (&'static Rule<G::Rules>, &'
 
 /// Every rule key of game `G`, for help: "variant, deck, hand, …".
 fn change_keys<G: Game>() -> String {
-    crate::play::rules::keys::<G::Rules>()
+    tahur::play::rules::keys::<G::Rules>()
 }
 
 /// The whole-game commands.
@@ -220,10 +220,10 @@ fn command<G: GameCli>(name: &'static str) -> Command {
                         .long("batch")
                         .value_name("N")
                         .default_value("10000")
-                        .value_parser(move |s: &str| parse_samples(s, G::INFO.sample_unit))
+                        .value_parser(samples(G::INFO.sample_unit))
                         .help(format!(
                             "{} before the first look of --until-decided",
-                            crate::play::sim::capitalised(info.sample_unit)
+                            tahur::play::sim::capitalised(info.sample_unit)
                         )),
                 )
                 .arg(
@@ -269,7 +269,7 @@ pub(crate) fn rule_args<G: Game>(mut cmd: Command) -> Command {
         .long("players")
         .value_name("P")
         .value_parser(move |s: &str| {
-            crate::text::parse_whole(
+            tahur::text::parse_whole(
                 s,
                 min as u64,
                 max as u64,
@@ -319,7 +319,7 @@ fn series_arg<G: GameCli>(cmd: Command) -> Command {
                 .value_name("N")
                 .default_value("1")
                 .value_parser(|s: &str| {
-                    crate::text::parse_whole(
+                    tahur::text::parse_whole(
                         s,
                         1,
                         MAX_SERIES as u64,
@@ -341,6 +341,7 @@ fn chart_arg(id: &'static str, help: &str) -> Arg {
         .help(help.to_string())
 }
 
+/// The count in the game's unit (`--games`, `--hands`) and the run options every job takes.
 fn run_args<G: Game>(cmd: Command, tournament: bool) -> Command {
     let unit = G::INFO.sample_unit;
     let sitting = if G::INFO.sitting {
@@ -357,41 +358,23 @@ fn run_args<G: Game>(cmd: Command, tournament: bool) -> Command {
     } else if tournament {
         format!(
             "{} per pair of strategies and seating, e.g. 1e6{sitting}",
-            crate::play::sim::capitalised(unit)
+            tahur::play::sim::capitalised(unit)
         )
     } else {
         format!(
             "{} to play, e.g. 10000 or 1e5{sitting}",
-            crate::play::sim::capitalised(unit)
+            tahur::play::sim::capitalised(unit)
         )
     };
-    cmd.arg(
+    let cmd = cmd.arg(
         Arg::new("samples")
             .long(unit)
             .value_name("N")
             .default_value(if G::INFO.sitting { "1000000" } else { "10000" })
-            .value_parser(move |s: &str| parse_samples(s, G::INFO.sample_unit))
+            .value_parser(samples(G::INFO.sample_unit))
             .help(help),
-    )
-    .arg(
-        Arg::new("seed")
-            .long("seed")
-            .value_name("S")
-            .default_value("1")
-            .value_parser(super::args::parse_seed)
-            .help("Seed of the random streams: the same seed and count give the same numbers"),
-    )
-    .arg(
-        Arg::new("threads")
-            .long("threads")
-            .value_name("T")
-            .value_parser(super::args::parse_threads)
-            .help("Worker threads (default: every core); never changes the result"),
-    )
-    .arg(Arg::new("shard").long("shard").value_name("K/N|auto").help(
-        "Run only shard K of N and write a partial result for `tahur merge`; `auto` (or \
-                 `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job",
-    ))
+    );
+    RunArgs::augment_args(cmd)
 }
 
 /// `text` broken into lines of at most `width` characters at spaces.
@@ -438,8 +421,8 @@ pub(crate) fn rules<G: Game>(m: &ArgMatches) -> Result<G::Rules> {
         "{}=…",
         change_keys::<G>().split(',').next().unwrap_or("key")
     );
-    for (k, v) in crate::text::key_values(house, "house rule", &hint)? {
-        let Some(named) = crate::play::rules::rule::<G::Rules>(k) else {
+    for (k, v) in tahur::text::key_values(house, "house rule", &hint)? {
+        let Some(named) = tahur::play::rules::rule::<G::Rules>(k) else {
             continue;
         };
         if let Some(long) = named
@@ -484,12 +467,8 @@ fn path(m: &ArgMatches, id: &str) -> Option<PathBuf> {
 /// Runs `tahur GAME <name>`.
 fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> Result<i32> {
     let out = OutputArgs::from_arg_matches(m).map_err(|e| Error::usage(e.to_string()))?;
-    let req = RunRequest {
-        samples: *m.get_one::<u64>("samples").expect("has a default"),
-        seed: *m.get_one::<u64>("seed").expect("has a default"),
-        threads: m.get_one::<usize>("threads").copied(),
-        shard: m.get_one::<String>("shard").map(String::as_str),
-    };
+    let run = RunArgs::from_arg_matches(m).map_err(|e| Error::usage(e.to_string()))?;
+    let samples = *m.get_one::<u64>("samples").expect("has a default");
     let check = m
         .try_get_one::<bool>("check")
         .ok()
@@ -507,7 +486,7 @@ fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> 
         strategies: path(m, "strategy-chart"),
         length: path(m, "length-chart"),
     };
-    if req.shard.is_some() && files.any() {
+    if run.shard.is_some() && files.any() {
         return Err(Error::usage(
             "charts are drawn from whole runs: drop --chart with --shard",
         ));
@@ -550,21 +529,18 @@ fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> 
                 m.get_one::<f64>("detect").copied(),
             )?;
             if m.get_flag("until-decided") {
-                return sequential::<G>(setup, m, &req, &out);
+                return sequential::<G>(setup, m, samples, &run, &out);
             }
             Job::Compare(setup)
         }
         "tournament" => {
             let setup = TournamentSetup::new(base, &strategies(text(m, "strategies"))?, check)?;
-            let deals = setup.deals_for(req.samples);
-            let job = Job::Tournament(setup);
-            let req = RunRequest {
-                samples: deals,
-                ..req
-            };
-            let wrapped = AnyJob::Play(wrap(job));
-            let w2 = wrapped.clone();
-            return run_job(wrapped, req, &out, move |t| w2.charts(t, &files));
+            let deals = setup.deals_for(samples);
+            let wrapped = AnyJob::Play(wrap(Job::Tournament(setup)));
+            let charts = wrapped.clone();
+            return run_job(wrapped, deals, &run, &out, move |t| {
+                charts.charts(t, &files)
+            });
         }
         _ => Job::Flags(FlagsSetup::new(TableSetup::new(
             base,
@@ -574,53 +550,49 @@ fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> 
     };
     let wrapped = AnyJob::Play(wrap(job));
     let charts = wrapped.clone();
-    run_job(wrapped, req, &out, move |t| charts.charts(t, &files))
+    run_job(wrapped, samples, &run, &out, move |t| {
+        charts.charts(t, &files)
+    })
 }
 
-/// `compare --until-decided`: looks after --batch, 2×, 4×, … samples.
+/// `compare --until-decided`: looks after --batch, 2×, 4×, … samples, up to `samples`.
 fn sequential<G: Game>(
     setup: CompareSetup<G>,
     m: &ArgMatches,
-    req: &RunRequest,
+    samples: u64,
+    run: &RunArgs,
     out: &OutputArgs,
 ) -> Result<i32> {
-    if req.shard.is_some() {
+    if run.shard.is_some() {
         return Err(Error::usage(
             "--until-decided decides as it goes and cannot be sharded: drop --shard",
         ));
     }
-    let spec = crate::runner::RunSpec {
-        samples: req.samples,
-        seed: req.seed,
+    let spec = tahur::runner::RunSpec {
+        samples,
+        seed: run.seeds.seed,
         chunk_size: setup.chunk_size(),
-    };
-    // One bar for every look, up to the ceiling of --games: the run may stop well before it.
-    let control = crate::runner::RunControl {
-        threads: req.threads,
-        progress: super::progress_up_to(spec.samples, G::INFO.sample_unit),
     };
     let batch = *m.get_one::<u64>("batch").expect("has a default");
     let alpha = *m.get_one::<f64>("alpha").expect("has a default");
-    let result = run_sequential(&setup, &spec, batch, alpha, &control);
-    control.progress.finish();
-    let (tally, summary, seq) = result?;
-    if summary.interrupted {
-        say!(
-            "tahur: interrupted after {} look{}: {} of at most {} {} ran; the report shows what they give",
+    // One bar for every look, up to the ceiling of --games: the run may stop well before it.
+    let progress = super::run::progress_up_to(spec.samples, G::INFO.sample_unit);
+    let (tally, summary, seq) = with_progress(run.seeds.threads, progress, |control| {
+        run_sequential(&setup, &spec, batch, alpha, control)
+    })?;
+    let code = exit_code(summary.interrupted, || {
+        format!(
+            "interrupted after {} look{}: {} of at most {} {} ran; the report shows what they give",
             seq.looks,
             if seq.looks == 1 { "" } else { "s" },
-            crate::humanize::thousands(summary.samples_done),
-            crate::humanize::thousands(spec.samples),
+            tahur::humanize::thousands(summary.samples_done),
+            tahur::humanize::thousands(spec.samples),
             G::INFO.sample_unit
-        );
-    }
+        )
+    });
     emit(
-        &crate::play::compare::report(&setup, &tally, &summary, Some(&seq)),
+        &tahur::play::compare::report(&setup, &tally, &summary, Some(&seq)),
         out,
     )?;
-    Ok(if summary.interrupted {
-        super::EXIT_INTERRUPTED
-    } else {
-        0
-    })
+    Ok(code)
 }
