@@ -4,15 +4,17 @@
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
 use super::games::GameCli;
+use super::run::{
+    exit_code, parse_seed, progress, progress_up_to, samples, with_progress, SeedArgs,
+};
 use super::{emit, OutputArgs};
-use crate::error::{Error, Result};
-use crate::play::advise::{self, AdviceSetup};
-use crate::play::position::{example, position_of, Positions};
-use crate::play::{GameRules, State, Strategy};
-use crate::report::{Report, Value};
-use crate::rng::base_stream;
-use crate::runner::{RunControl, RunSpec};
-use crate::text::parse_samples;
+use tahur::error::{Error, Result};
+use tahur::play::advise::{self, AdviceSetup};
+use tahur::play::position::{example, position_of, Positions};
+use tahur::play::{GameRules, State, Strategy};
+use tahur::report::{Report, Value};
+use tahur::rng::base_stream;
+use tahur::runner::RunSpec;
 
 /// The commands added for every game with positions.
 pub const COMMANDS: [&str; 2] = ["position", "advise"];
@@ -49,27 +51,23 @@ fn command<G: GameCli + Positions>(name: &'static str) -> Command {
     let key = G::INFO.key;
     let mut cmd = Command::new(name);
     cmd = super::play::rule_args::<G>(cmd);
-    cmd = cmd.arg(
-        Arg::new("seed")
-            .long("seed")
-            .value_name("S")
-            .default_value("1")
-            .value_parser(super::args::parse_seed)
-            .help(if name == "position" {
-                "The game: the first game `sim --seed S` deals at these rules"
-            } else {
-                "Seed of the rollouts: the same seed and rollouts give the same advice"
-            }),
-    );
     if name == "position" {
         cmd = cmd
             .about("The position of the player to act after N actions of a seed's game, written as `advise --position` reads it")
+            .arg(
+                Arg::new("seed")
+                    .long("seed")
+                    .value_name("S")
+                    .default_value("1")
+                    .value_parser(parse_seed)
+                    .help("The game: the first game `sim --seed S` deals at these rules"),
+            )
             .arg(
                 Arg::new("after")
                     .long("after")
                     .value_name("N")
                     .default_value("0")
-                    .value_parser(|s: &str| crate::text::parse_whole(s, 0, 100_000, "give a number of actions from 0"))
+                    .value_parser(|s: &str| tahur::text::parse_whole(s, 0, 100_000, "give a number of actions from 0"))
                     .help("Actions played before the position (by --strategies)"),
             )
             .arg(
@@ -104,7 +102,7 @@ fn command<G: GameCli + Positions>(name: &'static str) -> Command {
                     .long("rollouts")
                     .value_name("N")
                     .default_value("10000")
-                    .value_parser(|s: &str| parse_samples(s, "rollouts"))
+                    .value_parser(samples("rollouts"))
                     .help("Deals rolled out, each with every action (with --until-decided: at most)"),
             )
             .arg(
@@ -124,13 +122,6 @@ fn command<G: GameCli + Positions>(name: &'static str) -> Command {
                     })
                     .help("Error level of --until-decided over all its looks"),
             )
-            .arg(
-                Arg::new("threads")
-                    .long("threads")
-                    .value_name("T")
-                    .value_parser(super::args::parse_threads)
-                    .help("Worker threads (default: every core); never changes the result"),
-            )
             .after_help(format!(
                 "What you cannot see is dealt uniformly over what fits the position, afresh for\n\
                  every rollout; every action meets the same deals and streams (paired).\n\n\
@@ -138,6 +129,7 @@ fn command<G: GameCli + Positions>(name: &'static str) -> Command {
                  tahur {key} advise --players 4 --position \"…\" --until-decided --rollouts 1e5",
                 G::POSITION_EXAMPLE
             ));
+        cmd = SeedArgs::augment_args(cmd);
     }
     OutputArgs::augment_args(cmd)
 }
@@ -188,10 +180,10 @@ fn position<G: GameCli + Positions>(m: &ArgMatches) -> Result<i32> {
 fn advise<G: GameCli + Positions>(m: &ArgMatches) -> Result<i32> {
     let out = OutputArgs::from_arg_matches(m).map_err(|e| Error::usage(e.to_string()))?;
     let rules = super::play::rules::<G>(m)?;
-    let seed = *m.get_one::<u64>("seed").expect("has a default");
-    let text_in = text(m, "position");
+    let seeds = SeedArgs::from_arg_matches(m).map_err(|e| Error::usage(e.to_string()))?;
+    let seed = seeds.seed;
     // What the reading fills in at random is dealt again for every rollout.
-    let game = G::read_position(&rules, text_in, &mut base_stream(seed))?;
+    let game = G::read_position(&rules, text(m, "position"), &mut base_stream(seed))?;
     let bots = G::Strategy::parse_list(text(m, "bots"))?;
     let setup = AdviceSetup::<G, G::Strategy> {
         position: game,
@@ -208,24 +200,14 @@ fn advise<G: GameCli + Positions>(m: &ArgMatches) -> Result<i32> {
             *m.get_one::<f64>("alpha").expect("has a default"),
         )
     });
-    let control = RunControl {
-        threads: m.get_one::<usize>("threads").copied(),
-        progress: if until.is_some() {
-            super::progress_up_to(spec.samples, "deals")
-        } else {
-            super::progress(spec.samples, "deals")
-        },
+    let bar = if until.is_some() {
+        progress_up_to(spec.samples, "deals")
+    } else {
+        progress(spec.samples, "deals")
     };
-    let result = advise::run(&setup, &spec, until, &control);
-    control.progress.finish();
-    let advice = result?;
-    if advice.run.interrupted {
-        say!(
-            "tahur: interrupted: {} of {} deals rolled out; the advice shows what they give",
-            crate::humanize::thousands(advice.run.samples_done),
-            crate::humanize::thousands(spec.samples)
-        );
-    }
+    let advice = with_progress(seeds.threads, bar, |control| {
+        advise::run(&setup, &spec, until, control)
+    })?;
     let r = advise::report(
         &format!(
             "{}: what to do at this position, by rollouts with {}",
@@ -238,9 +220,11 @@ fn advise<G: GameCli + Positions>(m: &ArgMatches) -> Result<i32> {
         G::action_name,
     );
     emit(&r, &out)?;
-    Ok(if advice.run.interrupted {
-        super::EXIT_INTERRUPTED
-    } else {
-        0
-    })
+    Ok(exit_code(advice.run.interrupted, || {
+        format!(
+            "interrupted: {} of {} deals rolled out; the advice shows what they give",
+            tahur::humanize::thousands(advice.run.samples_done),
+            tahur::humanize::thousands(spec.samples)
+        )
+    }))
 }

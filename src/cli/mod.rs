@@ -48,12 +48,12 @@ macro_rules! play_commands {
 }
 tahur::with_games!(play_commands);
 
-/// The games that write and read positions ([`crate::play::position::Positions`]), as
+/// The games that write and read positions ([`tahur::play::position::Positions`]), as
 /// `with_games!` lists them; each gets `position` and `advise`.
 macro_rules! with_positions {
     ($m:ident) => {
         $m! {
-            Durak => crate::games::durak::Durak,
+            Durak => tahur::games::durak::Durak,
         }
     };
 }

@@ -424,8 +424,15 @@ fn reproducible_json(args: &[String]) -> serde_json::Value {
     serde_json::from_str(&reproducible(&args)).unwrap()
 }
 
+/// Whether the game's `sim` is its own (21's hand-by-hand analysis) rather than the shared
+/// layer's: the CLI says so in the command's help, which names whole games only for the layer's.
+fn own_sim<G: Game>() -> bool {
+    let help = stdout(&[G::INFO.key, "sim", "--help"]);
+    !help.starts_with("Whole games between strategies")
+}
+
 fn sim_names<G: Game>() {
-    if G::INFO.own_sim {
+    if own_sim::<G>() {
         // Its own sim reports its own figures (hand by hand); the shared layer's are below.
         return;
     }
@@ -619,7 +626,7 @@ fn help<G: Game>() {
             help.contains("Examples:") && help.contains(&format!("tahur {key} {cmd}")),
             "{key} {cmd}: {help}"
         );
-        let flags: &[&str] = if G::INFO.own_sim && cmd == "sim" {
+        let flags: &[&str] = if own_sim::<G>() && cmd == "sim" {
             &[
                 "--players",
                 "--strategies",
