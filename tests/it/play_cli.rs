@@ -425,8 +425,9 @@ fn reproducible_json(args: &[String]) -> serde_json::Value {
 }
 
 fn sim_names<G: Game>() {
-    if G::INFO.own_sim {
-        // Its own sim reports its own figures (hand by hand); the shared layer's are below.
+    if G::INFO.sitting {
+        // 21, played in sittings, keeps a `sim` of its own (hand by hand, with its own figures);
+        // the shared layer's sittings are checked through compare, tournament and flags.
         return;
     }
     let v = reproducible_json(&line::<G>(
@@ -619,7 +620,7 @@ fn help<G: Game>() {
             help.contains("Examples:") && help.contains(&format!("tahur {key} {cmd}")),
             "{key} {cmd}: {help}"
         );
-        let flags: &[&str] = if G::INFO.own_sim && cmd == "sim" {
+        let flags: &[&str] = if G::INFO.sitting && cmd == "sim" {
             &[
                 "--players",
                 "--strategies",
