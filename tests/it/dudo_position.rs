@@ -158,8 +158,8 @@ fn bad_positions_are_refused_naming_what_does_not_fit() {
     let cal = Rules::standard(RuleSet::Caleuchano, 4);
     let base = "lives: 3 2 3 1; dice: 1 4 4 2 6; opener: seat 1";
     let cases: &[(&Rules, String, &[&str])] = &[
-        (&chimbo, format!("{base}; bids: 3 cuadras, 3 trenes"), &["3 trenes", "not a legal raise", "3 cuadras"]),
-        (&chimbo, format!("{base}; bids: 3 cuadras, 3 ases"), &["3 ases", "not a legal raise"]),
+        (&chimbo, format!("{base}; bids: 3 cuadras, 3 trenes"), &["3 trenes", "not a legal raise", "3 cuadras", "on trenes: 4 or more"]),
+        (&chimbo, format!("{base}; bids: 3 cuadras, 3 ases"), &["3 ases", "not a legal raise", "on ases: 2 or more, but not 3"]),
         (&chimbo, format!("{base}; bids: 21 cuadras"), &["21 cuadras", "more dice than the 20"]),
         (&chimbo, format!("{base}; bids: 3 cuadras, ?"), &["standing bid", "not ?"]),
         (&chimbo, format!("{base}; bids: 3 cuadras, paso"), &["no paso"]),
@@ -183,6 +183,7 @@ fn bad_positions_are_refused_naming_what_does_not_fit() {
         (&chimbo, "lives: 0 2 0 1; dice: 1 4 4 2 6; opener: seat 2; out: seat 1".into(), &["out:", "seat 1, seat 3"]),
         (&cal, "palos: 4 0 2 1; dice: 1 4 4 2 6; opener: seat 1, obligado; bids: 3 quinas".into(), &["obligado needs an opener who just lost", "lost the last round"]),
         (&cal, "palos: 0 0 2 1; dice: 1 4 4 2 6; opener: seat 1, lost the last round".into(), &["has all its lives"]),
+        (&cal, "palos: 4 0 2 1; dice: 1 4 4 2 6; opener: seat 1, lost the last round, obligado; bids: 3 quinas, 3 sextos".into(), &["3 senas by seat 2 is not a legal raise over 3 quinas", "no raise on senas", "obligado round"]),
         (&cal, "palos: 4 5 5 1; dice: 1 4 4 2 6; opener: seat 1, lost the last round, obligado; bids: 3 quinas".into(), &["two players left"]),
         (&cal, "palos: 0 0 0 0; dice: 1 4 4 2 6; opener: seat 1; bids: 3 quinas, paso, paso, paso, paso, paso".into(), &["seat 2 passes twice"]),
         (&cal, "palos: 0 0 0 0; dice: 1 4 4 2 6; opener: seat 1; bids: paso".into(), &["opener must bid"]),
@@ -344,4 +345,74 @@ fn a_bid_that_cannot_fail_is_not_doubted() {
             "{text}: the doubt is worse beyond noise"
         );
     }
+}
+
+#[test]
+fn mangled_positions_are_read_or_refused_never_crashed_on() {
+    let cal = Rules::standard(RuleSet::Caleuchano, 4);
+    let chimbo = Rules::standard(RuleSet::Chimbo9, 4);
+    let sources = [
+        (&chimbo, Dudo::POSITION_EXAMPLE.to_string()),
+        (
+            &cal,
+            "rules: Caleuchano; palos: 4 0 2 1; seat: 2; dice: 3 3 1 5 6; opener: seat 1, to the left, lost the last round, obligado; bids: 3 quinas, 4 quinas reforzada by seat 4, paso; reforzada: seat 4 showed quina quina; first opener: seat 3; tallies: 12 bids, 1 paso doubted, 2 pasos, 1 reforzada".to_string(),
+        ),
+    ];
+    // Pieces that make sense somewhere in a position, spliced in anywhere.
+    let pieces = [
+        "",
+        ";",
+        ":",
+        ",",
+        " ",
+        "?",
+        "0",
+        "5",
+        "20",
+        "4294967295",
+        "99999999999",
+        "seat",
+        "seat 0",
+        "seat 5",
+        "paso",
+        "reforzada",
+        "obligado",
+        "to the left",
+        "showed",
+        "ases",
+        "1 as",
+        "lives: 0 0 0 0",
+        "bids:",
+        "tallies: 4294967295 pasos doubted",
+        "ñ",
+        "é",
+        "out: seat 1",
+    ];
+    let mut rng = base_stream(5);
+    let mut accepted = 0;
+    for (rules, text) in sources {
+        read(rules, &text);
+        let chars: Vec<char> = text.chars().collect();
+        for _ in 0..1500 {
+            let at = tahur::rng::uniform_below(&mut rng, chars.len() + 1);
+            let cut = tahur::rng::uniform_below(&mut rng, 4).min(chars.len() - at.min(chars.len()));
+            let piece = pieces[tahur::rng::uniform_below(&mut rng, pieces.len())];
+            let mangled: String = chars[..at]
+                .iter()
+                .chain(piece.chars().collect::<Vec<_>>().iter())
+                .chain(chars[(at + cut).min(chars.len())..].iter())
+                .collect();
+            match Dudo::read_position(rules, &mangled, &mut base_stream(1)) {
+                Ok(g) => {
+                    accepted += 1;
+                    let written = position_of::<Dudo>(&g);
+                    let back = read(rules, &written);
+                    assert_eq!(view_debug(&back), view_debug(&g), "{mangled}");
+                }
+                Err(e) => assert!(!e.to_string().contains('\n'), "{e}"),
+            }
+        }
+    }
+    // Splices into the dice, the numbers and the spaces keep many positions whole.
+    assert!(accepted > 50, "{accepted}");
 }

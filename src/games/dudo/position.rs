@@ -220,7 +220,7 @@ fn default_tallies(seen: &Seen, pass_doubts: u32) -> [u32; 9] {
         seen.rounds + seen.bids_in_round,
         seen.rounds.saturating_sub(pass_doubts),
         0,
-        passes_now + pass_doubts,
+        passes_now.saturating_add(pass_doubts),
         0,
         0,
         reinforced_now,
@@ -433,11 +433,6 @@ fn parse_numbers(text: &str, what: &str) -> Result<Vec<u32>> {
         .collect()
 }
 
-/// A bid as written in a position: its words and a rule set's names.
-fn said(bid: Bid, set: RuleSet) -> String {
-    bid.spoken(set)
-}
-
 /// The opener's item: the seat, then the direction, `lost the last round` and `obligado`.
 struct OpenerItem {
     seat: usize,
@@ -623,9 +618,10 @@ fn parse_tallies(text: &str) -> Result<[Option<u32>; 9]> {
     Ok(out)
 }
 
-/// Whether `action` is legal for seat `seat` when the round stands at `bid` (a probe game with
-/// the position's table): the engine's own rules decide.
-fn legal(seen: &Seen, seat: usize, bid: Option<Bid>, action: Action) -> bool {
+/// Why `action` is not legal for seat `seat` when the round stands at `bid`, if it is not (a
+/// probe game with the position's table: the engine's own rules decide): what a raise on the
+/// action's face would take.
+fn refused(seen: &Seen, seat: usize, bid: Option<Bid>, action: Action) -> Option<String> {
     let mut probe = seen.clone();
     probe.to_act = seat;
     probe.bid = bid;
@@ -637,7 +633,21 @@ fn legal(seen: &Seen, seat: usize, bid: Option<Bid>, action: Action) -> bool {
         _ => None,
     };
     let game = DudoState::from_seen(&probe, &mut base_stream(0));
-    game.view(seat).is_legal(action)
+    let view = game.view(seat);
+    if view.is_legal(action) {
+        return None;
+    }
+    let Action::Raise { bid: next, .. } = action else {
+        return Some(String::new());
+    };
+    let faces = next.face.name(seen.rules.set(), true);
+    Some(
+        match (view.min_raise(next.face), view.forbidden_raise(next.face)) {
+            (None, _) => format!(" (no raise on {faces} is legal here)"),
+            (Some(min), Some(gap)) => format!(" (on {faces}: {min} or more, but not {gap})"),
+            (Some(min), None) => format!(" (on {faces}: {min} or more)"),
+        },
+    )
 }
 
 /// Reads a position at `rules` (see the module's documentation), refusing it with one line that
@@ -771,9 +781,13 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
                 )
             } else {
                 format!(
-                    "seat: {} is not to act: after {} bids and pasos from the opener, {} (to the {}), {} acts; list every bid and paso of the round, ? for a bid not remembered",
+                    "seat: {} is not to act: after {} from the opener, {} (to the {}), {} acts; list every bid and paso of the round, ? for a bid not remembered",
                     seat_name(s),
-                    bids.len(),
+                    if bids.len() == 1 {
+                        "1 bid".to_string()
+                    } else {
+                        format!("{} bids and pasos", bids.len())
+                    },
                     seat_name(opener.seat),
                     if left { "left" } else { "right" },
                     seat_name(to_act)
@@ -815,7 +829,11 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
             return Err(Error::usage(format!(
                 "opener: obligado needs an opener who just lost down to the last life: {} has {} and must have lost the last round (add 'lost the last round')",
                 seat_name(opener.seat),
-                crate::text::count_of(lives[opener.seat] as u64, "lives")
+                if lives[opener.seat] == 1 {
+                    "1 life".to_string()
+                } else {
+                    format!("{} lives", lives[opener.seat])
+                }
             )));
         }
         if players_in < 3 {
@@ -1062,7 +1080,7 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
             if b.quantity > max + bonus {
                 return Err(Error::usage(format!(
                     "bids: {} names more dice than the {max} on the table{}",
-                    said(b, set),
+                    b.spoken(set),
                     if bonus > 0 {
                         " and the millas bonus"
                     } else {
@@ -1082,10 +1100,10 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
                         },
                         obligado: opener.obligado,
                     };
-                    if !legal(&seen, seats[i], None, open) {
+                    if refused(&seen, seats[i], None, open).is_some() {
                         return Err(Error::usage(format!(
                             "bids: {} cannot open this round (an obligado opening names at most the {max} dice on the table)",
-                            said(b, set)
+                            b.spoken(set)
                         )));
                     }
                 }
@@ -1094,12 +1112,12 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
                         bid: b,
                         reinforce: false,
                     };
-                    if !legal(&seen, seats[i], Some(p), raise) {
+                    if let Some(hint) = refused(&seen, seats[i], Some(p), raise) {
                         return Err(Error::usage(format!(
-                            "bids: {} by {} is not a legal raise over {}{}",
-                            said(b, set),
+                            "bids: {} by {} is not a legal raise over {}{hint}{}",
+                            b.spoken(set),
                             seat_name(seats[i]),
-                            said(p, set),
+                            p.spoken(set),
                             if opener.obligado {
                                 " in this obligado round (the face is fixed but for the obliger and players on their last life)"
                             } else {
@@ -1128,7 +1146,7 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
     let passes_now = seen.passed.iter().filter(|&&p| p).count() as u32;
     let reinforced_now = seen.reinforced.iter().filter(|&&r| r).count() as u32;
     let fail = |what: String| Err(Error::usage(format!("tallies: {what}")));
-    if t[1] + t[4] != rounds {
+    if u64::from(t[1]) + u64::from(t[4]) != u64::from(rounds) {
         return fail(format!(
             "{} doubts and {} doubted pasos, but the lives lost say {rounds} rounds were played (one doubt ends each)",
             t[1], t[4]
@@ -1144,7 +1162,7 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
     if t[2] > t[1] || t[5] > t[4] {
         return fail("more doubts won than doubts made".into());
     }
-    if t[3] < t[4] + passes_now {
+    if u64::from(t[3]) < u64::from(t[4]) + u64::from(passes_now) {
         return fail(format!(
             "{} pasos, but {} were doubted and {passes_now} made this round",
             t[3], t[4]
