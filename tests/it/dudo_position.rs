@@ -92,6 +92,7 @@ fn every_position_reads_back_to_the_same_view() {
         "lives:",
         "bids: ?",
         ", paso",
+        "paso, ?",
         "reforzada: seat",
         "showed nothing",
         "dice: unseen",
