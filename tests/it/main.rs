@@ -13,6 +13,7 @@ mod domino_games;
 mod dudo_advise;
 mod dudo_exact;
 mod dudo_games;
+mod dudo_position;
 mod dudo_tuned;
 mod durak_cli;
 mod durak_games;

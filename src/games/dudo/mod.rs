@@ -11,6 +11,7 @@
 //!   strategies, a search bot among them; whole games, comparisons, tournaments and house rules
 //!   come from the shared [`crate::play`] layer.
 //! - [`tune`], [`paso`]: the tuned thresholds and the odds of a doubted pass.
+//! - [`position`]: positions as players write them, for `position` and `advise --position`.
 
 pub mod advise;
 pub mod bid;
@@ -20,6 +21,7 @@ pub mod exact;
 pub mod face;
 pub mod montecarlo;
 pub mod paso;
+pub mod position;
 pub mod prob;
 pub mod rules;
 pub mod sheets;
