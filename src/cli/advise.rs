@@ -40,16 +40,28 @@ pub fn dispatch<G: GameCli + Positions>(m: &ArgMatches) -> Option<Result<i32>> {
         return None;
     }
     let (name, args) = sub.subcommand()?;
+    // Only the commands registered here: a game's own command of the same name runs as before.
+    if !args.try_contains_id(MARK).unwrap_or(false) {
+        return None;
+    }
     match name {
-        "position" if args.try_contains_id("after").unwrap_or(false) => Some(position::<G>(args)),
-        "advise" if args.try_contains_id("position").unwrap_or(false) => Some(advise::<G>(args)),
+        "position" => Some(position::<G>(args)),
+        "advise" => Some(advise::<G>(args)),
         _ => None,
     }
 }
 
+/// A hidden argument that marks the commands registered here.
+const MARK: &str = "tahur-positions-command";
+
 fn command<G: GameCli + Positions>(name: &'static str) -> Command {
     let key = G::INFO.key;
-    let mut cmd = Command::new(name);
+    let mut cmd = Command::new(name).arg(
+        Arg::new(MARK)
+            .long(MARK)
+            .hide(true)
+            .action(ArgAction::SetTrue),
+    );
     cmd = super::play::rule_args::<G>(cmd);
     if name == "position" {
         cmd = cmd
@@ -181,45 +193,72 @@ fn advise<G: GameCli + Positions>(m: &ArgMatches) -> Result<i32> {
     let out = OutputArgs::from_arg_matches(m).map_err(|e| Error::usage(e.to_string()))?;
     let rules = super::play::rules::<G>(m)?;
     let seeds = SeedArgs::from_arg_matches(m).map_err(|e| Error::usage(e.to_string()))?;
-    let seed = seeds.seed;
+    let request = AdviceRequest {
+        position: text(m, "position"),
+        bots: text(m, "bots"),
+        rollouts: *m.get_one::<u64>("rollouts").expect("has a default"),
+        until_decided: m
+            .get_flag("until-decided")
+            .then(|| *m.get_one::<f64>("alpha").expect("has a default")),
+        seeds: &seeds,
+    };
+    run_advice::<G>(&rules, &request, &out)
+}
+
+/// What `advise --position` asks, however the game's command line gives it.
+pub struct AdviceRequest<'a> {
+    /// The position as typed.
+    pub position: &'a str,
+    /// The rollouts' strategies, as typed.
+    pub bots: &'a str,
+    /// Deals rolled out (at most, with `until_decided`).
+    pub rollouts: u64,
+    /// `--until-decided` at this level.
+    pub until_decided: Option<f64>,
+    /// Seed and threads.
+    pub seeds: &'a SeedArgs,
+}
+
+/// Rolls out every legal action at the position `req` gives, at `rules`, and prints the advice.
+pub fn run_advice<G: GameCli + Positions>(
+    rules: &G::Rules,
+    req: &AdviceRequest<'_>,
+    out: &OutputArgs,
+) -> Result<i32> {
+    let seed = req.seeds.seed;
     // What the reading fills in at random is dealt again for every rollout.
-    let game = G::read_position(&rules, text(m, "position"), &mut base_stream(seed))?;
-    let bots = G::Strategy::parse_list(text(m, "bots"))?;
+    let game = G::read_position(rules, req.position, &mut base_stream(seed))?;
+    let bots = G::Strategy::parse_list(req.bots)?;
     let setup = AdviceSetup::<G, G::Strategy> {
         position: game,
         bots,
     };
     let spec = RunSpec {
-        samples: *m.get_one::<u64>("rollouts").expect("has a default"),
+        samples: req.rollouts,
         seed,
         chunk_size: advise::CHUNK,
     };
-    let until = m.get_flag("until-decided").then(|| {
-        (
-            10 * advise::CHUNK,
-            *m.get_one::<f64>("alpha").expect("has a default"),
-        )
-    });
+    let until = req.until_decided.map(|alpha| (10 * advise::CHUNK, alpha));
     let bar = if until.is_some() {
         progress_up_to(spec.samples, "deals")
     } else {
         progress(spec.samples, "deals")
     };
-    let advice = with_progress(seeds.threads, bar, |control| {
+    let advice = with_progress(req.seeds.threads, bar, |control| {
         advise::run(&setup, &spec, until, control)
     })?;
     let r = advise::report(
         &format!(
             "{}: what to do at this position, by rollouts with {}",
             G::INFO.title,
-            text(m, "bots")
+            req.bots
         ),
         &position_of::<G>(&setup.position),
         G::ADVICE_VALUE,
         &advice,
         G::action_name,
     );
-    emit(&r, &out)?;
+    emit(&r, out)?;
     Ok(exit_code(advice.run.interrupted, || {
         format!(
             "interrupted: {} of {} deals rolled out; the advice shows what they give",

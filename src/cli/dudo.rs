@@ -210,8 +210,27 @@ pub struct TableCmd {
 #[derive(Args, Debug)]
 pub struct AdviseArgs {
     /// The bid you received: 15 cuadras, 15x4, 15 4.
-    #[arg(required = true, num_args = 1.., value_name = "BID", allow_negative_numbers = true)]
+    #[arg(required_unless_present = "position", num_args = 1.., value_name = "BID", allow_negative_numbers = true)]
     pub bid: Vec<String>,
+    /// Instead of a bid: a whole position (as `tahur dudo position` writes it), every legal
+    /// action rolled out to the end of the game with --bots (needs --players, and --rules
+    /// caleuchano where it plays).
+    #[arg(long, value_name = "TEXT", conflicts_with_all = ["bid", "dice", "hand", "shown"])]
+    pub position: Option<String>,
+    /// With --position: who plays the rest of each rollout, by seat.
+    #[arg(long, value_name = "S1,S2,…", default_value = "tuned", requires = "position")]
+    pub bots: String,
+    /// With --position: deals rolled out, each with every action (with --until-decided: at most).
+    #[arg(long, value_name = "N", default_value = "10000", value_parser = super::run::samples("rollouts"), requires = "position")]
+    pub rollouts: u64,
+    /// With --position: stop once the best action is separated from every other.
+    #[arg(long, requires = "position")]
+    pub until_decided: bool,
+    /// With --position: the error level of --until-decided over all its looks.
+    #[arg(long, value_name = "A", default_value_t = 0.05, requires = "position")]
+    pub alpha: f64,
+    #[command(flatten)]
+    pub seeds: super::run::SeedArgs,
     #[command(flatten)]
     pub table: TableArgs,
     /// How many raises to list.
@@ -335,6 +354,20 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             }
             emit(&table::report(&q), &a.out)?;
             Ok(0)
+        }
+        DudoCommand::Advise(a) if a.position.is_some() => {
+            let players = a.table.players.ok_or_else(|| {
+                Error::usage("--position needs --players: how many sit at the table")
+            })?;
+            let rules = tahur::games::dudo::rules::Rules::standard(a.table.rules, players as u8);
+            let req = super::advise::AdviceRequest {
+                position: a.position.as_deref().unwrap_or_default(),
+                bots: &a.bots,
+                rollouts: a.rollouts,
+                until_decided: a.until_decided.then_some(a.alpha),
+                seeds: &a.seeds,
+            };
+            super::advise::run_advice::<tahur::games::dudo::Dudo>(&rules, &req, &a.out)
         }
         DudoCommand::Advise(a) => {
             let bid = parse_bid(&a.bid)?;

@@ -53,6 +53,7 @@ tahur::with_games!(play_commands);
 macro_rules! with_positions {
     ($m:ident) => {
         $m! {
+            Dudo => tahur::games::dudo::Dudo,
             Durak => tahur::games::durak::Durak,
         }
     };
