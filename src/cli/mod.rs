@@ -408,6 +408,7 @@ mod tests {
             "tahur domino deal --threads",
             "tahur domino deal --samples",
             "tahur veintiuno sim --seed",
+            "tahur veintiuno strategy --threads",
             "tahur durak sim --seed",
             "tahur durak compare --batch",
         ] {

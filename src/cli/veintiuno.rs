@@ -4,7 +4,7 @@ use clap::{Args, Subcommand};
 
 use tahur::report::chart::SvgChart;
 
-use super::run::{exit_code, run_job, samples, with_progress, RunArgs};
+use super::run::{exit_code, run_job, samples, with_progress, RunArgs, SeedArgs};
 use super::{emit, OutputArgs};
 use tahur::error::{Error, Result};
 use tahur::games::veintiuno::cards::{Card, Composition};
@@ -246,9 +246,8 @@ pub struct StrategyCmd {
     /// Sampled hands per decision point, up card and action.
     #[arg(long, value_name = "N", default_value = "20000", value_parser = parse_strategy_samples)]
     pub samples: u32,
-    /// Seed of the random streams: the same seed and samples give the same sheet.
-    #[arg(long, value_name = "S", default_value = "1", value_parser = super::run::parse_seed)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub run: SeedArgs,
     /// Draw the EV of the best move by hard total, one line per up card, as SVG.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<std::path::PathBuf>,
@@ -288,12 +287,12 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
             puje: true,
         },
         samples: a.samples,
-        seed: a.seed,
+        seed: a.run.seed,
     };
     let progress = super::run::progress(st::decision_points(&q), "decision points");
-    let sheet = with_progress(None, progress, |control| {
-        st::derive_with(&q, &control.progress)
-    });
+    let sheet = with_progress(a.run.threads, progress, |control| {
+        tahur::runner::in_threads(control.threads, || st::derive_with(&q, &control.progress))
+    })?;
     if let Some(p) = &a.chart {
         st::chart(&sheet, "21 ecuatoriano · EV of the best move").write(p)?;
     }

@@ -1216,6 +1216,20 @@ fn veintiuno_strategy_and_compare() {
         "--chart",
         svg.to_str().unwrap(),
     ]);
+    // Its seed and threads are the run options of every command: threads change nothing.
+    let one = json(&[
+        "veintiuno",
+        "strategy",
+        "--samples",
+        "400",
+        "--format",
+        "json",
+        "--threads",
+        "1",
+        "--seed",
+        "1e0",
+    ]);
+    assert_eq!(one, v);
     let moves = v["moves"].as_array().unwrap();
     // hard 20 stands against every up card; hard 4 hits against every up card
     let row = |name: &str| moves.iter().find(|r| r["hand"] == name).unwrap().clone();
