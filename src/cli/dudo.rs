@@ -218,7 +218,12 @@ pub struct AdviseArgs {
     #[arg(long, value_name = "TEXT", conflicts_with_all = ["bid", "dice", "hand", "shown"])]
     pub position: Option<String>,
     /// With --position: who plays the rest of each rollout, by seat.
-    #[arg(long, value_name = "S1,S2,…", default_value = "tuned", requires = "position")]
+    #[arg(
+        long,
+        value_name = "S1,S2,…",
+        default_value = "tuned",
+        requires = "position"
+    )]
     pub bots: String,
     /// With --position: deals rolled out, each with every action (with --until-decided: at most).
     #[arg(long, value_name = "N", default_value = "10000", value_parser = super::run::samples("rollouts"), requires = "position")]

@@ -4,20 +4,14 @@
 //! transfer or beat, and two-player endgames with every card known match a minimax solution
 //! written here (an exhaustive search over both hands, independent of the bots).
 
-use std::collections::HashMap;
-use std::fmt;
-
 use rand_core::SeedableRng;
 use tahur::games::durak::bots::Strategy as DurakStrategy;
-use tahur::games::durak::cards::{count, Card, CardSet, Cards, FULL_36};
-use tahur::games::durak::engine::{Action, Deal, DurakState, Phase, View};
+use tahur::games::durak::engine::{DurakState, Phase};
 use tahur::games::durak::rules::{Rules, Variant};
 use tahur::games::durak::Durak;
-use tahur::play::advise::{self, verdict, AdviceSetup, Verdict};
-use tahur::play::position::{example, position_of, Positions};
-use tahur::play::{Bot, Outcome, Seat, State, Strategy};
+use tahur::play::position::{example, Positions};
+use tahur::play::State;
 use tahur::rng::Stream;
-use tahur::runner::{RunControl, RunSpec};
 
 fn rng(seed: u64) -> Stream {
     Stream::seed_from_u64(seed)
@@ -30,10 +24,6 @@ fn rules(players: u8, changes: &str) -> Rules {
     } else {
         tahur::play::GameRules::with_changes(&r, changes).unwrap()
     }
-}
-
-fn read(rules: &Rules, text: &str) -> tahur::error::Result<DurakState> {
-    Durak::read_position(rules, text, &mut rng(7))
 }
 
 /// Writes every seat's view of `game`, reads it back and checks that the read game shows that
