@@ -521,10 +521,15 @@ impl DurakState {
         if setup.hands.len() != n || setup.known.len() != n {
             return Err(format!("{} hands for {n} players", setup.hands.len()));
         }
-        if ![setup.attacker, setup.to_act, setup.dealer, setup.first_attacker]
-            .into_iter()
-            .chain(setup.played.iter().copied())
-            .all(seats_ok)
+        if ![
+            setup.attacker,
+            setup.to_act,
+            setup.dealer,
+            setup.first_attacker,
+        ]
+        .into_iter()
+        .chain(setup.played.iter().copied())
+        .all(seats_ok)
         {
             return Err(format!("a seat beyond the {n} players"));
         }
@@ -534,7 +539,9 @@ impl DurakState {
         if setup.defence.len() > setup.attack.len() {
             return Err("more beating cards than attack cards".into());
         }
-        if setup.played.len() > setup.attack.len() || (setup.played.is_empty() != setup.attack.is_empty()) {
+        if setup.played.len() > setup.attack.len()
+            || (setup.played.is_empty() != setup.attack.is_empty())
+        {
             return Err("the seats that played do not match the attack cards".into());
         }
         if setup.opening as usize > setup.attack.len()
@@ -552,7 +559,11 @@ impl DurakState {
         if setup.out >> n != 0 {
             return Err(format!("a seat beyond the {n} players is out"));
         }
-        if setup.stock.first().is_some_and(|c| setup.turned && c.suit() != setup.trump) {
+        if setup
+            .stock
+            .first()
+            .is_some_and(|c| setup.turned && c.suit() != setup.trump)
+        {
             return Err("the turned card is not of the trump suit".into());
         }
         let mut g = DurakState::dealt(rules, Some(0), Some(0), &mut crate::rng::base_stream(0));
@@ -607,7 +618,10 @@ impl DurakState {
                 return Err(format!("seat {} played this bout but is out", p + 1));
             }
             if g.played_mask >> p & 1 == 1 {
-                return Err(format!("seat {} is listed twice among those who played", p + 1));
+                return Err(format!(
+                    "seat {} is listed twice among those who played",
+                    p + 1
+                ));
             }
             g.played_mask |= 1 << p;
             g.played[g.n_played as usize] = p as u8;
@@ -652,7 +666,11 @@ impl DurakState {
         }
         let active = (0..g.n).filter(|&s| g.is_active(s));
         let first_team = rules.teams.team(g.defender as usize);
-        if active.clone().count() < 2 || active.clone().all(|s| rules.teams.team(s as usize) == first_team) {
+        if active.clone().count() < 2
+            || active
+                .clone()
+                .all(|s| rules.teams.team(s as usize) == first_team)
+        {
             return Err("the game is over: only one side is left in it".into());
         }
         if g.moves >= g.rules.max_moves {
