@@ -2,9 +2,13 @@
 //! everything the player to act sees at one decision.
 //!
 //! ```text
-//! variant: podkidnoy; seat: 2; hand: 7H 9H QS 10D 6S; trump: 9S; stock: 12; hands: 6 5 6;
-//! known: seat 1 KH KD; discard: 6H 6D; table: 7C/9C 7D; attacker: 1; defender: 2
+//! variant: podkidnoy; seat: 1; hand: 6S 8S 8D 10D QS KH; trump: 7S; stock: 2; hands: 6 6 5;
+//! discard: 6D 6C 7D 7C 9S 9H JS JC QH QD QC KS KD KC AD AC; table: 8H; attacker: 3;
+//! defender: 1; bouts: 2; moves: 17; dealer: 1; first attacker: 1
 //! ```
+//!
+//! (seat 1 defends against seat 3's 8H with the stock nearly gone: beat it with the king or a
+//! trump, take it, or first swap the lowest trump, the 6S, for the turned 7S.)
 //!
 //! Seats are numbered from 1 clockwise; cards are a rank (2–10, J, Q, K, A) and a suit letter
 //! (S, H, D, C), or as [`Card::parse`] reads them (`10♥`, `as de picas`). The keys:
@@ -98,7 +102,7 @@ fn rule_changes(rules: &Rules) -> String {
 }
 
 impl Positions for Durak {
-    const POSITION_EXAMPLE: &'static str = "variant: podkidnoy; seat: 2; hand: 6S 7D 9H JD KH AD; trump: 7S; stock: 9; hands: 4 6 5; discard: 10C 10D JC QH; table: 9D; attacker: 1; defender: 2; bouts: 2; moves: 12; dealer: 1; first attacker: 3";
+    const POSITION_EXAMPLE: &'static str = "variant: podkidnoy; seat: 1; hand: 6S 8S 8D 10D QS KH; trump: 7S; stock: 2; hands: 6 6 5; discard: 6D 6C 7D 7C 9S 9H JS JC QH QD QC KS KD KC AD AC; table: 8H; attacker: 3; defender: 1; bouts: 2; moves: 17; dealer: 1; first attacker: 1";
     const ROLLOUT_BOTS: &'static str = "expert";
     const ADVICE_VALUE: &'static str =
         "chance of not being the durak (a draw counts as not; a game stopped at the move cap as half)";
@@ -227,7 +231,7 @@ impl Positions for Durak {
         let deck = rules.deck_cards();
         let me = seats.parse("seat", fields.need("seat")?)?;
         let mut places = Places::new(rules);
-        let hand = places.cards("hand", fields.need("hand")?, "your hand")?;
+        let hand = places.cards("hand", fields.need("hand")?, "in your hand")?;
 
         // Hand sizes by seat (`out` for a player out of the game).
         let sizes_text = fields.need("hands")?;
@@ -295,7 +299,7 @@ impl Positions for Durak {
         };
         let turned = !rules.trump_from_dealer();
         let bottom = match (turned_card, turned && stock_len > 0) {
-            (Some(c), true) => Some(places.card("trump", c, "the turned trump")?),
+            (Some(c), true) => Some(places.card("trump", c, "under the stock (the turned trump)")?),
             (None, true) => {
                 return Err(Error::usage(format!(
                     "trump: {trump_text} with {stock_len} cards in the stock: name the turned card under it, e.g. trump: 9{}",
@@ -330,11 +334,7 @@ impl Positions for Durak {
                 }
                 let p = seats.parse("known", first)?;
                 let rest: Vec<&str> = words.collect();
-                let what = if p == me {
-                    "your known cards".to_string()
-                } else {
-                    format!("seat {}'s known cards", p + 1)
-                };
+                let what = format!("known in seat {}'s hand", p + 1);
                 if known[p] != 0 {
                     return Err(Error::usage(format!(
                         "known: seat {} is given twice: list each seat once",
@@ -364,7 +364,7 @@ impl Positions for Durak {
             }
         }
         let discard = match fields.get("discard") {
-            Some(v) => places.cards("discard", v, "the discard pile")?,
+            Some(v) => places.cards("discard", v, "in the discard pile")?,
             None => 0,
         };
 
@@ -377,11 +377,11 @@ impl Positions for Durak {
             let mut i = 0;
             while i < tokens.len() {
                 let (a, next) = one_card("table", &tokens, i)?;
-                let a = places.card("table", a, "the table")?;
+                let a = places.card("table", a, "on the table")?;
                 i = next;
                 if tokens.get(i) == Some(&"/") {
                     let (d, next) = one_card("table", &tokens, i + 1)?;
-                    let d = places.card("table", d, "the table")?;
+                    let d = places.card("table", d, "on the table")?;
                     i = next;
                     if defence.len() != attack.len() {
                         return Err(Error::usage(format!(
@@ -400,6 +400,21 @@ impl Positions for Durak {
                     defence.push(d);
                 }
                 attack.push(a);
+            }
+            let opened = fields
+                .get("opening")
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            for (i, a) in attack.iter().enumerate().skip(opened.unwrap_or(1).max(1)) {
+                let before = attack[..i]
+                    .iter()
+                    .chain(&defence)
+                    .fold(0, |m, c| m | c.bit());
+                if Cards(before).all(|b| b.rank() != a.rank()) {
+                    return Err(Error::usage(format!(
+                        "table: {} matches no rank on the table before it: a card added to a bout must match a rank already there",
+                        card_text(*a)
+                    )));
+                }
             }
             if attack.len() > MAX_ATTACK {
                 return Err(Error::usage(format!(
@@ -686,9 +701,9 @@ impl Places {
                 .iter()
                 .find(|(d, _)| *d == c)
                 .map(|(_, p)| p.as_str())
-                .unwrap_or("another place");
+                .unwrap_or("elsewhere");
             return Err(Error::usage(format!(
-                "{key}: {} is both in {before} and in {place}: each card is in one place",
+                "{key}: {} is both {before} and {place}: each card is in one place",
                 card_text(c)
             )));
         }
