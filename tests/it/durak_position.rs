@@ -503,7 +503,7 @@ fn endgames(variant: &str, count_wanted: usize, seed: u64) -> Vec<DurakState> {
             continue;
         };
         // Perevodnoy: mostly the defence of an opening, where transfers are.
-        let walk = if variant.contains("perevodnoy") && s.next_u32() % 3 != 0 {
+        let walk = if variant.contains("perevodnoy") && !s.next_u32().is_multiple_of(3) {
             1
         } else {
             s.next_u32() % 4
