@@ -237,7 +237,10 @@ impl Positions for Durak {
         let sizes_text = fields.need("hands")?;
         let mut sizes = [0u32; MAX_PLAYERS];
         let mut out = 0u8;
-        let words: Vec<&str> = sizes_text.split_whitespace().collect();
+        let words: Vec<&str> = sizes_text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .collect();
         if words.len() != n {
             return Err(Error::usage(format!(
                 "hands: '{sizes_text}' gives {} seats, but the rules are for {n} players: give one number of cards (or out) per seat",
