@@ -137,13 +137,34 @@ fn command<G: GameCli + Positions>(name: &'static str) -> Command {
             .after_help(format!(
                 "What you cannot see is dealt uniformly over what fits the position, afresh for\n\
                  every rollout; every action meets the same deals and streams (paired).\n\n\
-                 Examples:\n  tahur {key} advise --players 4 --position \"{}\"\n  \
-                 tahur {key} advise --players 4 --position \"…\" --until-decided --rollouts 1e5",
-                G::POSITION_EXAMPLE
+                 A position reads like this:\n{}\n\n\
+                 Examples:\n  tahur {key} position --players P --seed 7 --after 12\n  \
+                 tahur {key} advise --players P --position \"…\"\n  \
+                 tahur {key} advise --players P --position \"…\" --until-decided \\\n      \
+                 --rollouts 1e5",
+                wrapped(G::POSITION_EXAMPLE)
             ));
         cmd = SeedArgs::augment_args(cmd);
     }
     OutputArgs::augment_args(cmd)
+}
+
+/// A position broken into lines of at most 80 columns at its `;`, indented.
+fn wrapped(position: &str) -> String {
+    let mut lines = vec![String::from("  ")];
+    for item in position.split("; ") {
+        let last = lines.last_mut().expect("one line at least");
+        if last.trim().is_empty() {
+            last.push_str(item);
+        } else if last.chars().count() + 2 + item.chars().count() < 80 {
+            last.push_str("; ");
+            last.push_str(item);
+        } else {
+            last.push(';');
+            lines.push(format!("  {item}"));
+        }
+    }
+    lines.join("\n")
 }
 
 fn text<'a>(m: &'a ArgMatches, id: &str) -> &'a str {
