@@ -3,8 +3,9 @@
 //! threshold: 3 lives against 5) and 21 ecuatoriano (4 seats, basic: puje on against off).
 //! Run with `cargo bench --features bench --bench compare`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use std::hint::black_box;
+mod common;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use tahur::games::dudo::{bots::Strategy as DudoStrategy, Dudo, RuleSet, Rules as DudoRules};
 use tahur::games::durak::bots::Strategy as DurakStrategy;
 use tahur::games::durak::rules::{Rules, Variant};
@@ -14,29 +15,16 @@ use tahur::games::veintiuno::sitting::TableRules;
 use tahur::games::veintiuno::Veintiuno;
 use tahur::play::compare::{CompareSetup, CompareSimulation};
 use tahur::play::{Game, GameRules, TableSetup};
-use tahur::runner::{run, RunControl, RunSpec};
 
 fn bench<G: Game>(c: &mut Criterion, name: &str, a: TableSetup<G>, b: G::Rules, samples: u64) {
     let b = TableSetup::new(b, &a.strategies, false).unwrap();
     let setup = CompareSetup::new(a, b, ["a".into(), "b".into()], None).unwrap();
     let sim = CompareSimulation::new(&setup);
-    let spec = RunSpec {
-        samples,
-        seed: 1,
-        chunk_size: setup.chunk_size(),
-    };
+    let spec = common::spec(samples, setup.chunk_size());
     let mut g = c.benchmark_group("compare");
     g.sample_size(10);
     g.throughput(Throughput::Elements(samples));
-    for threads in [1usize, 2] {
-        g.bench_with_input(BenchmarkId::new(name, threads), &threads, |bench, &t| {
-            let control = RunControl {
-                threads: Some(t),
-                progress: tahur::progress::Progress::hidden(),
-            };
-            bench.iter(|| black_box(run(&sim, &spec, None, &control).unwrap().tally.pairs))
-        });
-    }
+    common::on_threads(&mut g, name, &sim, &spec, |tally| tally.pairs);
     g.finish();
 }
 

@@ -5,16 +5,16 @@
 //! and of `ismcts`.
 //! Run with `cargo bench --features bench --bench domino`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+mod common;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand_core::SeedableRng;
 use std::hint::black_box;
 use tahur::games::domino::bots::{Bot, Strategy};
 use tahur::games::domino::rules::Rules;
 use tahur::games::domino::{Domino, DominoState};
-use tahur::play::sim::GameSimulation;
 use tahur::play::{GameRules, Start, State, TableSetup};
 use tahur::rng::Stream;
-use tahur::runner::{run, RunControl, RunSpec};
 
 fn games(c: &mut Criterion) {
     let mut g = c.benchmark_group("domino_games");
@@ -38,22 +38,7 @@ fn games(c: &mut Criterion) {
         let rules = Rules::standard(4).with_changes(changes).unwrap();
         let setup =
             TableSetup::<Domino>::new(rules, &[Strategy::parse(strategy).unwrap()], false).unwrap();
-        let sim = GameSimulation::new(&setup);
-        let spec = RunSpec {
-            samples: n,
-            seed: 1,
-            chunk_size: setup.chunk_size(),
-        };
-        g.throughput(Throughput::Elements(n));
-        for threads in [1usize, 2] {
-            g.bench_with_input(BenchmarkId::new(label, threads), &threads, |b, &t| {
-                let control = RunControl {
-                    threads: Some(t),
-                    progress: tahur::progress::Progress::hidden(),
-                };
-                b.iter(|| black_box(run(&sim, &spec, None, &control).unwrap().tally.games))
-            });
-        }
+        common::games(&mut g, label, &setup, n);
     }
     g.finish();
 }

@@ -2,13 +2,14 @@
 //!
 //! Run with `cargo bench --features bench --bench dudo`; figures go to BENCHMARKS.md.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+mod common;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use tahur::games::dudo::montecarlo::{BidSimulation, BID_CHUNK};
 use tahur::games::dudo::table::{self, TableQuery};
 use tahur::games::dudo::{Bid, Bidding, Face, RuleSet, Situation};
 use tahur::rng::{base_stream, DiceRoller, Rng};
-use tahur::runner::{run, RunControl, RunSpec};
 
 const BUF: usize = 24 * 1024;
 
@@ -69,20 +70,8 @@ fn monte_carlo(c: &mut Criterion) {
     g.sample_size(20);
     let s = situation30();
     let sim = BidSimulation::new(&s, Face::new(4).unwrap());
-    for threads in [1usize, 2] {
-        g.bench_with_input(BenchmarkId::new("threads", threads), &threads, |b, &t| {
-            let control = RunControl {
-                threads: Some(t),
-                progress: tahur::progress::Progress::hidden(),
-            };
-            let pool_warm = RunSpec {
-                samples,
-                seed: 1,
-                chunk_size: BID_CHUNK,
-            };
-            b.iter(|| black_box(run(&sim, &pool_warm, None, &control).unwrap().tally.counts[15]))
-        });
-    }
+    let spec = common::spec(samples, BID_CHUNK);
+    common::on_threads(&mut g, "threads", &sim, &spec, |tally| tally.counts[15]);
     g.finish();
 }
 

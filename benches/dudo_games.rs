@@ -3,14 +3,15 @@
 //!
 //! Run with `cargo bench --features bench --bench dudo_games`; figures go to BENCHMARKS.md.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use std::hint::black_box;
+mod common;
+
+use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Instant;
 use tahur::games::dudo::bots::Strategy;
 use tahur::games::dudo::Dudo;
 use tahur::games::dudo::{RuleSet, Rules};
 use tahur::play::sim::GameSimulation;
-use tahur::play::{Game, TableSetup};
+use tahur::play::TableSetup;
 use tahur::runner::{run, RunControl, RunSpec};
 
 fn checked_million() {
@@ -67,12 +68,6 @@ fn games(c: &mut Criterion) {
     let mut g = c.benchmark_group("dudo_games");
     g.sample_size(10);
     let games = 20_000u64;
-    g.throughput(Throughput::Elements(games));
-    let spec = RunSpec {
-        samples: games,
-        seed: 1,
-        chunk_size: <Dudo as Game>::INFO.chunk,
-    };
     let cases = [
         (
             "chimbo9_6p_threshold",
@@ -92,16 +87,7 @@ fn games(c: &mut Criterion) {
     ];
     for (name, cfg, s) in cases {
         let setup = TableSetup::<Dudo>::new(cfg, &[s], false).unwrap();
-        let sim = GameSimulation::new(&setup);
-        for threads in [1usize, 2] {
-            g.bench_with_input(BenchmarkId::new(name, threads), &threads, |b, &t| {
-                let control = RunControl {
-                    threads: Some(t),
-                    progress: tahur::progress::Progress::hidden(),
-                };
-                b.iter(|| black_box(run(&sim, &spec, None, &control).unwrap().tally.games))
-            });
-        }
+        common::games(&mut g, name, &setup, games);
     }
     g.finish();
 }

@@ -3,18 +3,18 @@
 //! target: at least 750 000 games/s on 2 cores), four-player greedy and four-player expert, and
 //! ISMCTS decisions. Run with `cargo bench --features bench --bench durak`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+mod common;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand_core::SeedableRng;
 use std::hint::black_box;
 use tahur::games::durak::bots::{Bot, Strategy};
 use tahur::games::durak::rules::{Rules, Variant};
 use tahur::games::durak::Durak;
 use tahur::games::durak::DurakState;
-use tahur::play::sim::GameSimulation;
 use tahur::play::TableSetup;
 use tahur::play::{Start, State};
 use tahur::rng::Stream;
-use tahur::runner::{run, RunControl, RunSpec};
 
 fn games(c: &mut Criterion) {
     let mut g = c.benchmark_group("durak_games");
@@ -30,22 +30,7 @@ fn games(c: &mut Criterion) {
             false,
         )
         .unwrap();
-        let sim = GameSimulation::new(&setup);
-        let spec = RunSpec {
-            samples: n,
-            seed: 1,
-            chunk_size: setup.chunk_size(),
-        };
-        g.throughput(Throughput::Elements(n));
-        for threads in [1usize, 2] {
-            g.bench_with_input(BenchmarkId::new(label, threads), &threads, |b, &t| {
-                let control = RunControl {
-                    threads: Some(t),
-                    progress: tahur::progress::Progress::hidden(),
-                };
-                b.iter(|| black_box(run(&sim, &spec, None, &control).unwrap().tally.games))
-            });
-        }
+        common::games(&mut g, label, &setup, n);
     }
     g.finish();
 }

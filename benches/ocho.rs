@@ -3,24 +3,19 @@
 //! games/s on 2 cores), `greedy` ×4 (at least 200 000) and `expert` ×4; one `ismcts` decision;
 //! and `value`'s deals (each played 9 times). Run with `cargo bench --features bench --bench ocho`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+mod common;
+
+use common::control;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand_core::SeedableRng;
 use std::hint::black_box;
 use tahur::games::ocho::bots::{Bot, Kind, Strategy};
 use tahur::games::ocho::rules::Rules;
 use tahur::games::ocho::value::{ValueSetup, ValueSimulation};
 use tahur::games::ocho::{Ocho, OchoState};
-use tahur::play::sim::GameSimulation;
 use tahur::play::{Start, State, TableSetup};
 use tahur::rng::Stream;
-use tahur::runner::{run, RunControl, RunSpec};
-
-fn control(threads: usize) -> RunControl {
-    RunControl {
-        threads: Some(threads),
-        progress: tahur::progress::Progress::hidden(),
-    }
-}
+use tahur::runner::run;
 
 fn games(c: &mut Criterion) {
     let mut g = c.benchmark_group("ocho_games");
@@ -32,18 +27,7 @@ fn games(c: &mut Criterion) {
     ] {
         let setup =
             TableSetup::<Ocho>::new(Rules::standard(4), &[Strategy::of(kind)], false).unwrap();
-        let sim = GameSimulation::new(&setup);
-        let spec = RunSpec {
-            samples: n,
-            seed: 1,
-            chunk_size: setup.chunk_size(),
-        };
-        g.throughput(Throughput::Elements(n));
-        for threads in [1usize, 2] {
-            g.bench_with_input(BenchmarkId::new(label, threads), &threads, |b, &t| {
-                b.iter(|| black_box(run(&sim, &spec, None, &control(t)).unwrap().tally.games))
-            });
-        }
+        common::games(&mut g, label, &setup, n);
     }
     g.finish();
 }
@@ -58,11 +42,7 @@ fn value(c: &mut Criterion) {
     };
     let sim = ValueSimulation::new(&setup);
     let n = 1u64 << 14;
-    let spec = RunSpec {
-        samples: n,
-        seed: 1,
-        chunk_size: tahur::runner::Simulation::chunk_size(&sim),
-    };
+    let spec = common::spec(n, tahur::runner::Simulation::chunk_size(&sim));
     g.throughput(Throughput::Elements(n));
     g.bench_function("4p_greedy_deals_2_threads", |b| {
         b.iter(|| black_box(run(&sim, &spec, None, &control(2)).unwrap().tally.deals))

@@ -5,7 +5,9 @@
 //! `ismcts` decision (the receiver's call or accept, 300 iterations).
 //! Run with `cargo bench --features bench --bench poker`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+mod common;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand_core::SeedableRng;
 use std::hint::black_box;
 use tahur::games::poker::bots::{Bot, Strategy};
@@ -15,10 +17,8 @@ use tahur::games::poker::reports::{self, ChancesQuery, RerollQuery};
 use tahur::games::poker::rules::Rules;
 use tahur::games::poker::tables::{plan, tables};
 use tahur::games::poker::Poker;
-use tahur::play::sim::GameSimulation;
 use tahur::play::{Start, State, TableSetup};
 use tahur::rng::Stream;
-use tahur::runner::{run, RunControl, RunSpec};
 
 fn games(c: &mut Criterion) {
     // The shared tables and every plan are built once per process, before the timing.
@@ -39,22 +39,7 @@ fn games(c: &mut Criterion) {
             false,
         )
         .unwrap();
-        let sim = GameSimulation::new(&setup);
-        let spec = RunSpec {
-            samples: n,
-            seed: 1,
-            chunk_size: setup.chunk_size(),
-        };
-        g.throughput(Throughput::Elements(n));
-        for threads in [1usize, 2] {
-            g.bench_with_input(BenchmarkId::new(label, threads), &threads, |b, &t| {
-                let control = RunControl {
-                    threads: Some(t),
-                    progress: tahur::progress::Progress::hidden(),
-                };
-                b.iter(|| black_box(run(&sim, &spec, None, &control).unwrap().tally.games))
-            });
-        }
+        common::games(&mut g, label, &setup, n);
     }
     g.finish();
 }

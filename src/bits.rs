@@ -5,7 +5,8 @@
 //! [`select`] is branch-free (random play draws `k` uniformly, and a loop clearing `k` low bits
 //! ends at an unpredictable point: a mispredicted branch per move). [`select_bmi2`] is one
 //! `pdep` instruction, used where [`fast_select`] says the processor runs it fast; both give the
-//! same member, so the choice never changes a result.
+//! same member, so the choice never changes a result. [`select_by_clearing`] suits few
+//! members and a small `k` (Dominó's tiles that fit one end): fewer instructions than either.
 
 /// For each byte value, the positions of its set bits, lowest first.
 static SELECT_IN_BYTE: [[u8; 8]; 256] = {
@@ -44,6 +45,20 @@ pub fn select(set: u64, k: u32) -> u32 {
         base += shift;
     }
     base + u32::from(SELECT_IN_BYTE[rest as usize & 0xFF][k as usize & 7])
+}
+
+/// [`select`] by clearing the `k` lowest set bits: cheapest when `k` is small (a handful of
+/// members), as Dominó's plays against one end are.
+#[inline]
+pub fn select_by_clearing(mut set: u64, k: u32) -> u32 {
+    debug_assert!(
+        k < set.count_ones(),
+        "select_by_clearing({set:#x}, {k}) past the end"
+    );
+    for _ in 0..k {
+        set &= set - 1;
+    }
+    set.trailing_zeros()
 }
 
 /// [`select`] with BMI2's parallel bit deposit: one instruction instead of a chain of them.
@@ -154,6 +169,7 @@ mod tests {
             let mut rest = set;
             for k in 0..set.count_ones() {
                 assert_eq!(select(set, k), rest.trailing_zeros(), "{set:#x} {k}");
+                assert_eq!(select_by_clearing(set, k), select(set, k), "{set:#x} {k}");
                 rest &= rest - 1;
             }
             let wide = u128::from(set) << 64 | u128::from(x.rotate_left(5));

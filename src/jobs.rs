@@ -8,11 +8,15 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
+use crate::games::domino::deal as domino_deal;
 use crate::games::dudo::montecarlo::{BidSimulation, CountHistogram};
 use crate::games::dudo::prob::{self, ProbQuery};
+use crate::games::ocho::deal as ocho_deal;
+use crate::games::ocho::value::{self as ocho_value, ValueSetup, ValueSimulation};
 use crate::play::job::{AnyJob, ChartFiles};
 use crate::report::Report;
 pub use crate::runner::JobRun;
+use crate::runner::Simulation as _;
 use crate::runner::{
     merge_erased, run_erased, typed_tally, RunControl, RunSpec, RunSummary, Shard,
 };
@@ -50,6 +54,13 @@ pub enum Job {
     DudoProb(ProbQuery),
     /// `tahur veintiuno sim`.
     VeintiunoSim(crate::games::veintiuno::sim::HandSimSetup),
+    /// `tahur ocho value`: what each special card is worth (a sample is a deal, played as
+    /// dealt and once per variant).
+    OchoValue(ValueSetup),
+    /// `tahur ocho deal --samples N`: the engine's deals of a table, counted.
+    OchoDeal(crate::games::ocho::rules::Rules),
+    /// `tahur domino deal --samples N`: the engine's deals, counted.
+    DominoDeal(domino_deal::Question),
     /// A whole-game analysis (`sim`, `compare`, `tournament`, `flags`) of any game.
     Play(PlayJob),
 }
@@ -60,6 +71,9 @@ impl Job {
         match self {
             Job::DudoProb(_) => crate::games::dudo::montecarlo::BID_CHUNK,
             Job::VeintiunoSim(_) => crate::games::veintiuno::sim::HANDS_CHUNK,
+            Job::OchoValue(s) => ValueSimulation::new(s).chunk_size(),
+            Job::OchoDeal(_) => ocho_deal::CHUNK,
+            Job::DominoDeal(_) => domino_deal::DEAL_CHUNK,
             Job::Play(p) => p.erased().chunk_size(),
         }
     }
@@ -69,6 +83,7 @@ impl Job {
         match self {
             Job::DudoProb(_) => "samples",
             Job::VeintiunoSim(_) => "hands",
+            Job::OchoValue(_) | Job::OchoDeal(_) | Job::DominoDeal(_) => "deals",
             Job::Play(p) => p.erased().sample_unit(),
         }
     }
@@ -102,6 +117,13 @@ impl Job {
                 shard,
                 control,
             ),
+            Job::OchoValue(s) => run_erased(&ValueSimulation::new(s), spec, shard, control),
+            Job::OchoDeal(r) => {
+                run_erased(&ocho_deal::DealSimulation::new(r), spec, shard, control)
+            }
+            Job::DominoDeal(q) => {
+                run_erased(&domino_deal::DealSimulation::new(q), spec, shard, control)
+            }
             Job::Play(p) => p.erased().run(spec, shard, control),
         }
     }
@@ -113,6 +135,9 @@ impl Job {
             Job::VeintiunoSim(_) => {
                 merge_erased::<crate::games::veintiuno::sim::HandTally>(tallies)
             }
+            Job::OchoValue(_) => merge_erased::<ocho_value::ValueTally>(tallies),
+            Job::OchoDeal(_) => merge_erased::<ocho_deal::DealTally>(tallies),
+            Job::DominoDeal(_) => merge_erased::<domino_deal::DealTally>(tallies),
             Job::Play(p) => p.erased().merge_tallies(tallies),
         }
     }
@@ -129,6 +154,13 @@ impl Job {
                 &typed_tally::<crate::games::veintiuno::sim::HandTally>(tally)?,
                 summary,
             )),
+            Job::OchoValue(s) => Ok(ocho_value::report(s, &typed_tally(tally)?, summary)),
+            Job::OchoDeal(r) => Ok(ocho_deal::report(r, Some((&typed_tally(tally)?, summary)))),
+            Job::DominoDeal(q) => Ok(domino_deal::report(
+                q,
+                &domino_deal::facts(q)?,
+                Some((&typed_tally(tally)?, summary)),
+            )),
             Job::Play(p) => p.erased().render(tally, summary),
         }
     }
@@ -138,6 +170,9 @@ impl Job {
         match self {
             Job::DudoProb(_) => ("dudo prob".into(), &[]),
             Job::VeintiunoSim(_) => ("veintiuno sim".into(), &[]),
+            Job::OchoValue(_) => ("ocho value".into(), &[]),
+            Job::OchoDeal(_) => ("ocho deal".into(), &[]),
+            Job::DominoDeal(_) => ("domino deal".into(), &[]),
             Job::Play(p) => p.erased().command_and_charts(),
         }
     }

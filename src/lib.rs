@@ -2,7 +2,8 @@
 //!
 //! Exact odds and reproducible parallel Monte Carlo for Latin American and Russian parlor games.
 //!
-//! The library holds everything; the `tahur` binary only parses arguments and prints.
+//! The library holds everything the games compute; the `tahur` binary (`src/main.rs` and
+//! `src/cli/`) parses arguments, calls it and prints.
 //!
 //! - [`games`]: one folder per game (rules as parameters, engine, bots, exact analysis).
 //! - [`play`]: the whole-game layer: the engine and bot traits every game implements, and
@@ -24,30 +25,12 @@
 /// Ctrl-C) is dropped instead of aborting the run that is printing what it computed.
 macro_rules! say {
     ($($arg:tt)*) => {{
-        if !$crate::quiet() {
-            use std::io::Write as _;
-            let _ = writeln!(std::io::stderr(), $($arg)*);
-        }
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
     }};
 }
 
-thread_local! {
-    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Silences tahur's own messages on stderr on this thread: for tests that run thousands of
-/// command lines in-process ([`cli::run_args`]) and check only their exit codes.
-pub fn set_quiet(quiet: bool) {
-    QUIET.with(|q| q.set(quiet));
-}
-
-/// Whether [`set_quiet`] silenced this thread.
-pub fn quiet() -> bool {
-    QUIET.with(std::cell::Cell::get)
-}
-
 pub mod bits;
-pub mod cli;
 pub mod error;
 pub mod games;
 pub mod humanize;

@@ -448,16 +448,22 @@ pub fn run_range<S: Simulation>(
     debug_assert_eq!(spec.chunk_size, sim.chunk_size());
     let range = range.start.min(spec.total_chunks())..range.end.min(spec.total_chunks());
     let progress = &control.progress;
-    let work = || run_chunks(sim, spec, range.clone(), progress);
-    let result = match control.threads {
-        None => work(),
-        Some(threads) => rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
+    in_threads(control.threads, || {
+        run_chunks(sim, spec, range.clone(), progress)
+    })
+}
+
+/// Runs `work`, whose parallel parts use rayon, on `threads` worker threads (every core when
+/// `None`): how a run honours `--threads`, and how other parallel work can.
+pub fn in_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
+    match threads {
+        None => Ok(work()),
+        Some(n) => Ok(rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
             .build()
-            .map_err(|e| Error::Internal(format!("cannot start {threads} threads: {e}")))?
-            .install(work),
-    };
-    Ok(result)
+            .map_err(|e| Error::Internal(format!("cannot start {n} threads: {e}")))?
+            .install(work)),
+    }
 }
 
 fn run_chunks<S: Simulation>(

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::report::Format;
+use tahur::report::Format;
 
 /// tahur: exact odds and reproducible simulations for parlor games.
 #[derive(Parser, Debug)]
@@ -56,23 +56,23 @@ pub struct Cli {
     pub progress: Option<std::time::Duration>,
 }
 
-/// The commands.
+/// The commands. A game's line in `tahur --help` is its [`super::games::GameCli::ABOUT`], set
+/// when its whole-game commands are added.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Dudo (Chilean liar's dice): bid odds, cheat sheets, advice.
+    /// Dudo's commands of its own.
     #[command(subcommand)]
     Dudo(super::dudo::DudoCommand),
-    /// 21 ecuatoriano: two-card specials, the bank's odds, whole hands with a rotating bank.
+    /// 21 ecuatoriano's commands of its own.
     #[command(subcommand)]
     Veintiuno(super::veintiuno::VeintiunoCommand),
-    /// Dominó (block, draw, cross, double-nine trees; pairs; all fives; matches): exact deal
-    /// facts, whole games between bots, the opener's edge, blocked games, points, house rules.
+    /// Dominó's commands of its own.
     #[command(subcommand)]
     Domino(super::domino::DominoCommand),
-    /// Póker mentiroso: exact re-roll odds and plans, call chances, claim sheets, whole games.
+    /// Póker mentiroso's commands of its own.
     #[command(subcommand)]
     Poker(super::poker::PokerCommand),
-    /// Ocho loco («Montañita»): whole games, what each special card is worth, the deal's odds.
+    /// Ocho loco's commands of its own.
     #[command(subcommand)]
     Ocho(super::ocho::OchoCommand),
     /// Combine shard files (--shard K/N) into the result of the whole run, and its charts.
@@ -110,24 +110,6 @@ pub struct OutputArgs {
     pub output: Option<PathBuf>,
 }
 
-/// Simulation options.
-#[derive(Args, Debug, Clone)]
-pub struct SimArgs {
-    /// Also estimate by Monte Carlo with N samples (e.g. 1000000, 1_000_000 or 1e6).
-    #[arg(long, value_name = "N", value_parser = parse_samples)]
-    pub samples: Option<u64>,
-    /// Seed of the random streams: the same seed and samples give the same numbers.
-    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
-    pub seed: u64,
-    /// Worker threads (default: every core); never changes the result.
-    #[arg(long, value_name = "T", value_parser = parse_threads)]
-    pub threads: Option<usize>,
-    /// Run only shard K of N and write a partial result for `tahur merge`; `auto` (or
-    /// `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job.
-    #[arg(long, value_name = "K/N|auto")]
-    pub shard: Option<String>,
-}
-
 /// `--format`: the report's formats, listed in help.
 fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
     use clap::builder::TypedValueParser as _;
@@ -149,23 +131,4 @@ fn parse_progress(s: &str) -> Result<std::time::Duration, String> {
                 .into(),
         ),
     }
-}
-
-fn parse_samples(s: &str) -> Result<u64, String> {
-    crate::text::parse_samples(s, "samples")
-}
-
-/// `--seed`: any whole number a u64 holds, in every count form (`7`, `1e9`).
-pub(crate) fn parse_seed(s: &str) -> Result<u64, String> {
-    crate::text::parse_whole(
-        s,
-        0,
-        u64::MAX,
-        &format!("a seed is a whole number from 0 to {}", u64::MAX),
-    )
-}
-
-/// `--threads`: 1 to 1024.
-pub(crate) fn parse_threads(s: &str) -> Result<usize, String> {
-    crate::text::parse_whole(s, 1, 1024, "give 1 to 1024 threads").map(|n| n as usize)
 }

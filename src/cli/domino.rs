@@ -3,14 +3,14 @@
 
 use clap::{Args, Subcommand};
 
-use super::{emit, OutputArgs};
-use crate::error::{Error, Result};
-use crate::games::domino::deal::{self, DealSimulation, Question};
-use crate::games::domino::rules::Rules;
-use crate::games::domino::tiles::parse_list;
-use crate::play::GameRules;
-use crate::runner::{RunControl, RunSpec, RunSummary};
-use crate::text::parse_samples;
+use super::run::{exact_or_run, samples, RunArgs};
+use super::OutputArgs;
+use tahur::error::{Error, Result};
+use tahur::games::domino::deal::{self, Question};
+use tahur::games::domino::rules::{Rules, MAX_PLAYERS};
+use tahur::games::domino::tiles::parse_list;
+use tahur::jobs::Job;
+use tahur::play::GameRules;
 
 /// Dominó commands.
 #[derive(Subcommand, Debug)]
@@ -22,7 +22,8 @@ pub enum DominoCommand {
   tahur domino deal --players 4
   tahur domino deal --players 2 --hand 7 --samples 1e6
   tahur domino deal --players 4 --set 9 --hand 7 --format json
-  tahur domino deal --players 4 --holding 6-6,6-1,5-4,3-3,2-0,1-1")]
+  tahur domino deal --players 4 --holding 6-6,6-1,5-4,3-3,2-0,1-1
+  tahur domino deal --players 4 --samples 1e9 --shard 1/4 --output part1.json")]
     Deal(DealArgs),
 }
 
@@ -42,23 +43,22 @@ pub struct DealArgs {
     #[arg(long, value_name = "TILES")]
     pub holding: Option<String>,
     /// Also deal N times with the engine's own dealing and compare (e.g. 1e6).
-    #[arg(long, value_name = "N", value_parser = |s: &str| parse_samples(s, "deals"))]
+    #[arg(long, value_name = "N", value_parser = samples("deals"))]
     pub samples: Option<u64>,
-    /// Seed of the random streams.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (default: every core); never changes the result.
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
+    #[command(flatten)]
+    pub run: RunArgs,
     #[command(flatten)]
     pub out: OutputArgs,
 }
 
 fn parse_players(s: &str) -> std::result::Result<u8, String> {
-    match s.trim().parse::<u8>() {
-        Ok(n) if (2..=4).contains(&n) => Ok(n),
-        _ => Err("Dominó is for 2 to 4 players".into()),
-    }
+    tahur::text::parse_whole(
+        s,
+        2,
+        MAX_PLAYERS as u64,
+        &format!("Dominó is for 2 to {MAX_PLAYERS} players"),
+    )
+    .map(|n| n as u8)
 }
 
 /// The table `deal` describes: `--set` and `--hand` read by Dominó's rule table, as every
@@ -66,7 +66,7 @@ fn parse_players(s: &str) -> std::result::Result<u8, String> {
 fn deal_rules(players: u8, set: &str, hand: &str) -> Result<Rules> {
     let mut rules = <Rules as GameRules>::standard(players.into());
     for (key, value) in [("set", set), ("hand", hand)] {
-        let rule = crate::play::rules::rule::<Rules>(key).expect("Dominó has the rule");
+        let rule = tahur::play::rules::rule::<Rules>(key).expect("Dominó has the rule");
         if !(rule.set)(&mut rules, value) {
             return Err(Error::usage(format!(
                 "invalid --{key} {}: {}",
@@ -113,40 +113,13 @@ pub fn execute(cmd: DominoCommand) -> Result<i32> {
                 holding,
             };
             let facts = deal::facts(&q)?;
-            let Some(samples) = a.samples else {
-                emit(&deal::report(&q, &facts, None), &a.out)?;
-                return Ok(0);
-            };
-            let sim = DealSimulation::new(&q);
-            let spec = RunSpec {
-                samples,
-                seed: a.seed,
-                chunk_size: deal::DEAL_CHUNK,
-            };
-            let control = RunControl {
-                threads: a.threads.map(usize::from),
-                progress: super::progress(samples, "deals"),
-            };
-            let result = crate::runner::run(&sim, &spec, None, &control);
-            control.progress.finish();
-            let result = result.map_err(|e| Error::Internal(e.to_string()))?;
-            let summary = RunSummary::of(spec, &result);
-            if result.interrupted {
-                say!(
-                    "tahur: interrupted: {} of {} deals ran; the report shows what they give",
-                    crate::humanize::thousands(result.samples_done),
-                    crate::humanize::thousands(samples)
-                );
-            }
-            emit(
-                &deal::report(&q, &facts, Some((&result.tally, &summary))),
+            exact_or_run(
+                a.samples,
+                &a.run,
                 &a.out,
-            )?;
-            Ok(if result.interrupted {
-                super::EXIT_INTERRUPTED
-            } else {
-                0
-            })
+                || Ok(deal::report(&q, &facts, None)),
+                || Job::DominoDeal(q),
+            )
         }
     }
 }

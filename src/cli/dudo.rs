@@ -4,19 +4,20 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use crate::report::chart::SvgChart;
+use tahur::report::chart::SvgChart;
 
-use super::{emit, run_job, OutputArgs, RunRequest, SimArgs};
-use crate::error::{Error, Result};
-use crate::games::dudo::bots::Strategy;
-use crate::games::dudo::exact::{DICE_PER_PLAYER, MAX_DICE};
-use crate::games::dudo::face::parse_dice;
-use crate::games::dudo::prob::{self, ProbQuery};
-use crate::games::dudo::rules::MAX_PLAYERS;
-use crate::games::dudo::table::{self, TableQuery};
-use crate::games::dudo::tune::{self, TuneSpec};
-use crate::games::dudo::{advise, paso, sheets, AceRound, Bid, Bidding, RuleSet, Situation};
-use crate::jobs::Job;
+use super::run::{exact_or_run, exit_code, samples, with_progress, RunArgs, SeedArgs};
+use super::{emit, OutputArgs};
+use tahur::error::{Error, Result};
+use tahur::games::dudo::bots::Strategy;
+use tahur::games::dudo::exact::{DICE_PER_PLAYER, MAX_DICE};
+use tahur::games::dudo::face::parse_dice;
+use tahur::games::dudo::prob::{self, ProbQuery};
+use tahur::games::dudo::rules::MAX_PLAYERS;
+use tahur::games::dudo::table::{self, TableQuery};
+use tahur::games::dudo::tune::{self, TuneSpec};
+use tahur::games::dudo::{advise, paso, sheets, AceRound, Bid, Bidding, RuleSet, Situation};
+use tahur::jobs::Job;
 
 /// Dudo commands.
 #[derive(Subcommand, Debug)]
@@ -135,7 +136,7 @@ fn parse_ace_round(s: &str) -> std::result::Result<AceRound, String> {
 }
 
 fn parse_dice_count(s: &str) -> std::result::Result<u32, String> {
-    crate::text::parse_whole(
+    tahur::text::parse_whole(
         s,
         1,
         MAX_DICE as u64,
@@ -146,12 +147,12 @@ fn parse_dice_count(s: &str) -> std::result::Result<u32, String> {
 
 fn parse_players(s: &str) -> std::result::Result<u32, String> {
     let max = MAX_DICE / DICE_PER_PLAYER;
-    crate::text::parse_whole(s, 1, max as u64, &format!("give 1 to {max} players"))
+    tahur::text::parse_whole(s, 1, max as u64, &format!("give 1 to {max} players"))
         .map(|n| n as u32)
 }
 
 fn parse_top(s: &str) -> std::result::Result<usize, String> {
-    crate::text::parse_whole(s, 1, 1_000_000, "list 1 or more raises, e.g. --top 10")
+    tahur::text::parse_whole(s, 1, 1_000_000, "list 1 or more raises, e.g. --top 10")
         .map(|n| n as usize)
 }
 
@@ -172,8 +173,11 @@ pub struct ProbArgs {
     pub bid: Vec<String>,
     #[command(flatten)]
     pub table: TableArgs,
+    /// Also estimate by Monte Carlo with N samples (e.g. 1000000, 1_000_000 or 1e6).
+    #[arg(long, value_name = "N", value_parser = samples("samples"))]
+    pub samples: Option<u64>,
     #[command(flatten)]
-    pub sim: SimArgs,
+    pub run: RunArgs,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -206,8 +210,32 @@ pub struct TableCmd {
 #[derive(Args, Debug)]
 pub struct AdviseArgs {
     /// The bid you received: 15 cuadras, 15x4, 15 4.
-    #[arg(required = true, num_args = 1.., value_name = "BID", allow_negative_numbers = true)]
+    #[arg(required_unless_present = "position", num_args = 1.., value_name = "BID", allow_negative_numbers = true)]
     pub bid: Vec<String>,
+    /// Instead of a bid: a whole position (as `tahur dudo position` writes it), every legal
+    /// action rolled out to the end of the game with --bots (needs --players, and --rules
+    /// caleuchano where it plays).
+    #[arg(long, value_name = "TEXT", conflicts_with_all = ["bid", "dice", "hand", "shown"])]
+    pub position: Option<String>,
+    /// With --position: who plays the rest of each rollout, by seat.
+    #[arg(
+        long,
+        value_name = "S1,S2,…",
+        default_value = "tuned",
+        requires = "position"
+    )]
+    pub bots: String,
+    /// With --position: deals rolled out, each with every action (with --until-decided: at most).
+    #[arg(long, value_name = "N", default_value = "10000", value_parser = super::run::samples("rollouts"), requires = "position")]
+    pub rollouts: u64,
+    /// With --position: stop once the best action is separated from every other.
+    #[arg(long, requires = "position")]
+    pub until_decided: bool,
+    /// With --position: the error level of --until-decided over all its looks.
+    #[arg(long, value_name = "A", default_value_t = 0.05, requires = "position")]
+    pub alpha: f64,
+    #[command(flatten)]
+    pub seeds: super::run::SeedArgs,
     #[command(flatten)]
     pub table: TableArgs,
     /// How many raises to list.
@@ -248,17 +276,13 @@ pub struct SheetsArgs {
 }
 
 fn parse_table_players(s: &str) -> std::result::Result<u8, String> {
-    crate::text::parse_whole(
+    tahur::text::parse_whole(
         s,
         2,
         MAX_PLAYERS as u64,
         &format!("a game needs 2 to {MAX_PLAYERS} players"),
     )
     .map(|n| n as u8)
-}
-
-fn parse_games(s: &str) -> std::result::Result<u64, String> {
-    crate::text::parse_samples(s, "games")
 }
 
 /// `tahur dudo tune`.
@@ -274,14 +298,11 @@ pub struct TuneCmd {
     #[arg(long, default_value = "threshold")]
     pub field: String,
     /// Games per candidate and table size.
-    #[arg(long, value_name = "N", default_value = "20000", value_parser = parse_games)]
+    #[arg(long, value_name = "N", default_value = "20000", value_parser = samples("games"))]
     pub games: u64,
-    /// Seed shared by every candidate.
-    #[arg(long, default_value_t = 1, value_parser = super::args::parse_seed)]
-    pub seed: u64,
-    /// Worker threads.
-    #[arg(long, value_name = "T", value_parser = super::args::parse_threads)]
-    pub threads: Option<usize>,
+    /// Seed (every candidate plays the same deals) and threads.
+    #[command(flatten)]
+    pub run: SeedArgs,
     /// Folder for tuned-<rules>.csv and tuned-<rules>.md (created if missing; `--out` is an
     /// old name of it).
     #[arg(
@@ -317,19 +338,12 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             let bid = parse_bid(&a.bid)?;
             let situation = a.table.situation()?;
             let query = ProbQuery { situation, bid };
-            if a.sim.samples.is_none() {
-                if a.sim.shard.is_some() {
-                    return Err(Error::usage("--shard splits a simulation: add --samples N"));
-                }
-                emit(&prob::report(&query, None), &a.out)?;
-                return Ok(0);
-            }
-            let samples = a.sim.samples.expect("checked above");
-            run_job(
-                Job::DudoProb(query),
-                RunRequest::from_sim(samples, &a.sim),
+            exact_or_run(
+                a.samples,
+                &a.run,
                 &a.out,
-                |_| Ok(()),
+                || Ok(prob::report(&query, None)),
+                || Job::DudoProb(query.clone()),
             )
         }
         DudoCommand::Table(a) => {
@@ -345,6 +359,20 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             }
             emit(&table::report(&q), &a.out)?;
             Ok(0)
+        }
+        DudoCommand::Advise(a) if a.position.is_some() => {
+            let players = a.table.players.ok_or_else(|| {
+                Error::usage("--position needs --players: how many sit at the table")
+            })?;
+            let rules = tahur::games::dudo::rules::Rules::standard(a.table.rules, players as u8);
+            let req = super::advise::AdviceRequest {
+                position: a.position.as_deref().unwrap_or_default(),
+                bots: &a.bots,
+                rollouts: a.rollouts,
+                until_decided: a.until_decided.then_some(a.alpha),
+                seeds: &a.seeds,
+            };
+            super::advise::run_advice::<tahur::games::dudo::Dudo>(&rules, &req, &a.out)
         }
         DudoCommand::Advise(a) => {
             let bid = parse_bid(&a.bid)?;
@@ -372,15 +400,13 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                     "--field tuned would tune against itself: pick random, honest or threshold",
                 ));
             }
-            let spec = TuneSpec::grid(a.rules, a.players.clone(), field, a.games, a.seed);
-            let control = crate::runner::RunControl {
-                threads: a.threads,
-                progress: super::progress(spec.total_games(), "games"),
-            };
-            let results = tune::tune(&spec, &control);
-            control.progress.finish();
-            let results = results?;
-            if results.len() < spec.players.len() {
+            let spec = TuneSpec::grid(a.rules, a.players.clone(), field, a.games, a.run.seed);
+            let progress = super::run::progress(spec.total_games(), "games");
+            let results = with_progress(a.run.threads, progress, |control| {
+                tune::tune(&spec, control)
+            })?;
+            let interrupted = results.len() < spec.players.len();
+            if interrupted {
                 // Stopped by a signal: the table sizes tuned in full are shown, marked, but the
                 // sheet files the `tuned` strategy reads are left as they were.
                 let mut rep = tune::report(&spec, &results);
@@ -391,7 +417,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 rep.field(
                     "table_sizes_requested",
                     "table sizes requested",
-                    crate::report::Value::Int(spec.players.len() as i64),
+                    tahur::report::Value::Int(spec.players.len() as i64),
                 );
                 rep.note(format!(
                     "Interrupted (Ctrl-C or SIGTERM): only {} of the {} table sizes were tuned in full; not tuned: {} players. Nothing was written to {}.",
@@ -400,28 +426,30 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                     missing.join(", "),
                     a.out_dir.display()
                 ));
-                say!(
-                    "tahur: interrupted: {} of {} table sizes tuned; {} and .md left as they were",
-                    results.len(),
-                    spec.players.len(),
-                    a.out_dir
-                        .join(format!("tuned-{}.csv", a.rules.key()))
-                        .display()
-                );
+                let code = exit_code(interrupted, || {
+                    format!(
+                        "interrupted: {} of {} table sizes tuned; {} and .md left as they were",
+                        results.len(),
+                        spec.players.len(),
+                        a.out_dir
+                            .join(format!("tuned-{}.csv", a.rules.key()))
+                            .display()
+                    )
+                });
                 emit(&rep, &a.output)?;
-                return Ok(super::EXIT_INTERRUPTED);
+                return Ok(code);
             }
             let rep = tune::report(&spec, &results);
             std::fs::create_dir_all(&a.out_dir).map_err(|e| {
                 Error::usage(format!("cannot create '{}': {e}", a.out_dir.display()))
             })?;
             let stem = a.out_dir.join(format!("tuned-{}", a.rules.key()));
-            crate::report::write_atomic(
+            tahur::report::write_atomic(
                 &stem.with_extension("csv"),
                 tune::csv(&results, a.games).as_bytes(),
             )?;
-            let md = crate::report::render(&rep, crate::report::Format::Markdown)? + "\n";
-            crate::report::write_atomic(&stem.with_extension("md"), md.as_bytes())?;
+            let md = tahur::report::render(&rep, tahur::report::Format::Markdown)? + "\n";
+            tahur::report::write_atomic(&stem.with_extension("md"), md.as_bytes())?;
             emit(&rep, &a.output)?;
             Ok(0)
         }
@@ -434,7 +462,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                         Error::usage(format!("cannot create '{}': {e}", dir.display()))
                     })?;
                 }
-                crate::report::write_atomic(&path, content.as_bytes())?;
+                tahur::report::write_atomic(&path, content.as_bytes())?;
             }
             say!("wrote {} files under {}", files.len(), a.out_dir.display());
             Ok(0)

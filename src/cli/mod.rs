@@ -1,26 +1,24 @@
 //! The command line: parses arguments, calls the library, prints. No game logic lives here.
 
+mod advise;
 mod args;
 mod domino;
 mod dudo;
+mod games;
 mod ocho;
 mod play;
 mod poker;
+mod run;
 mod veintiuno;
 
-use std::cell::Cell;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::error::Result;
-use crate::jobs::Job;
-use crate::progress::{Display, Progress};
-use crate::report::{self, Report};
-use crate::runner::{RunControl, RunSummary};
-use crate::shards::{self, Partial};
+use tahur::error::Result;
+use tahur::report::{self, Report};
+use tahur::shards::{self, Partial};
 
-pub use crate::text::{parse_count, MAX_SAMPLES};
-pub use args::{Cli, Command, OutputArgs, SimArgs};
+pub use args::{Cli, Command, OutputArgs};
 
 macro_rules! play_commands {
     ($($name:ident => $game:ty),* $(,)?) => {
@@ -28,6 +26,7 @@ macro_rules! play_commands {
         fn command() -> clap::Command {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             $( cmd = play::register::<$game>(cmd); )*
+            cmd = position_commands(cmd);
             // The games first, then merge.
             let cmd = cmd
                 .mut_subcommand("merge", |m| m.display_order(100))
@@ -39,7 +38,39 @@ macro_rules! play_commands {
         /// Runs a whole-game command, if `m` holds one.
         fn dispatch_play(m: &clap::ArgMatches) -> Option<Result<i32>> {
             $(
-                if let Some(r) = play::dispatch::<$game>(m, crate::jobs::PlayJob::$name) {
+                if let Some(r) = play::dispatch::<$game>(m, tahur::jobs::PlayJob::$name) {
+                    return Some(r);
+                }
+            )*
+            dispatch_positions(m)
+        }
+    };
+}
+tahur::with_games!(play_commands);
+
+/// The games that write and read positions ([`tahur::play::position::Positions`]), as
+/// `with_games!` lists them; each gets `position` and `advise`.
+macro_rules! with_positions {
+    ($m:ident) => {
+        $m! {
+            Dudo => tahur::games::dudo::Dudo,
+            Durak => tahur::games::durak::Durak,
+        }
+    };
+}
+
+macro_rules! position_commands {
+    ($($name:ident => $game:ty),* $(,)?) => {
+        /// Adds `position` and `advise` to every game with positions.
+        fn position_commands(mut cmd: clap::Command) -> clap::Command {
+            $( cmd = advise::register::<$game>(cmd); )*
+            cmd
+        }
+
+        /// Runs `position` or `advise`, if `m` holds one.
+        fn dispatch_positions(m: &clap::ArgMatches) -> Option<Result<i32>> {
+            $(
+                if let Some(r) = advise::dispatch::<$game>(m) {
                     return Some(r);
                 }
             )*
@@ -47,7 +78,7 @@ macro_rules! play_commands {
         }
     };
 }
-crate::with_games!(play_commands);
+with_positions!(position_commands);
 
 /// Lets every value reach its flag's own check, so `--levels -0.5` is answered "invalid value
 /// '-0.5' for '--levels': give probabilities in (0, 1] …" instead of "unexpected argument '-0'".
@@ -68,33 +99,6 @@ fn allow_negative_values(mut cmd: clap::Command) -> clap::Command {
         cmd = cmd.mut_subcommand(s, allow_negative_values);
     }
     cmd
-}
-
-/// Exit code of a run stopped by a signal (Ctrl-C, SIGTERM, SIGHUP), after printing what it has.
-pub const EXIT_INTERRUPTED: i32 = 130;
-
-thread_local! {
-    /// `--progress[=SECONDS]` of the command line being run (per thread: tests run command
-    /// lines in-process side by side).
-    static PROGRESS_EVERY: Cell<Option<Duration>> = const { Cell::new(None) };
-}
-
-/// The progress display of a long command: `total` units of work in `unit` (plural). Installs
-/// the signal handler first, so that from the first progress line on, Ctrl-C and SIGTERM stop
-/// the command cleanly.
-pub(crate) fn progress(total: u64, unit: &str) -> Progress {
-    crate::runner::install_interrupt_handler();
-    Progress::new(progress_display(), total, unit)
-}
-
-/// [`progress`] of work that may stop well before `total` (`--until-decided`).
-pub(crate) fn progress_up_to(total: u64, unit: &str) -> Progress {
-    crate::runner::install_interrupt_handler();
-    Progress::up_to(progress_display(), total, unit)
-}
-
-fn progress_display() -> Display {
-    Display::for_stderr(PROGRESS_EVERY.with(Cell::get))
 }
 
 /// Runs the command line of this process and returns the exit code.
@@ -152,7 +156,7 @@ where
             };
         }
     };
-    PROGRESS_EVERY.with(|p| p.set(matches.get_one::<Duration>("progress").copied()));
+    run::set_progress_every(matches.get_one::<Duration>("progress").copied());
     if let Err(e) = check_output_paths(&matches) {
         say!("tahur: error: {e}");
         return e.exit_code();
@@ -161,7 +165,7 @@ where
         Some(r) => r,
         None => match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
             Ok(cli) => execute(cli),
-            Err(e) => Err(crate::error::Error::usage(e.to_string())),
+            Err(e) => Err(tahur::error::Error::usage(e.to_string())),
         },
     };
     match result {
@@ -225,7 +229,7 @@ fn man(dir: Option<&std::path::Path>) -> Result<i32> {
         let mut buf = Vec::new();
         clap_mangen::Man::new(c.clone())
             .render(&mut buf)
-            .map_err(|e| crate::error::Error::Internal(format!("man page: {e}")))?;
+            .map_err(|e| tahur::error::Error::Internal(format!("man page: {e}")))?;
         Ok(buf)
     };
     let Some(dir) = dir else {
@@ -233,7 +237,7 @@ fn man(dir: Option<&std::path::Path>) -> Result<i32> {
         return Ok(0);
     };
     std::fs::create_dir_all(dir)
-        .map_err(|e| crate::error::Error::usage(format!("--out-dir '{}': {e}", dir.display())))?;
+        .map_err(|e| tahur::error::Error::usage(format!("--out-dir '{}': {e}", dir.display())))?;
     // Every command and subcommand gets its page, named by its path: tahur-dudo-prob.1.
     let mut stack: Vec<(String, clap::Command)> = vec![("tahur".into(), cmd)];
     let mut written = 0;
@@ -253,93 +257,6 @@ fn man(dir: Option<&std::path::Path>) -> Result<i32> {
 pub(crate) fn emit(report: &Report, out: &OutputArgs) -> Result<()> {
     let text = report::render(report, out.format)?;
     report::write_output(out.output.as_deref(), &text)
-}
-
-/// How to run a simulation job: its size and the runner options.
-pub(crate) struct RunRequest<'a> {
-    pub samples: u64,
-    pub seed: u64,
-    pub threads: Option<usize>,
-    pub shard: Option<&'a str>,
-}
-
-impl<'a> RunRequest<'a> {
-    /// From the `--samples`-style options.
-    pub fn from_sim(samples: u64, sim: &'a SimArgs) -> Self {
-        Self {
-            samples,
-            seed: sim.seed,
-            threads: sim.threads,
-            shard: sim.shard.as_deref(),
-        }
-    }
-}
-
-/// Runs a simulation job: the whole run (charts drawn by `charts`, then the report printed), or
-/// one shard (partial file written). Returns the exit code.
-pub(crate) fn run_job(
-    job: Job,
-    req: RunRequest,
-    out: &OutputArgs,
-    charts: impl FnOnce(&serde_json::Value) -> Result<()>,
-) -> Result<i32> {
-    let spec = job.spec(req.samples, req.seed);
-    let shard = req.shard.map(crate::runner::Shard::parse).transpose()?;
-    let planned = match shard {
-        Some(s) => spec.samples_in(&crate::runner::ChunkSet::from_range(
-            s.chunks(spec.total_chunks()),
-        )),
-        None => spec.samples,
-    };
-    let unit = job.sample_unit();
-    let control = RunControl {
-        threads: req.threads,
-        progress: progress(planned, unit),
-    };
-    if let (Some(s), Some(asked)) = (shard, req.shard) {
-        if asked.trim().starts_with("auto") {
-            // The scheduler's log should say which block of the run this task holds.
-            say!("tahur: --shard {asked} is shard {s} here");
-        }
-    }
-    let result = job.run(&spec, shard, &control);
-    control.progress.finish();
-    let result = result?;
-    let code = if result.interrupted {
-        EXIT_INTERRUPTED
-    } else {
-        0
-    };
-    if result.interrupted {
-        say!(
-            "tahur: interrupted: {} of {} {unit} ran; {} what they give",
-            crate::humanize::thousands(result.samples_done),
-            crate::humanize::thousands(planned),
-            match (shard, &out.output) {
-                (Some(_), Some(p)) if p.as_os_str() != "-" => format!("'{}' holds", p.display()),
-                (Some(_), _) => "the shard file holds".to_string(),
-                (None, _) => "the report shows".to_string(),
-            }
-        );
-    }
-    match shard {
-        Some(s) => {
-            let partial = Partial::new(job, spec, s, result);
-            report::write_output(out.output.as_deref(), &partial.to_json()?)?;
-        }
-        None => {
-            let summary = RunSummary {
-                spec,
-                samples_done: result.samples_done,
-                interrupted: result.interrupted,
-                missing: None,
-            };
-            charts(&result.tally)?;
-            let rep = job.render(&result.tally, &summary)?;
-            emit(&rep, out)?;
-        }
-    }
-    Ok(code)
 }
 
 /// `tahur merge`.
@@ -380,7 +297,7 @@ fn merge(m: MergeArgs) -> Result<i32> {
         files.push((f.display().to_string(), Partial::read(f)?));
     }
     let merged = shards::merge(&files, m.partial)?;
-    let charts = crate::play::job::ChartFiles {
+    let charts = tahur::play::job::ChartFiles {
         main: m.chart,
         strategies: m.strategy_chart,
         length: m.length_chart,
@@ -404,7 +321,7 @@ fn merge(m: MergeArgs) -> Result<i32> {
                         .join(", ")
                 ),
             };
-            return Err(crate::error::Error::usage(format!(
+            return Err(tahur::error::Error::usage(format!(
                 "merge --{flag}: these shards are a `{command}` run, which {can}"
             )));
         }
@@ -450,6 +367,53 @@ mod tests {
             long.len(),
             long.join("\n")
         );
+    }
+
+    /// Every run option of every command takes counts in every form (`1e3` as `1000`): one
+    /// parser each, whatever the command.
+    #[test]
+    fn every_run_option_takes_every_count_form() {
+        fn walk(cmd: &clap::Command, trail: &str, seen: &mut Vec<String>) {
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if !["seed", "threads", "samples", "deals", "batch"].contains(&id) {
+                    continue;
+                }
+                let long = format!("--{}", arg.get_long().unwrap_or(id));
+                // The argument alone, parsed as the command parses it: a parser of plain
+                // integers would refuse `1e3`.
+                let alone = clap::Command::new("t")
+                    .no_binary_name(true)
+                    .arg(arg.clone().required(false));
+                let parsed = alone.try_get_matches_from([long.as_str(), "1e3"]);
+                assert!(parsed.is_ok(), "{trail} {long} 1e3: {:?}", parsed.err());
+                seen.push(format!("{trail} {long}"));
+            }
+            for sub in cmd.get_subcommands() {
+                walk(sub, &format!("{trail} {}", sub.get_name()), seen);
+            }
+        }
+        let mut seen = Vec::new();
+        walk(&command(), "tahur", &mut seen);
+        for expected in [
+            "tahur dudo prob --seed",
+            "tahur dudo prob --samples",
+            "tahur dudo tune --threads",
+            "tahur poker tune --seed",
+            "tahur ocho value --seed",
+            "tahur ocho value --threads",
+            "tahur ocho value --deals",
+            "tahur ocho deal --samples",
+            "tahur domino deal --seed",
+            "tahur domino deal --threads",
+            "tahur domino deal --samples",
+            "tahur veintiuno sim --seed",
+            "tahur veintiuno strategy --threads",
+            "tahur durak sim --seed",
+            "tahur durak compare --batch",
+        ] {
+            assert!(seen.iter().any(|f| f == expected), "{expected}: {seen:?}");
+        }
     }
 
     /// Every flag taking a path is an input listed here or an output checked before the run.

@@ -2,16 +2,16 @@
 
 use clap::{ArgMatches, Args, Subcommand};
 
-use super::{emit, OutputArgs};
-use crate::error::Result;
-use crate::games::ocho::bots::Strategy;
-use crate::games::ocho::deal::{self, DealSimulation};
-use crate::games::ocho::rules::Rules;
-use crate::games::ocho::value::{self, ValueSetup, ValueSimulation};
-use crate::games::ocho::Ocho;
-use crate::play::TableSetup;
-use crate::runner::{RunControl, RunSpec, RunSummary, Simulation};
-use crate::text::parse_samples;
+use super::run::{exact_or_run, run_job, samples, RunArgs};
+use super::OutputArgs;
+use tahur::error::Result;
+use tahur::games::ocho::bots::Strategy;
+use tahur::games::ocho::deal;
+use tahur::games::ocho::rules::Rules;
+use tahur::games::ocho::value::ValueSetup;
+use tahur::games::ocho::Ocho;
+use tahur::jobs::Job;
+use tahur::play::TableSetup;
 
 /// Ocho loco commands of its own.
 #[derive(Subcommand, Debug)]
@@ -23,6 +23,7 @@ pub enum OchoCommand {
   tahur ocho value --players 4
   tahur ocho value --players 4 --strategies expert --deals 1e5 --forget 0.5
   tahur ocho value --players 6 --joker three --format json
+  tahur ocho value --players 4 --deals 1e6 --shard 1/4 --output part1.json
 
 Each deal is played as dealt and once per variant (9 games a deal).")]
     Value(ValueCmd),
@@ -67,17 +68,6 @@ impl Args for TableArgs {
     }
 }
 
-/// Runner options.
-#[derive(Args, Debug, Clone)]
-pub struct RunArgs {
-    /// Seed of the random streams: the same seed and count give the same numbers.
-    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
-    pub seed: u64,
-    /// Worker threads (default: every core); never changes the result.
-    #[arg(long, value_name = "T", value_parser = parse_threads)]
-    pub threads: Option<usize>,
-}
-
 /// `tahur ocho value`.
 #[derive(Args, Debug)]
 pub struct ValueCmd {
@@ -96,7 +86,7 @@ pub struct ValueCmd {
     #[arg(long, value_name = "R", default_value = "0.25", value_parser = parse_rate)]
     pub forget: f64,
     /// Deals to play, e.g. 20000 or 1e5 (each is played 9 times).
-    #[arg(long, alias = "games", value_name = "N", default_value = "20000", value_parser = parse_deals)]
+    #[arg(long, alias = "games", value_name = "N", default_value = "20000", value_parser = samples("deals"))]
     pub deals: u64,
     #[command(flatten)]
     pub run: RunArgs,
@@ -110,7 +100,7 @@ pub struct DealCmd {
     #[command(flatten)]
     pub table: TableArgs,
     /// Also deal N times with the engine and show the simulated rates next to the exact ones.
-    #[arg(long, value_name = "N", value_parser = parse_deals)]
+    #[arg(long, value_name = "N", value_parser = samples("deals"))]
     pub samples: Option<u64>,
     #[command(flatten)]
     pub run: RunArgs,
@@ -125,54 +115,6 @@ fn parse_rate(s: &str) -> std::result::Result<f64, String> {
     }
 }
 
-fn parse_deals(s: &str) -> std::result::Result<u64, String> {
-    parse_samples(s, "deals")
-}
-
-fn parse_seed(s: &str) -> std::result::Result<u64, String> {
-    s.trim()
-        .parse::<u64>()
-        .map_err(|_| format!("expected a whole number from 0 to {}", u64::MAX))
-}
-
-fn parse_threads(s: &str) -> std::result::Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(n) if (1..=1024).contains(&n) => Ok(n),
-        _ => Err("expected a number of threads from 1 to 1024".into()),
-    }
-}
-
-/// Runs a simulation of `samples` samples with a progress display; says so when a signal
-/// stopped it.
-fn run<S: Simulation>(
-    sim: &S,
-    samples: u64,
-    run: &RunArgs,
-    unit: &str,
-) -> Result<(S::Tally, RunSummary)> {
-    let spec = RunSpec {
-        samples,
-        seed: run.seed,
-        chunk_size: sim.chunk_size(),
-    };
-    let control = RunControl {
-        threads: run.threads,
-        progress: super::progress(samples, unit),
-    };
-    let result = crate::runner::run(sim, &spec, None, &control);
-    control.progress.finish();
-    let result = result?;
-    if result.interrupted {
-        say!(
-            "tahur: interrupted: {} of {} {unit} ran; the report shows what they give",
-            crate::humanize::thousands(result.samples_done),
-            crate::humanize::thousands(samples)
-        );
-    }
-    let summary = RunSummary::of(spec, &result);
-    Ok((result.tally, summary))
-}
-
 /// Runs an Ocho loco command of its own.
 pub fn execute(cmd: OchoCommand) -> Result<i32> {
     match cmd {
@@ -184,28 +126,18 @@ pub fn execute(cmd: OchoCommand) -> Result<i32> {
                 table,
                 forget: a.forget,
             };
-            let (tally, summary) = run(&ValueSimulation::new(&setup), a.deals, &a.run, "deals")?;
-            emit(&value::report(&setup, &tally, &summary), &a.out)?;
-            Ok(exit_code(&summary))
+            run_job(Job::OchoValue(setup), a.deals, &a.run, &a.out, |_| Ok(()))
         }
         OchoCommand::Deal(a) => {
             let rules = a.table.rules()?;
             rules.validate()?;
-            let Some(samples) = a.samples else {
-                emit(&deal::report(&rules, None), &a.out)?;
-                return Ok(0);
-            };
-            let (tally, summary) = run(&DealSimulation::new(&rules), samples, &a.run, "deals")?;
-            emit(&deal::report(&rules, Some((&tally, &summary))), &a.out)?;
-            Ok(exit_code(&summary))
+            exact_or_run(
+                a.samples,
+                &a.run,
+                &a.out,
+                || Ok(deal::report(&rules, None)),
+                || Job::OchoDeal(rules),
+            )
         }
-    }
-}
-
-fn exit_code(summary: &RunSummary) -> i32 {
-    if summary.interrupted {
-        super::EXIT_INTERRUPTED
-    } else {
-        0
     }
 }

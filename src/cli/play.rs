@@ -1,60 +1,36 @@
 //! `tahur GAME sim | compare | tournament | flags` for every game of the whole-game layer: the
-//! commands are built from the game's [`GameInfo`] (its rule flags, words, defaults and
-//! examples), so a new game gets them by being listed in [`crate::with_games`].
+//! commands are built from the game's [`GameInfo`] (its words and defaults), its rule table (the
+//! rule flags) and its [`GameCli`] (help and examples), so a new game gets them by being listed
+//! in [`tahur::with_games`].
 
 use std::path::PathBuf;
 
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
-use super::{emit, run_job, OutputArgs, RunRequest};
-use crate::error::{Error, Result};
-use crate::jobs::{Job as AnyJob, PlayJob};
-use crate::play::compare::{run_sequential, CompareSetup};
-use crate::play::flags::FlagsSetup;
-use crate::play::job::{ChartFiles, Job};
-use crate::play::rules::Flag;
-use crate::play::table::MAX_SERIES;
-use crate::play::tournament::TournamentSetup;
-use crate::play::{Game, GameInfo, GameRules, RuleFlag, Scoring, Strategy, TableSetup};
-use crate::text::parse_samples;
+use super::games::GameCli;
+use super::run::{exit_code, run_job, samples, with_progress, RunArgs};
+use super::{emit, OutputArgs};
+use tahur::error::{Error, Result};
+use tahur::jobs::{Job as AnyJob, PlayJob};
+use tahur::play::compare::{run_sequential, CompareSetup};
+use tahur::play::flags::FlagsSetup;
+use tahur::play::job::{ChartFiles, Job};
+use tahur::play::rules::{Flag, Rule};
+use tahur::play::table::MAX_SERIES;
+use tahur::play::tournament::TournamentSetup;
+use tahur::play::{Game, GameInfo, GameRules, Scoring, Strategy, TableSetup};
 
-/// The rule flags of game `G`: from its rule table (or, for a game that still parses its rules
-/// by hand, its [`GameInfo::flags`]).
-fn rule_flags<G: Game>() -> Vec<RuleFlag> {
-    let table = <G::Rules as GameRules>::TABLE;
-    if table.is_empty() {
-        return G::INFO.flags.to_vec();
-    }
-    table
+/// A rule of game `G` that has a command-line flag of its own, with its long option.
+fn flagged_rules<G: Game>() -> impl Iterator<Item = (&'static Rule<G::Rules>, &'static str)> {
+    <G::Rules as GameRules>::TABLE
         .iter()
-        .filter_map(|r| match r.flag {
-            Flag::None => None,
-            Flag::Value { long, value_name } => Some(RuleFlag {
-                long,
-                key: r.key,
-                value_name: Some(value_name),
-                switch_sets: "",
-                help: r.help,
-            }),
-            Flag::Switch { long, sets } => Some(RuleFlag {
-                long,
-                key: r.key,
-                value_name: None,
-                switch_sets: sets,
-                help: r.help,
-            }),
-        })
-        .collect()
+        .filter_map(|r| r.flag.long().map(|long| (r, long)))
 }
 
 /// Every rule key of game `G`, for help: "variant, deck, hand, …".
 fn change_keys<G: Game>() -> String {
-    if <G::Rules as GameRules>::TABLE.is_empty() {
-        G::INFO.change_keys.to_string()
-    } else {
-        crate::play::rules::keys::<G::Rules>()
-    }
+    tahur::play::rules::keys::<G::Rules>()
 }
 
 /// The whole-game commands.
@@ -62,19 +38,19 @@ pub const COMMANDS: [&str; 4] = ["sim", "compare", "tournament", "flags"];
 
 /// Adds game `G`'s whole-game commands to the command line: under its own subcommand if the
 /// command line has one (games with commands of their own), else under a new one.
-pub fn register<G: Game>(cli: Command) -> Command {
+pub fn register<G: GameCli>(cli: Command) -> Command {
     let info = &G::INFO;
     let commands: Vec<Command> = COMMANDS
         .iter()
-        .filter(|c| !(info.own_sim && **c == "sim"))
+        .filter(|c| !(G::OWN_SIM && **c == "sim"))
         .map(|c| command::<G>(c))
         .collect();
     if cli.get_subcommands().any(|s| s.get_name() == info.key) {
-        cli.mut_subcommand(info.key, |s| s.subcommands(commands))
+        cli.mut_subcommand(info.key, |s| s.about(G::ABOUT).subcommands(commands))
     } else {
         cli.subcommand(
             Command::new(info.key)
-                .about(info.about)
+                .about(G::ABOUT)
                 .display_order(1)
                 .subcommand_required(true)
                 .arg_required_else_help(true)
@@ -84,13 +60,13 @@ pub fn register<G: Game>(cli: Command) -> Command {
 }
 
 /// Runs game `G`'s whole-game command if `m` holds one; `wrap` makes its job a [`PlayJob`].
-pub fn dispatch<G: Game>(m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> Option<Result<i32>> {
+pub fn dispatch<G: GameCli>(m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> Option<Result<i32>> {
     let (game, sub) = m.subcommand()?;
     if game != G::INFO.key {
         return None;
     }
     let (name, args) = sub.subcommand()?;
-    let ours = COMMANDS.contains(&name) && !(G::INFO.own_sim && name == "sim");
+    let ours = COMMANDS.contains(&name) && !(G::OWN_SIM && name == "sim");
     ours.then(|| execute::<G>(name, args, wrap))
 }
 
@@ -113,13 +89,13 @@ fn about(info: &GameInfo, name: &str) -> String {
     }
 }
 
-fn command<G: Game>(name: &'static str) -> Command {
+fn command<G: GameCli>(name: &'static str) -> Command {
     let info = &G::INFO;
     let example = match name {
-        "sim" => info.examples[0],
-        "compare" => info.examples[1],
-        "tournament" => info.examples[2],
-        _ => info.examples[3],
+        "sim" => G::EXAMPLES[0],
+        "compare" => G::EXAMPLES[1],
+        "tournament" => G::EXAMPLES[2],
+        _ => G::EXAMPLES[3],
     };
     let mut after = String::new();
     if name == "compare" {
@@ -157,14 +133,11 @@ fn command<G: Game>(name: &'static str) -> Command {
             .value_name("S1,S2,…")
             .default_value(default)
             .help(if name == "tournament" {
-                format!(
-                    "The strategies that meet, two or more: {}",
-                    info.strategies_help
-                )
+                format!("The strategies that meet, two or more: {}", G::STRATEGIES)
             } else {
                 format!(
                     "Strategies by seat, repeated if fewer than players: {}",
-                    info.strategies_help
+                    G::STRATEGIES
                 )
             }),
     );
@@ -247,10 +220,10 @@ fn command<G: Game>(name: &'static str) -> Command {
                         .long("batch")
                         .value_name("N")
                         .default_value("10000")
-                        .value_parser(move |s: &str| parse_samples(s, G::INFO.sample_unit))
+                        .value_parser(samples(G::INFO.sample_unit))
                         .help(format!(
                             "{} before the first look of --until-decided",
-                            crate::play::sim::capitalised(info.sample_unit)
+                            tahur::play::sim::capitalised(info.sample_unit)
                         )),
                 )
                 .arg(
@@ -296,7 +269,7 @@ pub(crate) fn rule_args<G: Game>(mut cmd: Command) -> Command {
         .long("players")
         .value_name("P")
         .value_parser(move |s: &str| {
-            crate::text::parse_whole(
+            tahur::text::parse_whole(
                 s,
                 min as u64,
                 max as u64,
@@ -311,11 +284,11 @@ pub(crate) fn rule_args<G: Game>(mut cmd: Command) -> Command {
         None => players.required(true),
     };
     cmd = cmd.arg(players);
-    for f in rule_flags::<G>() {
-        let arg = Arg::new(f.long).long(f.long).help(f.help);
-        cmd = cmd.arg(match f.value_name {
-            Some(v) => arg.value_name(v),
-            None => arg.action(ArgAction::SetTrue),
+    for (rule, long) in flagged_rules::<G>() {
+        let arg = Arg::new(long).long(long).help(rule.help);
+        cmd = cmd.arg(match rule.flag {
+            Flag::Value { value_name, .. } => arg.value_name(value_name),
+            _ => arg.action(ArgAction::SetTrue),
         });
     }
     cmd.arg(
@@ -338,15 +311,15 @@ fn check_arg() -> Arg {
         .help("Check the engine's invariants after every action (slower); violations are reported")
 }
 
-fn series_arg<G: Game>(cmd: Command) -> Command {
+fn series_arg<G: GameCli>(cmd: Command) -> Command {
     match G::INFO.series {
-        Some(s) => cmd.arg(
+        Some(_) => cmd.arg(
             Arg::new("series")
                 .long("series")
                 .value_name("N")
                 .default_value("1")
                 .value_parser(|s: &str| {
-                    crate::text::parse_whole(
+                    tahur::text::parse_whole(
                         s,
                         1,
                         MAX_SERIES as u64,
@@ -354,7 +327,7 @@ fn series_arg<G: Game>(cmd: Command) -> Command {
                     )
                     .map(|n| n as u32)
                 })
-                .help(s.help),
+                .help(G::SERIES_HELP),
         ),
         None => cmd,
     }
@@ -368,6 +341,7 @@ fn chart_arg(id: &'static str, help: &str) -> Arg {
         .help(help.to_string())
 }
 
+/// The count in the game's unit (`--games`, `--hands`) and the run options every job takes.
 fn run_args<G: Game>(cmd: Command, tournament: bool) -> Command {
     let unit = G::INFO.sample_unit;
     let sitting = if G::INFO.sitting {
@@ -384,41 +358,23 @@ fn run_args<G: Game>(cmd: Command, tournament: bool) -> Command {
     } else if tournament {
         format!(
             "{} per pair of strategies and seating, e.g. 1e6{sitting}",
-            crate::play::sim::capitalised(unit)
+            tahur::play::sim::capitalised(unit)
         )
     } else {
         format!(
             "{} to play, e.g. 10000 or 1e5{sitting}",
-            crate::play::sim::capitalised(unit)
+            tahur::play::sim::capitalised(unit)
         )
     };
-    cmd.arg(
+    let cmd = cmd.arg(
         Arg::new("samples")
             .long(unit)
             .value_name("N")
             .default_value(if G::INFO.sitting { "1000000" } else { "10000" })
-            .value_parser(move |s: &str| parse_samples(s, G::INFO.sample_unit))
+            .value_parser(samples(G::INFO.sample_unit))
             .help(help),
-    )
-    .arg(
-        Arg::new("seed")
-            .long("seed")
-            .value_name("S")
-            .default_value("1")
-            .value_parser(super::args::parse_seed)
-            .help("Seed of the random streams: the same seed and count give the same numbers"),
-    )
-    .arg(
-        Arg::new("threads")
-            .long("threads")
-            .value_name("T")
-            .value_parser(super::args::parse_threads)
-            .help("Worker threads (default: every core); never changes the result"),
-    )
-    .arg(Arg::new("shard").long("shard").value_name("K/N|auto").help(
-        "Run only shard K of N and write a partial result for `tahur merge`; `auto` (or \
-                 `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job",
-    ))
+    );
+    RunArgs::augment_args(cmd)
 }
 
 /// `text` broken into lines of at most `width` characters at spaces.
@@ -465,36 +421,34 @@ pub(crate) fn rules<G: Game>(m: &ArgMatches) -> Result<G::Rules> {
         "{}=…",
         change_keys::<G>().split(',').next().unwrap_or("key")
     );
-    for (k, v) in crate::text::key_values(house, "house rule", &hint)? {
-        let flags = rule_flags::<G>();
-        let named = |f: &RuleFlag| {
-            f.key == crate::text::normalize(k)
-                || crate::play::rules::rule::<G::Rules>(k).is_some_and(|r| r.key == f.key)
+    for (k, v) in tahur::text::key_values(house, "house rule", &hint)? {
+        let Some(named) = tahur::play::rules::rule::<G::Rules>(k) else {
+            continue;
         };
-        if let Some(f) = flags
-            .iter()
-            .find(|f| named(f) && m.value_source(f.long) == Some(ValueSource::CommandLine))
+        if let Some(long) = named
+            .flag
+            .long()
+            .filter(|long| m.value_source(long) == Some(ValueSource::CommandLine))
         {
             return Err(Error::usage(format!(
-                "--house {k}={v} sets what --{} already sets: give it once",
-                f.long
+                "--house {k}={v} sets what --{long} already sets: give it once"
             )));
         }
     }
-    for f in rule_flags::<G>() {
-        let change = match f.value_name {
-            None if m.get_flag(f.long) => Some(f.switch_sets.to_string()),
-            None => None,
-            Some(_) => m.get_one::<String>(f.long).cloned(),
+    for (rule, long) in flagged_rules::<G>() {
+        let change = match rule.flag {
+            Flag::Switch { sets, .. } if m.get_flag(long) => Some(sets.to_string()),
+            Flag::Value { .. } => m.get_one::<String>(long).cloned(),
+            _ => None,
         };
         if let Some(v) = change {
-            let spec = format!("{}={v}", f.key);
+            let spec = format!("{}={v}", rule.key);
             // Name the value as the user typed it: `--deck 40`, not `deck=40`.
             rules = rules.with_changes(&spec).map_err(|e| match e {
                 Error::BadRule { accepts, .. } => {
-                    Error::usage(format!("invalid --{} {v}: {accepts}", f.long))
+                    Error::usage(format!("invalid --{long} {v}: {accepts}"))
                 }
-                Error::Usage(m) => Error::usage(m.replace(&spec, &format!("--{} {v}", f.long))),
+                Error::Usage(m) => Error::usage(m.replace(&spec, &format!("--{long} {v}"))),
                 e => e,
             })?;
         }
@@ -513,12 +467,8 @@ fn path(m: &ArgMatches, id: &str) -> Option<PathBuf> {
 /// Runs `tahur GAME <name>`.
 fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> Result<i32> {
     let out = OutputArgs::from_arg_matches(m).map_err(|e| Error::usage(e.to_string()))?;
-    let req = RunRequest {
-        samples: *m.get_one::<u64>("samples").expect("has a default"),
-        seed: *m.get_one::<u64>("seed").expect("has a default"),
-        threads: m.get_one::<usize>("threads").copied(),
-        shard: m.get_one::<String>("shard").map(String::as_str),
-    };
+    let run = RunArgs::from_arg_matches(m).map_err(|e| Error::usage(e.to_string()))?;
+    let samples = *m.get_one::<u64>("samples").expect("has a default");
     let check = m
         .try_get_one::<bool>("check")
         .ok()
@@ -536,7 +486,7 @@ fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> 
         strategies: path(m, "strategy-chart"),
         length: path(m, "length-chart"),
     };
-    if req.shard.is_some() && files.any() {
+    if run.shard.is_some() && files.any() {
         return Err(Error::usage(
             "charts are drawn from whole runs: drop --chart with --shard",
         ));
@@ -579,21 +529,18 @@ fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> 
                 m.get_one::<f64>("detect").copied(),
             )?;
             if m.get_flag("until-decided") {
-                return sequential::<G>(setup, m, &req, &out);
+                return sequential::<G>(setup, m, samples, &run, &out);
             }
             Job::Compare(setup)
         }
         "tournament" => {
             let setup = TournamentSetup::new(base, &strategies(text(m, "strategies"))?, check)?;
-            let deals = setup.deals_for(req.samples);
-            let job = Job::Tournament(setup);
-            let req = RunRequest {
-                samples: deals,
-                ..req
-            };
-            let wrapped = AnyJob::Play(wrap(job));
-            let w2 = wrapped.clone();
-            return run_job(wrapped, req, &out, move |t| w2.charts(t, &files));
+            let deals = setup.deals_for(samples);
+            let wrapped = AnyJob::Play(wrap(Job::Tournament(setup)));
+            let charts = wrapped.clone();
+            return run_job(wrapped, deals, &run, &out, move |t| {
+                charts.charts(t, &files)
+            });
         }
         _ => Job::Flags(FlagsSetup::new(TableSetup::new(
             base,
@@ -603,53 +550,49 @@ fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> 
     };
     let wrapped = AnyJob::Play(wrap(job));
     let charts = wrapped.clone();
-    run_job(wrapped, req, &out, move |t| charts.charts(t, &files))
+    run_job(wrapped, samples, &run, &out, move |t| {
+        charts.charts(t, &files)
+    })
 }
 
-/// `compare --until-decided`: looks after --batch, 2×, 4×, … samples.
+/// `compare --until-decided`: looks after --batch, 2×, 4×, … samples, up to `samples`.
 fn sequential<G: Game>(
     setup: CompareSetup<G>,
     m: &ArgMatches,
-    req: &RunRequest,
+    samples: u64,
+    run: &RunArgs,
     out: &OutputArgs,
 ) -> Result<i32> {
-    if req.shard.is_some() {
+    if run.shard.is_some() {
         return Err(Error::usage(
             "--until-decided decides as it goes and cannot be sharded: drop --shard",
         ));
     }
-    let spec = crate::runner::RunSpec {
-        samples: req.samples,
-        seed: req.seed,
+    let spec = tahur::runner::RunSpec {
+        samples,
+        seed: run.seeds.seed,
         chunk_size: setup.chunk_size(),
-    };
-    // One bar for every look, up to the ceiling of --games: the run may stop well before it.
-    let control = crate::runner::RunControl {
-        threads: req.threads,
-        progress: super::progress_up_to(spec.samples, G::INFO.sample_unit),
     };
     let batch = *m.get_one::<u64>("batch").expect("has a default");
     let alpha = *m.get_one::<f64>("alpha").expect("has a default");
-    let result = run_sequential(&setup, &spec, batch, alpha, &control);
-    control.progress.finish();
-    let (tally, summary, seq) = result?;
-    if summary.interrupted {
-        say!(
-            "tahur: interrupted after {} look{}: {} of at most {} {} ran; the report shows what they give",
+    // One bar for every look, up to the ceiling of --games: the run may stop well before it.
+    let progress = super::run::progress_up_to(spec.samples, G::INFO.sample_unit);
+    let (tally, summary, seq) = with_progress(run.seeds.threads, progress, |control| {
+        run_sequential(&setup, &spec, batch, alpha, control)
+    })?;
+    let code = exit_code(summary.interrupted, || {
+        format!(
+            "interrupted after {} look{}: {} of at most {} {} ran; the report shows what they give",
             seq.looks,
             if seq.looks == 1 { "" } else { "s" },
-            crate::humanize::thousands(summary.samples_done),
-            crate::humanize::thousands(spec.samples),
+            tahur::humanize::thousands(summary.samples_done),
+            tahur::humanize::thousands(spec.samples),
             G::INFO.sample_unit
-        );
-    }
+        )
+    });
     emit(
-        &crate::play::compare::report(&setup, &tally, &summary, Some(&seq)),
+        &tahur::play::compare::report(&setup, &tally, &summary, Some(&seq)),
         out,
     )?;
-    Ok(if summary.interrupted {
-        super::EXIT_INTERRUPTED
-    } else {
-        0
-    })
+    Ok(code)
 }

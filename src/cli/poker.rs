@@ -5,13 +5,14 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+use super::run::{exit_code, samples, with_progress, SeedArgs};
 use super::{emit, OutputArgs};
-use crate::error::{Error, Result};
-use crate::games::poker::bots::Strategy;
-use crate::games::poker::hand::{Claim, Counts};
-use crate::games::poker::reports::{self, ChancesQuery, RerollQuery};
-use crate::games::poker::rules::MAX_PLAYERS;
-use crate::games::poker::tune::{self, TuneSpec};
+use tahur::error::{Error, Result};
+use tahur::games::poker::bots::Strategy;
+use tahur::games::poker::hand::{Claim, Counts};
+use tahur::games::poker::reports::{self, ChancesQuery, RerollQuery};
+use tahur::games::poker::rules::MAX_PLAYERS;
+use tahur::games::poker::tune::{self, TuneSpec};
 
 /// Póker mentiroso commands.
 #[derive(Subcommand, Debug)]
@@ -68,10 +69,7 @@ pub struct OddsArgs {
 }
 
 fn parse_dice_count(s: &str) -> std::result::Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(n) if (1..=5).contains(&n) => Ok(n),
-        _ => Err("a roll has 1 to 5 poker dice".into()),
-    }
+    tahur::text::parse_whole(s, 1, 5, "a roll has 1 to 5 poker dice").map(|n| n as usize)
 }
 
 /// `tahur poker reroll`.
@@ -116,10 +114,17 @@ pub struct ChancesArgs {
 }
 
 fn parse_players(s: &str) -> std::result::Result<u8, String> {
-    match s.trim().parse::<u8>() {
-        Ok(n) if (2..=MAX_PLAYERS as u8).contains(&n) => Ok(n),
-        _ => Err(format!("Póker mentiroso is for 2 to {MAX_PLAYERS} players")),
-    }
+    tahur::text::parse_whole(
+        s,
+        2,
+        MAX_PLAYERS as u64,
+        &format!("Póker mentiroso is for 2 to {MAX_PLAYERS} players"),
+    )
+    .map(|n| n as u8)
+}
+
+fn parse_points(s: &str) -> std::result::Result<u8, String> {
+    tahur::text::parse_whole(s, 1, 20, "a game is played to 1 to 20 points").map(|n| n as u8)
 }
 
 /// `tahur poker sheet`.
@@ -135,10 +140,6 @@ pub struct SheetArgs {
     pub out_dir: PathBuf,
 }
 
-fn parse_games(s: &str) -> std::result::Result<u64, String> {
-    crate::text::parse_samples(s, "games")
-}
-
 /// The default field of `poker tune`: a player who believes everything possible, one who
 /// calls below 10 % and bluffs a little, and one who calls readily and bluffs much.
 pub const DEFAULT_FIELD: &str = "honest,threshold:call=0.1,bluff=0.4,threshold:call=0.3,bluff=0.8";
@@ -150,20 +151,17 @@ pub struct TuneArgs {
     #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6", value_parser = parse_players)]
     pub players: Vec<u8>,
     /// Points a game is played to.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=20))]
+    #[arg(long, default_value_t = 3, value_parser = parse_points)]
     pub points: u8,
     /// The strategies the other seats play, each in turn (every candidate meets them all).
     #[arg(long, value_name = "S1,S2,…", default_value = DEFAULT_FIELD)]
     pub field: String,
     /// Games per candidate, table size and field strategy.
-    #[arg(long, value_name = "N", default_value = "10000", value_parser = parse_games)]
+    #[arg(long, value_name = "N", default_value = "10000", value_parser = samples("games"))]
     pub games: u64,
-    /// Seed shared by every candidate.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads.
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
+    /// Seed (every candidate plays the same deals) and threads.
+    #[command(flatten)]
+    pub run: SeedArgs,
     /// Folder for tuned.csv and tuned.md (created if missing).
     #[arg(
         long = "out-dir",
@@ -185,7 +183,7 @@ fn claim(words: &[String], flag: &str) -> Result<Claim> {
 /// Dice as written (`none`, `-` or nothing: no dice).
 fn dice(text: &str, flag: &str) -> Result<Counts> {
     let t = text.trim();
-    if t.is_empty() || t == "-" || crate::text::normalize(t) == "none" {
+    if t.is_empty() || t == "-" || tahur::text::normalize(t) == "none" {
         return Ok(Counts::EMPTY);
     }
     Counts::parse(t, &format!("--{flag}"))
@@ -226,14 +224,14 @@ pub fn execute(cmd: PokerCommand) -> Result<i32> {
                 Error::usage(format!("cannot create '{}': {e}", a.out_dir.display()))
             })?;
             for (name, content) in &files {
-                crate::report::write_atomic(&a.out_dir.join(name), content.as_bytes())?;
+                tahur::report::write_atomic(&a.out_dir.join(name), content.as_bytes())?;
             }
             say!("wrote {} files under {}", files.len(), a.out_dir.display());
             Ok(0)
         }
         PokerCommand::Tune(a) => {
             let field =
-                <Strategy as crate::play::Strategy<crate::games::poker::Poker>>::parse_list(
+                <Strategy as tahur::play::Strategy<tahur::games::poker::Poker>>::parse_list(
                     &a.field,
                 )?;
             if let Some(s) = field
@@ -244,16 +242,14 @@ pub fn execute(cmd: PokerCommand) -> Result<i32> {
                     "--field {s} would tune against the tuned table itself: pick random, honest, threshold or tuned:FILE.csv"
                 )));
             }
-            let mut spec = TuneSpec::grid(a.players.clone(), field, a.games, a.seed);
+            let mut spec = TuneSpec::grid(a.players.clone(), field, a.games, a.run.seed);
             spec.points = a.points;
-            let control = crate::runner::RunControl {
-                threads: a.threads.map(usize::from),
-                progress: super::progress(spec.total_games(), "games"),
-            };
-            let results = tune::tune(&spec, &control);
-            control.progress.finish();
-            let results = results?;
-            if results.len() < spec.players.len() {
+            let progress = super::run::progress(spec.total_games(), "games");
+            let results = with_progress(a.run.threads, progress, |control| {
+                tune::tune(&spec, control)
+            })?;
+            let interrupted = results.len() < spec.players.len();
+            if interrupted {
                 let mut rep = tune::report(&spec, &results);
                 rep.note(format!(
                     "Interrupted (Ctrl-C or SIGTERM): only {} of the {} table sizes were tuned in full. Nothing was written to {}.",
@@ -261,25 +257,27 @@ pub fn execute(cmd: PokerCommand) -> Result<i32> {
                     spec.players.len(),
                     a.out_dir.display()
                 ));
-                say!(
-                    "tahur: interrupted: {} of {} table sizes tuned; {} left as it was",
-                    results.len(),
-                    spec.players.len(),
-                    a.out_dir.join("tuned.csv").display()
-                );
+                let code = exit_code(interrupted, || {
+                    format!(
+                        "interrupted: {} of {} table sizes tuned; {} left as it was",
+                        results.len(),
+                        spec.players.len(),
+                        a.out_dir.join("tuned.csv").display()
+                    )
+                });
                 emit(&rep, &a.output)?;
-                return Ok(super::EXIT_INTERRUPTED);
+                return Ok(code);
             }
             let rep = tune::report(&spec, &results);
             std::fs::create_dir_all(&a.out_dir).map_err(|e| {
                 Error::usage(format!("cannot create '{}': {e}", a.out_dir.display()))
             })?;
-            crate::report::write_atomic(
+            tahur::report::write_atomic(
                 &a.out_dir.join("tuned.csv"),
                 tune::csv(&results, a.games).as_bytes(),
             )?;
-            let md = crate::report::render(&rep, crate::report::Format::Markdown)? + "\n";
-            crate::report::write_atomic(&a.out_dir.join("tuned.md"), md.as_bytes())?;
+            let md = tahur::report::render(&rep, tahur::report::Format::Markdown)? + "\n";
+            tahur::report::write_atomic(&a.out_dir.join("tuned.md"), md.as_bytes())?;
             emit(&rep, &a.output)?;
             Ok(0)
         }

@@ -2,17 +2,18 @@
 
 use clap::{Args, Subcommand};
 
-use crate::report::chart::SvgChart;
+use tahur::report::chart::SvgChart;
 
-use super::{emit, run_job, OutputArgs, RunRequest};
-use crate::error::{Error, Result};
-use crate::games::veintiuno::cards::{Card, Composition};
-use crate::games::veintiuno::engine::BankPolicy;
-use crate::games::veintiuno::exact;
-use crate::games::veintiuno::rules::Options;
-use crate::games::veintiuno::sim::{parse_policy, HandSimSetup};
-use crate::games::veintiuno::sitting::TableRules;
-use crate::jobs::Job;
+use super::run::{exit_code, run_job, samples, with_progress, RunArgs, SeedArgs};
+use super::{emit, OutputArgs};
+use tahur::error::{Error, Result};
+use tahur::games::veintiuno::cards::{Card, Composition};
+use tahur::games::veintiuno::engine::BankPolicy;
+use tahur::games::veintiuno::exact;
+use tahur::games::veintiuno::rules::Options;
+use tahur::games::veintiuno::sim::{parse_policy, HandSimSetup};
+use tahur::games::veintiuno::sitting::TableRules;
+use tahur::jobs::Job;
 
 /// 21 ecuatoriano commands.
 #[derive(Subcommand, Debug)]
@@ -51,35 +52,6 @@ pub enum VeintiunoCommand {
     Strategy(StrategyCmd),
 }
 
-/// Runner options of hand simulations.
-#[derive(Args, Debug, Clone)]
-pub struct HandRunArgs {
-    /// Hands to play (per variant when comparing), e.g. 1000000 or 1e6.
-    #[arg(long, value_name = "N", default_value = "1000000", value_parser = parse_hands)]
-    pub hands: u64,
-    /// Seed of the random streams.
-    #[arg(long, default_value_t = 1, value_parser = super::args::parse_seed)]
-    pub seed: u64,
-    /// Worker threads; never changes the result.
-    #[arg(long, value_name = "T", value_parser = super::args::parse_threads)]
-    pub threads: Option<usize>,
-    /// Run only shard K of N and write a partial result for `tahur merge`; `auto` (or
-    /// `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job.
-    #[arg(long, value_name = "K/N|auto")]
-    pub shard: Option<String>,
-}
-
-impl HandRunArgs {
-    fn request(&self) -> RunRequest<'_> {
-        RunRequest {
-            samples: self.hands,
-            seed: self.seed,
-            threads: self.threads,
-            shard: self.shard.as_deref(),
-        }
-    }
-}
-
 /// House rules shared by the commands.
 #[derive(Args, Debug, Clone)]
 pub struct HouseArgs {
@@ -98,15 +70,15 @@ impl HouseArgs {
     /// refused (it would print the figures unchanged), saying `why`.
     fn options_for(&self, command: &str, keys: &[&str], why: &str) -> Result<Options> {
         let opts = self.options()?;
-        let pairs = crate::text::key_values(&self.house, "house rule", "decks=2")?;
+        let pairs = tahur::text::key_values(&self.house, "house rule", "decks=2")?;
         // Keys as the rule table knows them (its aliases and spellings included).
         let takes = |k: &str| {
-            crate::play::rules::rule::<TableRules>(k).is_some_and(|r| keys.contains(&r.key))
+            tahur::play::rules::rule::<TableRules>(k).is_some_and(|r| keys.contains(&r.key))
         };
         if let Some((k, v)) = pairs.iter().find(|(k, _)| !takes(k)) {
             return Err(Error::usage(format!(
                 "--house {k}={v} does not change {why}: veintiuno {command} takes {}",
-                crate::text::and_list(keys)
+                tahur::text::and_list(keys)
             )));
         }
         Ok(opts)
@@ -176,8 +148,11 @@ pub struct SimCmd {
     /// Check every hand: no card dealt twice per shoe, money conserved.
     #[arg(long)]
     pub check: bool,
+    /// Hands to play, e.g. 1000000 or 1e6.
+    #[arg(long, value_name = "N", default_value = "1000000", value_parser = samples("hands"))]
+    pub hands: u64,
     #[command(flatten)]
-    pub run: HandRunArgs,
+    pub run: RunArgs,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -186,16 +161,12 @@ fn parse_up(s: &str) -> std::result::Result<Card, String> {
     Card::parse(s).map_err(|e| e.to_string())
 }
 
-fn parse_hands(s: &str) -> std::result::Result<u64, String> {
-    crate::text::parse_samples(s, "hands")
-}
-
 fn parse_bank_stand(s: &str) -> std::result::Result<u8, String> {
-    crate::text::parse_whole(s, 12, 21, "the bank stands at 12 to 21").map(|n| n as u8)
+    tahur::text::parse_whole(s, 12, 21, "the bank stands at 12 to 21").map(|n| n as u8)
 }
 
 fn parse_table_players(s: &str) -> std::result::Result<u8, String> {
-    crate::text::parse_whole(s, 2, 8, "21 ecuatoriano is for 2 to 8 players").map(|n| n as u8)
+    tahur::text::parse_whole(s, 2, 8, "21 ecuatoriano is for 2 to 8 players").map(|n| n as u8)
 }
 
 /// Runs a 21 ecuatoriano command.
@@ -240,7 +211,7 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
         }
         VeintiunoCommand::Sim(a) => {
             let opts = a.house.options()?;
-            let list = crate::text::split_specs(&a.policies, "--policies")?
+            let list = tahur::text::split_specs(&a.policies, "--policies")?
                 .iter()
                 .map(|p| parse_policy(p))
                 .collect::<Result<Vec<_>>>()?;
@@ -251,7 +222,8 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
             let setup = HandSimSetup::new(opts, a.players as usize, &list, bank, a.check)?;
             run_job(
                 Job::VeintiunoSim(setup),
-                a.run.request(),
+                a.hands,
+                &a.run,
                 &a.out,
                 |_| Ok(()),
             )
@@ -274,9 +246,8 @@ pub struct StrategyCmd {
     /// Sampled hands per decision point, up card and action.
     #[arg(long, value_name = "N", default_value = "20000", value_parser = parse_strategy_samples)]
     pub samples: u32,
-    /// Seed.
-    #[arg(long, default_value_t = 1, value_parser = super::args::parse_seed)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub run: SeedArgs,
     /// Draw the EV of the best move by hard total, one line per up card, as SVG.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<std::path::PathBuf>,
@@ -289,7 +260,7 @@ pub struct StrategyCmd {
 }
 
 fn parse_strategy_samples(s: &str) -> std::result::Result<u32, String> {
-    crate::text::parse_whole(
+    tahur::text::parse_whole(
         s,
         100,
         10_000_000,
@@ -300,7 +271,7 @@ fn parse_strategy_samples(s: &str) -> std::result::Result<u32, String> {
 
 /// Runs `tahur veintiuno strategy`.
 pub fn strategy(a: StrategyCmd) -> Result<i32> {
-    use crate::games::veintiuno::strategy::{self as st, StrategyQuery};
+    use tahur::games::veintiuno::strategy::{self as st, StrategyQuery};
     let opts = a.house.options()?;
     let composition = Composition::from_removed(opts.decks, &a.removed)?;
     if composition.total() < 12 {
@@ -316,11 +287,12 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
             puje: true,
         },
         samples: a.samples,
-        seed: a.seed,
+        seed: a.run.seed,
     };
-    let progress = super::progress(st::decision_points(&q), "decision points");
-    let sheet = st::derive_with(&q, &progress);
-    progress.finish();
+    let progress = super::run::progress(st::decision_points(&q), "decision points");
+    let sheet = with_progress(a.run.threads, progress, |control| {
+        tahur::runner::in_threads(control.threads, || st::derive_with(&q, &control.progress))
+    })?;
     if let Some(p) = &a.chart {
         st::chart(&sheet, "21 ecuatoriano · EV of the best move").write(p)?;
     }
@@ -330,7 +302,7 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
             let json = serde_json::to_string_pretty(&sheet)
                 .map_err(|e| Error::Internal(e.to_string()))?
                 + "\n";
-            crate::report::write_atomic(p, json.as_bytes())?;
+            tahur::report::write_atomic(p, json.as_bytes())?;
         } else {
             // A sheet played as a strategy must be whole: the file is left as it was.
             say!(
@@ -339,18 +311,14 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
             );
         }
     }
-    if !sheet.is_complete() {
+    let code = exit_code(!sheet.is_complete(), || {
         let missing = sheet.not_computed.as_ref().map_or(0, |m| m.count());
         let planned = st::decision_points(&q);
-        say!(
-            "tahur: interrupted: {} of {planned} decision points computed; the report marks the others ?",
+        format!(
+            "interrupted: {} of {planned} decision points computed; the report marks the others ?",
             planned - missing.min(planned)
-        );
-    }
+        )
+    });
     emit(&rep, &a.out)?;
-    Ok(if sheet.is_complete() {
-        0
-    } else {
-        super::EXIT_INTERRUPTED
-    })
+    Ok(code)
 }

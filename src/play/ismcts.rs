@@ -238,6 +238,7 @@ mod tests {
     struct ToyRules;
 
     impl GameRules for ToyRules {
+        const TABLE: &'static [crate::play::rules::Rule<Self>] = &[];
         fn standard(_players: usize) -> ToyRules {
             ToyRules
         }
@@ -339,7 +340,6 @@ mod tests {
         const INFO: GameInfo = GameInfo {
             key: "toy",
             title: "Toy",
-            about: "",
             scoring: Scoring::Event { good: true },
             words: Words {
                 first_player: "",
@@ -356,11 +356,7 @@ mod tests {
             series: None,
             sitting: false,
             sample_unit: "games",
-            own_sim: false,
             players: (2, 2, Some(2)),
-            flags: &[],
-            change_keys: "",
-            strategies_help: "",
             default_strategies: "",
             default_tournament: "",
             counters: &[],
@@ -368,7 +364,6 @@ mod tests {
             chunk: 1,
             slow_chunk: 1,
             tournament_chunk: (1, 1),
-            examples: ["", "", "", ""],
         };
         const SEARCH_TIES_TO_NEWEST: bool = NEWEST;
     }

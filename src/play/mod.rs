@@ -7,8 +7,8 @@
 //! A game is a zero-sized marker type implementing [`Game`]: it names its rules ([`GameRules`]:
 //! a value, with its one-rule changes), its engine state ([`State`]: a deal from a stream, the
 //! player to act and what that player sees, legal actions, apply, the outcome), its built-in
-//! bots ([`Strategy`] and [`Bot`]: a bot decides from what a player sees) and its words
-//! ([`GameInfo`]). OpenSpiel's split of a game into a game object and its states is the model.
+//! bots ([`Strategy`] and [`Bot`]: a bot decides from what a player sees) and what it is in
+//! words and constants ([`GameInfo`]). OpenSpiel's split of a game into a game object and its states is the model.
 //!
 //! Everything is generic and monomorphised: no boxed dispatch in a game loop. A game may still
 //! play a line-up it recognises faster ([`Bot::play_out`], e.g. Durak's all-random tables) as
@@ -19,11 +19,13 @@
 //! of a comparison, the seatings of a tournament and the changes of `flags` draw the same two
 //! seeds for game *i*, so they meet the same deals (common random numbers).
 
+pub mod advise;
 pub mod charts;
 pub mod compare;
 pub mod flags;
 pub mod ismcts;
 pub mod job;
+pub mod position;
 pub mod rules;
 pub mod sim;
 pub mod table;
@@ -95,7 +97,7 @@ pub trait Game: Copy + Clone + Debug + Default + PartialEq + Send + Sync + 'stat
     type State: State<Rules = Self::Rules>;
     /// The built-in bots, as written on the command line (`name` or `name:key=value,…`).
     type Strategy: Strategy<Self> + Serialize + DeserializeOwned;
-    /// Names, words and command-line flags.
+    /// Names, words and run constants.
     const INFO: GameInfo;
 
     /// The game's own figures in a `sim` report, from its counters (default: none).
@@ -176,9 +178,8 @@ pub trait Game: Copy + Clone + Debug + Default + PartialEq + Send + Sync + 'stat
 pub trait GameRules:
     Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
 {
-    /// Every rule of the game, once, in the order changes apply. (Empty only while a game still
-    /// parses its rules by hand; the CLI then takes [`GameInfo::flags`].)
-    const TABLE: &'static [rules::Rule<Self>] = &[];
+    /// Every rule of the game, once, in the order changes apply.
+    const TABLE: &'static [rules::Rule<Self>];
     /// The standard game for `players` players (what the game plays with no flag).
     fn standard(players: usize) -> Self;
     /// Players at the table.
@@ -295,11 +296,11 @@ pub trait PlayerView: Debug {
 
 /// A game in progress: the engine. Every game implements it on its own state type (named
 /// `<Game>State`), and every analysis, bot and search works through it.
-pub trait State: Clone + Debug + Send + Sized {
+pub trait State: Clone + Debug + Send + Sync + Sized {
     /// The rules.
     type Rules: GameRules;
     /// What a player may do.
-    type Action: Copy + PartialEq + Debug + Display;
+    type Action: Copy + PartialEq + Debug + Display + Send + Sync;
     /// What one player sees.
     type View<'a>: PlayerView
     where
@@ -446,21 +447,6 @@ pub struct Words {
     pub chart_axis: &'static str,
 }
 
-/// A command-line flag of a game's rules, turned into a `key=value` change.
-#[derive(Clone, Copy, Debug)]
-pub struct RuleFlag {
-    /// The long option, e.g. `variant` for `--variant`.
-    pub long: &'static str,
-    /// The change key it sets.
-    pub key: &'static str,
-    /// `Some(name)`: takes a value shown as `<name>`; `None`: a switch.
-    pub value_name: Option<&'static str>,
-    /// For a switch: the value it sets (`on`, or `off` for `--no-…`).
-    pub switch_sets: &'static str,
-    /// Help text.
-    pub help: &'static str,
-}
-
 /// A counter of the game's own that `compare` and `flags` compare, paired.
 #[derive(Clone, Copy, Debug)]
 pub struct Compared {
@@ -470,26 +456,25 @@ pub struct Compared {
     pub label: &'static str,
 }
 
-/// The rule for later games of a series (RULES.md's "later games: the previous durak deals").
+/// The rule for later games of a series (RULES.md's "later games: the previous durak deals"),
+/// in the words of the reports.
 #[derive(Clone, Copy, Debug)]
 pub struct SeriesInfo {
-    /// Help for `--series`.
-    pub help: &'static str,
     /// The repeat figure: "the dealer (previous durak) loses again".
     pub repeat: &'static str,
     /// Who it is about: "the dealer".
     pub who: &'static str,
 }
 
-/// A game's names, words, flags and run constants.
+/// What a game is: its names, how its results count, the words of its reports, its players,
+/// default line-ups, counters and run constants. (What the command line says about it, its help
+/// and examples, lives with the command line.)
 #[derive(Clone, Copy, Debug)]
 pub struct GameInfo {
     /// The command name and the job tag: `durak`.
     pub key: &'static str,
     /// As players write it: `Durak`.
     pub title: &'static str,
-    /// One line for `tahur --help`.
-    pub about: &'static str,
     /// What a game's result counts.
     pub scoring: Scoring,
     /// The words of its reports.
@@ -505,17 +490,8 @@ pub struct GameInfo {
     pub sitting: bool,
     /// What a sample is: "games", "hands".
     pub sample_unit: &'static str,
-    /// The game has a `sim` command of its own (21's hand-by-hand analysis): the layer's `sim`
-    /// is then not put on the command line (it still runs inside `compare` and `flags`).
-    pub own_sim: bool,
     /// Fewest and most players, and the default (`None`: `--players` is required).
     pub players: (usize, usize, Option<usize>),
-    /// The rule flags of every whole-game command.
-    pub flags: &'static [RuleFlag],
-    /// Every key `with_changes` takes, for help: "variant, deck, hand, …".
-    pub change_keys: &'static str,
-    /// The strategies, for help.
-    pub strategies_help: &'static str,
     /// The default line-up of `sim`, `compare` and `flags`.
     pub default_strategies: &'static str,
     /// The default entrants of `tournament`.
@@ -533,8 +509,6 @@ pub struct GameInfo {
     pub slow_chunk: u64,
     /// Deals per chunk of a tournament, and with a slow strategy.
     pub tournament_chunk: (u64, u64),
-    /// Examples for `--help` of sim, compare, tournament and flags.
-    pub examples: [&'static str; 4],
 }
 
 /// A finished game, in the few facts the analyses record.

@@ -156,18 +156,74 @@ pub fn describe<R: GameRules>(rules: &R) -> String {
     parts.join(" · ")
 }
 
-/// The rules of `R` as a Markdown list for the README: key, flag, help and what it accepts.
+/// The rules of `R` as a Markdown list for the README, one item per rule in the table's order:
+/// its flag and its `key=value` form (aliases after them), then its help as a sentence, the
+/// default last ("[default: 6]" becomes "Default: 6."):
+///
+/// ```text
+/// - `--hand N`, `hand=N` (or `mano=N`): Cards per hand, 1–12. Default: 6; platkowy 5.
+/// - `--no-redeal`, `redeal=off`: Play hands that are all red, … (no re-deal).
+/// - `lives=N` (or `vidas=N`): Lives each, 1–20. Default: 3 fichas in Chimbo 9, ….
+/// ```
 pub fn markdown_list<R: GameRules>() -> String {
     let mut s = String::new();
     for r in R::TABLE {
-        let flag = match r.flag {
-            Flag::None => String::new(),
-            Flag::Value { long, value_name } => format!(" (`--{long} {value_name}`)"),
-            Flag::Switch { long, .. } => format!(" (`--{long}`)"),
+        let (flag, value) = match r.flag {
+            Flag::None => (None, value_form(r.accepts)),
+            Flag::Value { long, value_name } => (
+                Some(format!("`--{long} {value_name}`")),
+                value_name.to_string(),
+            ),
+            Flag::Switch { long, sets } => (Some(format!("`--{long}`")), sets.to_string()),
         };
-        let _ = writeln!(s, "- `{}`{flag}: {} Accepts: {}.", r.key, r.help, r.accepts);
+        let mut names: Vec<String> = flag.into_iter().collect();
+        names.push(format!("`{}={value}`", r.key));
+        let mut item = names.join(", ");
+        if !r.aliases.is_empty() {
+            let aliases: Vec<String> = r.aliases.iter().map(|a| format!("`{a}={value}`")).collect();
+            let _ = write!(item, " (or {})", aliases.join(", "));
+        }
+        let _ = writeln!(s, "- {item}: {}", sentence(r.help));
     }
     s
+}
+
+/// The value of a rule without a flag, as its `key=value` form shows it, read from what the rule
+/// accepts: `on|off` from "use on or off", `N` from "give 1 to 20 lives", `…` otherwise.
+fn value_form(accepts: &str) -> String {
+    if accepts.starts_with("give ") {
+        return "N".to_string();
+    }
+    let words: Option<Vec<&str>> = accepts.strip_prefix("use ").map(|list| {
+        list.split(" or ")
+            .flat_map(|part| part.split(", "))
+            .collect()
+    });
+    match words {
+        Some(words) if words.iter().all(|w| !w.contains([' ', '('])) => words.join("|"),
+        _ => "…".to_string(),
+    }
+}
+
+/// A rule's help as a sentence: a full stop at the end, and a trailing `[default: X]` (as the
+/// command line's help shows it) as a sentence of its own.
+fn sentence(help: &str) -> String {
+    let full_stop = |text: &str| {
+        let text = text.trim_end();
+        if text.ends_with(['.', '!', '?']) {
+            text.to_string()
+        } else {
+            format!("{text}.")
+        }
+    };
+    match help
+        .trim_end()
+        .strip_suffix(']')
+        .and_then(|h| h.rsplit_once("[default: "))
+    {
+        Some((body, default)) => format!("{} Default: {}", full_stop(body), full_stop(default)),
+        None => full_stop(help),
+    }
 }
 
 /// A switch's value as players write it: `on`/`off`, `yes`/`no`, `true`/`false`, `1`/`0`, `sí`.

@@ -938,6 +938,41 @@ fn compare_paso_tune_and_charts() {
     );
 }
 
+/// `domino deal --samples` is a job as every simulation is: two shards merge into exactly the
+/// whole run, its run options take every count form, and their mistakes are the user's (exit 2,
+/// one line), never internal errors.
+#[test]
+fn domino_deal_samples_shard_and_merge_figure_for_figure() {
+    // Two chunks of 65 536 deals and a part of a third: both shards deal.
+    let v = two_shards_merge_to_the_whole(&[
+        "domino",
+        "deal",
+        "--players",
+        "4",
+        "--samples",
+        "140000",
+        "--seed",
+        "2e3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        (v["deals"].as_u64(), v["seed"].as_u64()),
+        (Some(140_000), Some(2000))
+    );
+    let deal = ["domino", "deal", "--players", "4", "--samples", "1000"];
+    for (extra, named) in [
+        (&["--shard", "3/2"][..], "3/2"),
+        (&["--threads", "0"], "'0'"),
+        (&["--seed", "-1"], "-1"),
+    ] {
+        let e = fails(&[&deal[..], extra].concat());
+        assert!(e.contains(named), "{extra:?}: {e}");
+    }
+    let e = fails(&["domino", "deal", "--players", "4", "--shard", "1/2"]);
+    assert!(e.contains("--samples"), "{e}");
+}
+
 #[test]
 fn game_command_mistakes_get_one_line_and_exit_2() {
     let cases: &[(&[&str], &str)] = &[
@@ -1181,6 +1216,20 @@ fn veintiuno_strategy_and_compare() {
         "--chart",
         svg.to_str().unwrap(),
     ]);
+    // Its seed and threads are the run options of every command: threads change nothing.
+    let one = json(&[
+        "veintiuno",
+        "strategy",
+        "--samples",
+        "400",
+        "--format",
+        "json",
+        "--threads",
+        "1",
+        "--seed",
+        "1e0",
+    ]);
+    assert_eq!(one, v);
     let moves = v["moves"].as_array().unwrap();
     // hard 20 stands against every up card; hard 4 hits against every up card
     let row = |name: &str| moves.iter().find(|r| r["hand"] == name).unwrap().clone();

@@ -121,16 +121,38 @@ pub fn reproducible(base: &[&str]) -> String {
     one
 }
 
-/// Runs one command line (`"durak sim --players 3 …"`) in-process, which is much faster than a
-/// process per run, and returns its JSON.
-#[allow(dead_code)]
+/// Runs one command line (`"durak sim --players 3 …"`, split at spaces), which must succeed,
+/// and returns its JSON.
 pub fn run_json(line: &str) -> serde_json::Value {
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    args.extend(["--format", "json"]);
+    json(&args)
+}
+
+/// `tahur BASE` (which asks for JSON) split into 2 shards and merged prints exactly the whole
+/// run, figure for figure, and each shard holds some of it; 2 threads print the same too.
+/// Returns the whole run.
+pub fn two_shards_merge_to_the_whole(base: &[&str]) -> serde_json::Value {
+    let whole = stdout(base);
+    let two = stdout(&[base, &["--threads", "2"]].concat());
+    assert_eq!(whole, two, "{base:?}: threads changed the output");
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.json");
-    let mut args: Vec<String> = vec!["tahur".into()];
-    args.extend(line.split_whitespace().map(String::from));
-    args.extend(["--format".into(), "json".into(), "--output".into()]);
-    args.push(out.display().to_string());
-    assert_eq!(tahur::cli::run_args(&args), 0, "{line}");
-    serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
+    let files = shard_files(dir.path(), base, 2);
+    for f in &files {
+        let part: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        assert!(
+            part["samples_done"].as_u64().unwrap() > 0,
+            "{base:?}: {f} is empty"
+        );
+    }
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    let merged = stdout(&args);
+    let (whole, merged): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(&whole).unwrap(),
+        serde_json::from_str(&merged).unwrap(),
+    );
+    assert_eq!(merged, whole, "{base:?}: the merge differs");
+    whole
 }

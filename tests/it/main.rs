@@ -2,6 +2,7 @@
 //! file, so a fresh clone builds its tests in a fraction of the time. Each file is a module;
 //! `common` runs the command line as a user would, `allocations` counts allocations per thread.
 
+mod advise;
 mod allocations;
 mod cli;
 mod common;
@@ -12,9 +13,11 @@ mod domino_games;
 mod dudo_advise;
 mod dudo_exact;
 mod dudo_games;
+mod dudo_position;
 mod dudo_tuned;
 mod durak_cli;
 mod durak_games;
+mod durak_position;
 mod durak_redeal;
 mod fingerprint;
 mod montecarlo;
@@ -25,6 +28,7 @@ mod play_cli;
 mod play_layer;
 mod poker_exact;
 mod poker_games;
+mod readme_rules;
 mod schedulers;
 mod sheets_and_parsers;
 mod signals;

@@ -188,6 +188,42 @@ fn deal_odds_are_exact_and_simulated_deals_agree() {
 }
 
 #[test]
+fn value_and_simulated_deals_shard_and_merge_figure_for_figure() {
+    let v = two_shards_merge_to_the_whole(&[
+        "ocho",
+        "value",
+        "--players",
+        "4",
+        "--deals",
+        "300",
+        "--seed",
+        "4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["deals"], 300);
+    let v = two_shards_merge_to_the_whole(&[
+        "ocho",
+        "deal",
+        "--players",
+        "5",
+        "--samples",
+        "1e4",
+        "--seed",
+        "1e9",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        (v["deals"].as_u64(), v["seed"].as_u64()),
+        (Some(10_000), Some(1_000_000_000))
+    );
+    // Without a count there is no simulation to split.
+    let e = fails(&["ocho", "deal", "--players", "4", "--shard", "1/2"]);
+    assert!(e.contains("--samples"), "{e}");
+}
+
+#[test]
 fn mistakes_get_one_line_and_exit_2() {
     let sim = |extra: &[&str]| -> String {
         let mut args = vec!["ocho", "sim", "--games", "10"];

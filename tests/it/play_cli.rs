@@ -1,216 +1,15 @@
 //! `tahur GAME sim | compare | tournament | flags` for every game, as a user meets them: the
-//! shared JSON names, reproducibility across threads and shards for the commands the shared
-//! layer added (dudo tournament and flags, veintiuno tournament and flags, durak compare
-//! --until-decided), their mistakes and their help.
+//! shared JSON names, the same output on any threads and from merged shards, mistakes answered
+//! in one line with exit code 2, and help with examples — for every game of the one list of
+//! games (`with_games!`) — and, game by game, figures and mistakes of their own.
 
 use crate::common;
 use common::*;
-
-/// The JSON of `tahur ARGS --format json`.
-fn json_out(args: &[&str]) -> serde_json::Value {
-    json(&[args, &["--format", "json"]].concat())
-}
+use tahur::play::{Game, GameRules, Scoring};
 
 fn has(v: &serde_json::Value, keys: &[&str], what: &str) {
     for k in keys {
         assert!(!v[k].is_null(), "{what}: no '{k}' in {v}");
-    }
-}
-
-#[test]
-fn every_game_reports_under_the_same_names() {
-    for args in [
-        &[
-            "dudo",
-            "sim",
-            "--players",
-            "4",
-            "--strategies",
-            "tuned,honest",
-            "--games",
-            "400",
-        ][..],
-        &[
-            "durak",
-            "sim",
-            "--players",
-            "3",
-            "--strategies",
-            "greedy,random",
-            "--games",
-            "400",
-        ],
-    ] {
-        let v = json_out(args);
-        has(
-            &v,
-            &[
-                "games",
-                "seed",
-                "event",
-                "mean_length",
-                "mean_length_ci95",
-                "median_length",
-                "first_player_rate",
-                "first_player_ci95",
-                "fair_share",
-                "first_player_p_value",
-                "first_player_edge",
-                "seat_p_value",
-                "seats",
-                "strategies",
-            ],
-            args[0],
-        );
-        for row in v["seats"].as_array().unwrap() {
-            has(row, &["seat", "strategy", "count", "rate", "ci95"], "seats");
-        }
-        for row in v["strategies"].as_array().unwrap() {
-            has(
-                row,
-                &["strategy", "seats", "count", "rate", "ci95"],
-                "strategies",
-            );
-        }
-        for row in v["tables"]["positions"].as_array().unwrap() {
-            has(row, &["position", "count", "rate", "ci95"], "positions");
-        }
-        for row in v["tables"]["length"].as_array().unwrap() {
-            has(row, &["length", "games", "share"], "length");
-        }
-        // The first player's edge is the rate against the fair share, signed as an advantage.
-        let rate = v["first_player_rate"].as_f64().unwrap();
-        let fair = v["fair_share"].as_f64().unwrap();
-        let edge = v["first_player_edge"].as_f64().unwrap();
-        let expected = if v["event"] == "wins" {
-            rate - fair
-        } else {
-            fair - rate
-        };
-        assert!((edge - 100.0 * expected).abs() < 1e-9, "{args:?}");
-    }
-    for args in [
-        &[
-            "dudo",
-            "compare",
-            "--players",
-            "3",
-            "--b",
-            "lives=5",
-            "--games",
-            "300",
-        ][..],
-        &[
-            "durak",
-            "compare",
-            "--players",
-            "2",
-            "--b",
-            "variant=perevodnoy",
-            "--games",
-            "300",
-        ],
-        &[
-            "veintiuno",
-            "compare",
-            "--players",
-            "4",
-            "--b",
-            "puje=off",
-            "--hands",
-            "20000",
-            "--detect",
-            "0.01",
-        ],
-    ] {
-        let v = json_out(args);
-        has(&v, &["seed", "a", "b", "comparisons"], args[0]);
-        for row in v["comparisons"].as_array().unwrap() {
-            has(
-                row,
-                &[
-                    "metric",
-                    "a",
-                    "b",
-                    "difference",
-                    "ci95",
-                    "p_value",
-                    "effect_size",
-                ],
-                "comparisons",
-            );
-            assert!(row.get("needed").is_some() && row.get("needed_given").is_some());
-        }
-    }
-    for args in [
-        &[
-            "dudo",
-            "tournament",
-            "--players",
-            "3",
-            "--strategies",
-            "honest,tuned",
-            "--games",
-            "200",
-        ][..],
-        &[
-            "durak",
-            "tournament",
-            "--players",
-            "2",
-            "--strategies",
-            "random,greedy",
-            "--games",
-            "200",
-        ],
-        &[
-            "veintiuno",
-            "tournament",
-            "--players",
-            "2",
-            "--strategies",
-            "basic,sheet",
-            "--hands",
-            "20000",
-        ],
-    ] {
-        let v = json_out(args);
-        for row in v["ranking"].as_array().unwrap() {
-            has(
-                row,
-                &["rank", "strategy", "rate", "ci95", "beats", "significant"],
-                "ranking",
-            );
-        }
-        for row in v["pairs"].as_array().unwrap() {
-            has(
-                row,
-                &[
-                    "a",
-                    "b",
-                    "games",
-                    "a_rate",
-                    "a_ci95",
-                    "b_rate",
-                    "b_ci95",
-                    "difference",
-                    "ci95",
-                    "p_value",
-                ],
-                "pairs",
-            );
-        }
-    }
-    for args in [
-        &["dudo", "flags", "--players", "3", "--games", "200"][..],
-        &["durak", "flags", "--players", "2", "--games", "200"],
-        &["veintiuno", "flags", "--players", "3", "--hands", "8192"],
-    ] {
-        let v = json_out(args);
-        has(&v, &["table", "fairest", "changes"], args[0]);
-        let rows = v["changes"].as_array().unwrap();
-        assert_eq!(rows[0]["change"], "(the table as given)");
-        assert!(rows.len() > 3, "{args:?}");
     }
 }
 
@@ -402,70 +201,15 @@ fn charts_of_the_new_commands() {
 }
 
 #[test]
-fn mistakes_in_the_new_commands_get_one_line_and_exit_2() {
+fn mistakes_of_each_game_get_one_line_and_exit_2() {
     for (args, needle) in [
         (
             &["dudo", "sim", "--players", "3", "--series", "3"][..],
             "--series",
         ),
         (
-            &[
-                "dudo",
-                "tournament",
-                "--players",
-                "3",
-                "--strategies",
-                "honest",
-            ],
-            "two or more",
-        ),
-        (
-            &["dudo", "tournament", "--players", "17"],
-            "2 to 16 players",
-        ),
-        (
-            &["dudo", "flags", "--players", "3", "--strategies", "clever"],
-            "'clever'",
-        ),
-        (
             &["dudo", "compare", "--players", "3", "--b", "rules=poker"],
             "rules=poker",
-        ),
-        (
-            &[
-                "dudo",
-                "compare",
-                "--players",
-                "3",
-                "--b",
-                "lives=2",
-                "--until-decided",
-                "--shard",
-                "1/2",
-            ],
-            "--shard",
-        ),
-        (
-            &[
-                "veintiuno",
-                "tournament",
-                "--players",
-                "4",
-                "--strategies",
-                "basic",
-            ],
-            "two or more",
-        ),
-        (
-            &[
-                "veintiuno",
-                "tournament",
-                "--players",
-                "4",
-                "--strategies",
-                "basic,basic",
-            ],
-            "twice",
         ),
         (
             &["veintiuno", "flags", "--players", "4", "--house", "decks=9"],
@@ -474,19 +218,6 @@ fn mistakes_in_the_new_commands_get_one_line_and_exit_2() {
         (
             &["veintiuno", "flags", "--players", "4", "--bank-stand", "30"],
             "--bank-stand 30",
-        ),
-        (
-            &[
-                "veintiuno",
-                "compare",
-                "--players",
-                "4",
-                "--b",
-                "puje=off",
-                "--hands",
-                "0",
-            ],
-            "at least 1 hand",
         ),
         (
             &[
@@ -551,36 +282,6 @@ fn mistakes_in_the_new_commands_get_one_line_and_exit_2() {
 }
 
 #[test]
-fn every_shared_command_has_help_with_examples() {
-    for (game, commands) in [
-        ("dudo", &["sim", "compare", "tournament", "flags"][..]),
-        ("durak", &["sim", "compare", "tournament", "flags"]),
-        ("veintiuno", &["compare", "tournament", "flags"]),
-    ] {
-        for cmd in commands {
-            let help = stdout(&[game, cmd, "--help"]);
-            assert!(
-                help.contains("Examples:") && help.contains(&format!("tahur {game} {cmd}")),
-                "{game} {cmd}: {help}"
-            );
-            for flag in [
-                "--players",
-                "--strategies",
-                "--seed",
-                "--threads",
-                "--shard",
-                "--format",
-                "--house",
-            ] {
-                assert!(help.contains(flag), "{game} {cmd}: {flag}");
-            }
-        }
-    }
-    // 21's own sim stays: hand by hand, with the bank's edge by shoe depth.
-    assert!(stdout(&["veintiuno", "sim", "--help"]).contains("shoe depth"));
-}
-
-#[test]
 fn shard_files_of_another_format_are_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let files = shard_files(
@@ -633,6 +334,24 @@ fn strategy_names_in_spanish_and_english_in_every_game() {
             "basic,mimic:16,sheet",
             "básica,banca:16,hoja",
         ),
+        (
+            "poker",
+            "--games",
+            "random,honest,threshold,tuned",
+            "azar,honesto,umbral,afinado",
+        ),
+        (
+            "ocho",
+            "--games",
+            "random,greedy,expert",
+            "azar,codicioso,experto",
+        ),
+        (
+            "domino",
+            "--games",
+            "random,heaviest,company,scorer",
+            "azar,bota-gorda,compañía,anotador",
+        ),
     ] {
         let help = common::stdout(&[game, "tournament", "--help"]);
         assert!(
@@ -654,3 +373,316 @@ fn strategy_names_in_spanish_and_english_in_every_game() {
         common::run_json(&line("basic,mimic:16,sheet"))
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// The command-line contract of every game, driven by the one list of games (`with_games!`): a
+// new game is held to it by being listed.
+
+/// Players at the contract's tables: 4, or the nearest count the game takes.
+fn table_players<G: Game>() -> usize {
+    let (lo, hi, _) = G::INFO.players;
+    4usize.clamp(lo, hi)
+}
+
+/// [`table_players`] as `--players` takes it.
+fn players<G: Game>() -> String {
+    table_players::<G>().to_string()
+}
+
+/// `GAME CMD --players P` and `--games N` (or `--hands N`): a small run, a few chunks of a
+/// sitting game's hands.
+fn line<G: Game>(cmd: &str, rest: &[&str]) -> Vec<String> {
+    let samples = if G::INFO.sitting { 2 * 4096 + 7 } else { 300 };
+    let mut v: Vec<String> = [G::INFO.key, cmd, "--players", &players::<G>()]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    v.push(format!("--{}", G::INFO.sample_unit));
+    v.push(samples.to_string());
+    v.extend(rest.iter().map(|s| s.to_string()));
+    v
+}
+
+/// The first change `flags` tries at the contract's table, as `--b` takes it.
+fn first_change<G: Game>() -> String {
+    G::Rules::standard(table_players::<G>())
+        .one_rule_changes()
+        .remove(0)
+        .name
+}
+
+/// The first two strategies of the game's tournament line-up.
+fn two_strategies<G: Game>() -> String {
+    let list: Vec<&str> = G::INFO.default_tournament.split(',').collect();
+    list[..2].join(",")
+}
+
+/// The JSON of a run that gives the same output on 1 and 2 threads and merged from 3 shards.
+fn reproducible_json(args: &[String]) -> serde_json::Value {
+    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+    args.extend(["--format", "json"]);
+    serde_json::from_str(&reproducible(&args)).unwrap()
+}
+
+/// Whether the game's `sim` is its own (21's hand-by-hand analysis) rather than the shared
+/// layer's: the CLI says so in the command's help, which names whole games only for the layer's.
+fn own_sim<G: Game>() -> bool {
+    let help = stdout(&[G::INFO.key, "sim", "--help"]);
+    !help.starts_with("Whole games between strategies")
+}
+
+fn sim_names<G: Game>() {
+    if own_sim::<G>() {
+        // Its own sim reports its own figures (hand by hand); the shared layer's are below.
+        return;
+    }
+    let v = reproducible_json(&line::<G>(
+        "sim",
+        &["--strategies", G::INFO.default_tournament],
+    ));
+    let key = G::INFO.key;
+    has(
+        &v,
+        &[
+            "games",
+            "seed",
+            "event",
+            "mean_length",
+            "mean_length_ci95",
+            "median_length",
+            "first_player_rate",
+            "first_player_ci95",
+            "fair_share",
+            "first_player_p_value",
+            "first_player_edge",
+            "seats",
+            "strategies",
+        ],
+        key,
+    );
+    assert_eq!(v["games"], 300, "{key}");
+    // Seats in teams win together: a table per team instead of a test across seats.
+    if G::Rules::standard(table_players::<G>()).has_teams() {
+        for row in v["tables"]["teams"].as_array().unwrap() {
+            has(row, &["team", "seats", "count", "rate", "ci95"], "teams");
+        }
+    } else {
+        has(&v, &["seat_p_value"], key);
+    }
+    for row in v["seats"].as_array().unwrap() {
+        has(row, &["seat", "strategy", "count", "rate", "ci95"], "seats");
+    }
+    for row in v["strategies"].as_array().unwrap() {
+        has(
+            row,
+            &["strategy", "seats", "count", "rate", "ci95"],
+            "strategies",
+        );
+    }
+    for row in v["tables"]["positions"].as_array().unwrap() {
+        has(row, &["position", "count", "rate", "ci95"], "positions");
+    }
+    for row in v["tables"]["length"].as_array().unwrap() {
+        has(row, &["length", "games", "share"], "length");
+    }
+    // The first player's edge is the rate against the fair share, signed as an advantage.
+    let rate = v["first_player_rate"].as_f64().unwrap();
+    let fair = v["fair_share"].as_f64().unwrap();
+    let edge = v["first_player_edge"].as_f64().unwrap();
+    let expected = match G::INFO.scoring {
+        Scoring::Event { good: false } => fair - rate,
+        _ => rate - fair,
+    };
+    assert!((edge - 100.0 * expected).abs() < 1e-9, "{key}: {v}");
+}
+
+fn compare_names<G: Game>() {
+    let change = first_change::<G>();
+    let v = reproducible_json(&line::<G>("compare", &["--b", &change, "--detect", "0.05"]));
+    has(&v, &["seed", "a", "b", "comparisons"], G::INFO.key);
+    for row in v["comparisons"].as_array().unwrap() {
+        has(
+            row,
+            &[
+                "metric",
+                "a",
+                "b",
+                "difference",
+                "ci95",
+                "p_value",
+                "effect_size",
+            ],
+            "comparisons",
+        );
+        assert!(row.get("needed").is_some() && row.get("needed_given").is_some());
+    }
+}
+
+fn tournament_names<G: Game>() {
+    let v = reproducible_json(&line::<G>(
+        "tournament",
+        &["--strategies", &two_strategies::<G>()],
+    ));
+    let ranking = v["ranking"].as_array().unwrap();
+    assert_eq!(ranking.len(), 2, "{}", G::INFO.key);
+    for row in ranking {
+        has(
+            row,
+            &["rank", "strategy", "rate", "ci95", "beats", "significant"],
+            "ranking",
+        );
+    }
+    for row in v["pairs"].as_array().unwrap() {
+        has(
+            row,
+            &[
+                "a",
+                "b",
+                "games",
+                "a_rate",
+                "a_ci95",
+                "b_rate",
+                "b_ci95",
+                "difference",
+                "ci95",
+                "p_value",
+            ],
+            "pairs",
+        );
+    }
+}
+
+fn flags_names<G: Game>() {
+    let v = reproducible_json(&line::<G>("flags", &[]));
+    has(&v, &["table", "fairest", "changes"], G::INFO.key);
+    let rows = v["changes"].as_array().unwrap();
+    assert_eq!(rows[0]["change"], "(the table as given)");
+    assert_eq!(rows[1]["change"], first_change::<G>(), "{}", G::INFO.key);
+    assert!(rows.len() > 2, "{}: {v}", G::INFO.key);
+}
+
+/// Mistakes every game answers alike: one line naming the bad value, exit code 2.
+fn mistakes<G: Game>() {
+    let key = G::INFO.key;
+    let unit = format!("--{}", G::INFO.sample_unit);
+    let first = G::INFO.default_tournament.split(',').next().unwrap();
+    let twice = format!("{first},{first}");
+    let change = first_change::<G>();
+    let p = players::<G>();
+    let cases: &[(&[&str], &str)] = &[
+        (&["flags", "--players", "1"], "'1'"),
+        (&["flags", "--players", "99"], "'99'"),
+        (
+            &["sim", "--players", &p, "--strategies", "clever"],
+            "'clever'",
+        ),
+        (
+            &["tournament", "--players", &p, "--strategies", first],
+            "two or more",
+        ),
+        (
+            &["tournament", "--players", &p, "--strategies", &twice],
+            "twice",
+        ),
+        (&["compare", "--players", &p, "--b", "nosuch=1"], "'nosuch'"),
+        (&["compare", "--players", &p, "--b", "lives"], "'lives'"),
+        (&["compare", "--players", &p], "same table"),
+        (
+            &[
+                "compare",
+                "--players",
+                &p,
+                "--b",
+                &change,
+                "--until-decided",
+                "--shard",
+                "1/2",
+            ],
+            "--shard",
+        ),
+        (&["flags", "--players", &p, &unit, "0"], "'0'"),
+        (&["flags", "--players", &p, &unit, "-5"], "'-5'"),
+        (&["flags", "--players", &p, "--shard", "3/2"], "'3/2'"),
+        (&["flags", "--players", &p, "--threads", "0"], "'0'"),
+        (&["flags", "--players", &p, "--seed", "abc"], "'abc'"),
+        (&["flags", "--players", &p, "--format", "yaml"], "'yaml'"),
+    ];
+    for &(args, needle) in cases {
+        let args = [&[key][..], args].concat();
+        let e = fails(&args);
+        assert!(
+            e.contains(needle),
+            "{args:?}: the message should name {needle}: {e}"
+        );
+    }
+}
+
+/// Every shared command's help has examples and the shared flags.
+fn help<G: Game>() {
+    let key = G::INFO.key;
+    for cmd in ["sim", "compare", "tournament", "flags"] {
+        let help = stdout(&[key, cmd, "--help"]);
+        assert!(
+            help.contains("Examples:") && help.contains(&format!("tahur {key} {cmd}")),
+            "{key} {cmd}: {help}"
+        );
+        let flags: &[&str] = if own_sim::<G>() && cmd == "sim" {
+            &[
+                "--players",
+                "--strategies",
+                "--seed",
+                "--threads",
+                "--shard",
+            ]
+        } else {
+            &[
+                "--players",
+                "--strategies",
+                "--seed",
+                "--threads",
+                "--shard",
+                "--format",
+                "--house",
+                "--output",
+            ]
+        };
+        for flag in flags {
+            assert!(help.contains(flag), "{key} {cmd}: {flag}");
+        }
+    }
+}
+
+macro_rules! cli_contract_tests {
+    ($($name:ident => $game:ty),* $(,)?) => {
+        $(
+            #[allow(non_snake_case)]
+            mod $name {
+                #[test]
+                fn sim_reports_the_shared_names_on_any_threads_and_shards() {
+                    super::sim_names::<$game>();
+                }
+                #[test]
+                fn compare_reports_the_shared_names_on_any_threads_and_shards() {
+                    super::compare_names::<$game>();
+                }
+                #[test]
+                fn tournament_reports_the_shared_names_on_any_threads_and_shards() {
+                    super::tournament_names::<$game>();
+                }
+                #[test]
+                fn flags_reports_the_shared_names_on_any_threads_and_shards() {
+                    super::flags_names::<$game>();
+                }
+                #[test]
+                fn mistakes_get_one_line_and_exit_2() {
+                    super::mistakes::<$game>();
+                }
+                #[test]
+                fn shared_commands_have_help_with_examples() {
+                    super::help::<$game>();
+                }
+            }
+        )*
+    };
+}
+tahur::with_games!(cli_contract_tests);

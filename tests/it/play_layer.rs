@@ -252,87 +252,8 @@ fn variants_are_paired_game_by_game() {
     assert!(e.to_string().contains("same table"), "{e}");
 }
 
-/// Every change of `flags` is tallied exactly as `compare` tallies the table against it.
-fn flags_equal_compare<G: Game>(base: TableSetup<G>, samples: u64) {
-    let setup = FlagsSetup::new(base).unwrap();
-    assert!(!setup.changes.is_empty());
-    let sim = FlagsSimulation::new(&setup);
-    let mut t = sim.empty_tally();
-    sim.run_chunk(&mut base_stream(4), samples, &mut t);
-    for k in 0..setup.changes.len() {
-        let compare = CompareSimulation::new(&setup.comparison(k));
-        let mut c = compare.empty_tally();
-        compare.run_chunk(&mut base_stream(4), samples, &mut c);
-        assert_eq!(
-            t.changes[k],
-            c,
-            "{}: {}",
-            G::INFO.title,
-            setup.changes[k].name
-        );
-        // Each change is what `compare --b NAME` gives.
-        assert_eq!(
-            setup
-                .base
-                .rules
-                .with_changes(&setup.changes[k].name)
-                .unwrap(),
-            setup.changes[k].table.rules
-        );
-    }
-}
-
 #[test]
-fn flags_pair_each_change_as_compare_does() {
-    flags_equal_compare(
-        TableSetup::<Durak>::new(
-            DurakRules::standard(Variant::Podkidnoy, 3),
-            &[DurakStrategy::Greedy, DurakStrategy::Random],
-            true,
-        )
-        .unwrap(),
-        300,
-    );
-    flags_equal_compare(
-        TableSetup::<Dudo>::new(
-            DudoRules::standard(RuleSet::Caleuchano, 3),
-            &[DudoStrategy::Tuned],
-            true,
-        )
-        .unwrap(),
-        200,
-    );
-    flags_equal_compare(
-        TableSetup::<Veintiuno>::new(
-            TableRules::standard(3),
-            &[VeintiunoStrategy::parse("basic").unwrap()],
-            false,
-        )
-        .unwrap(),
-        2000,
-    );
-}
-
-#[test]
-fn tournaments_rotate_seats_and_rank_the_stronger_first() {
-    for players in 2..=6u8 {
-        let s = TournamentSetup::<Durak>::new(
-            DurakRules::standard(Variant::Podkidnoy, players),
-            &[DurakStrategy::Random, DurakStrategy::Greedy],
-            false,
-        )
-        .unwrap();
-        let (na, nb) = s.side_seats();
-        for r in 0..s.rotations() {
-            let a = (0..players as usize).filter(|&x| s.is_a(x, r)).count();
-            assert_eq!((a, players as usize - a), (na, nb));
-        }
-        // Every seat is played by A equally often over the rotations.
-        for seat in 0..players as usize {
-            let a = (0..s.rotations()).filter(|&r| s.is_a(seat, r)).count();
-            assert_eq!(a * players as usize, na * s.rotations());
-        }
-    }
+fn tournaments_rank_the_stronger_first() {
     // Durak: greedy is the durak far less often than random.
     let s = TournamentSetup::<Durak>::new(
         DurakRules::standard(Variant::Podkidnoy, 2),
@@ -371,6 +292,69 @@ fn tournaments_rotate_seats_and_rank_the_stronger_first() {
     assert_eq!(standings(&s, &t)[0].strategy, 1);
 }
 
+/// `dudo tune` and `poker tune` run the one grid search (`play::tune::Grid`): a small search of
+/// each finds the figures recorded with the grid searches each game had before, at any threads.
+#[test]
+fn tune_searches_find_the_recorded_figures() {
+    use tahur::games::dudo::tune::{tune as dudo_tune, TuneSpec as DudoTune};
+    use tahur::games::poker::bots::Strategy as PokerStrategy;
+    use tahur::games::poker::tune::{tune as poker_tune, TuneSpec as PokerTune};
+    use tahur::stats::Proportion;
+    // `tahur dudo tune --rules chimbo9 --players 2,3 --field honest --games 300 --seed 7`.
+    let spec = DudoTune::grid(RuleSet::Chimbo9, vec![2, 3], DudoStrategy::Honest, 300, 7);
+    assert_eq!(spec.total_games(), 2 * 40 * 300);
+    let found = dudo_tune(&spec, &control(2)).unwrap();
+    let figures: Vec<_> = found
+        .iter()
+        .map(|r| (r.players, r.t, r.bluff, r.wins, r.baseline))
+        .collect();
+    assert_eq!(
+        figures,
+        [
+            (
+                2,
+                0.05,
+                0.0,
+                Proportion::new(198, 300),
+                Proportion::new(159, 300)
+            ),
+            (
+                3,
+                0.1,
+                0.0,
+                Proportion::new(167, 300),
+                Proportion::new(140, 300)
+            ),
+        ]
+    );
+    assert_eq!(dudo_tune(&spec, &control(1)).unwrap(), found);
+    // `tahur poker tune --players 3 --points 2 --field honest,random --games 150`: every
+    // candidate plays both strategies of the field, 150 games each.
+    let mut spec = PokerTune::grid(
+        vec![3],
+        PokerStrategy::parse_list("honest,random").unwrap(),
+        150,
+        1,
+    );
+    spec.points = 2;
+    assert_eq!(spec.total_games(), 61 * 2 * 150);
+    let found = poker_tune(&spec, &control(2)).unwrap();
+    let figures: Vec<_> = found
+        .iter()
+        .map(|r| (r.players, r.call, r.bluff, r.wins, r.baseline))
+        .collect();
+    assert_eq!(
+        figures,
+        [(
+            3,
+            0.0,
+            0.0,
+            Proportion::new(195, 300),
+            Proportion::new(172, 300)
+        )]
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // A tiny game: every seat rolls a die and may roll it once more; the highest die wins, ties go
 // to the earliest seat (or the latest, with `ties_to_last`). `reverse` hands the dice of the
@@ -387,6 +371,8 @@ struct DuelRules {
 }
 
 impl GameRules for DuelRules {
+    // No rule table: this test game parses its two rules by hand below.
+    const TABLE: &'static [tahur::play::rules::Rule<Self>] = &[];
     fn standard(players: usize) -> Self {
         DuelRules {
             players,
@@ -601,7 +587,6 @@ impl Game for Duel {
     const INFO: GameInfo = GameInfo {
         key: "duel",
         title: "Duel",
-        about: "a test game",
         scoring: Scoring::Event { good: true },
         words: Words {
             first_player: "first player",
@@ -618,11 +603,7 @@ impl Game for Duel {
         series: None,
         sitting: false,
         sample_unit: "games",
-        own_sim: false,
         players: (2, 6, None),
-        flags: &[],
-        change_keys: "reverse, ties-to-last",
-        strategies_help: "below:K",
         default_strategies: "below:4",
         default_tournament: "below:2,below:4",
         counters: &[],
@@ -630,7 +611,6 @@ impl Game for Duel {
         chunk: 256,
         slow_chunk: 256,
         tournament_chunk: (64, 64),
-        examples: ["", "", "", ""],
     };
 }
 
@@ -836,3 +816,288 @@ fn playing_more_allocates_nothing_more() {
         2000,
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// The layer's contracts on every game, driven by the one list of games (`with_games!`): a new
+// game is held to them by being listed.
+
+/// Samples of a contract run: two chunks, the second short (so 2 threads share the work, and of
+/// 3 shards one is empty).
+fn two_chunks<S: Simulation>(sim: &S) -> u64 {
+    sim.chunk_size() + 7
+}
+
+/// Samples one chunk of a contract's side-by-side check plays: a sitting's hands, or games.
+fn one_chunk<G: Game>() -> u64 {
+    if G::INFO.sitting {
+        512
+    } else {
+        48
+    }
+}
+
+/// One chunk of `n` samples of `sim` from seed `seed`, as a run's chunk plays it.
+fn chunk_of<S: Simulation>(sim: &S, n: u64, seed: u64) -> S::Tally {
+    let mut t = sim.empty_tally();
+    sim.run_chunk(&mut base_stream(seed), n, &mut t);
+    t
+}
+
+/// The table every game is held to: the standard rules for 4 players (or the nearest count the
+/// game takes), the game's tournament line-up filling the seats, invariants checked.
+fn contract_table<G: Game>() -> TableSetup<G> {
+    let (lo, hi, _) = G::INFO.players;
+    let rules = G::Rules::standard(4usize.clamp(lo, hi));
+    let list = G::Strategy::parse_list(G::INFO.default_tournament).unwrap();
+    TableSetup::new(rules, &list, true).unwrap()
+}
+
+/// A sim's counts agree with each other: every decided game marks one player (or one team),
+/// positions and strategies add up to the seats, draws and capped games only where the game
+/// has them.
+fn counts_add_up<G: Game>(t: &SimTally, rules: &G::Rules) {
+    let name = G::INFO.key;
+    let players = rules.players();
+    assert_eq!(t.violations + t.illegal_actions, 0, "{name}");
+    if !G::INFO.draws {
+        assert_eq!(t.draws, 0, "{name}: draws");
+    }
+    if !G::INFO.move_cap {
+        assert_eq!(t.capped, 0, "{name}: capped games");
+    }
+    if !G::INFO.sitting {
+        assert_eq!(t.length_hist.iter().sum::<u64>(), t.games, "{name}");
+    }
+    let seats: i64 = t.seats.iter().map(|s| s.sum).sum();
+    let positions: i64 = t.positions.iter().map(|p| p.sum).sum();
+    let strategies: i64 = t.strategies.iter().map(|p| p.sum).sum();
+    assert_eq!(positions, seats, "{name}: positions");
+    assert_eq!(strategies, seats, "{name}: strategies");
+    if let Scoring::Event { .. } = G::INFO.scoring {
+        if rules.has_teams() {
+            let sides: u64 = t.sides.iter().sum();
+            assert_eq!(
+                sides + t.draws + t.capped,
+                t.games,
+                "{name}: a side per game"
+            );
+            assert_eq!(
+                seats as u64 * rules.sides() as u64,
+                sides * players as u64,
+                "{name}: a side's every seat"
+            );
+        } else {
+            assert_eq!(
+                seats as u64 + t.draws + t.capped,
+                t.games,
+                "{name}: a seat per game"
+            );
+        }
+        assert!(t.first.sum <= seats, "{name}");
+    }
+    // A game that ranks the seats gives every seat one place.
+    if !t.places.is_empty() {
+        let ranked: Vec<u64> = (0..players)
+            .map(|s| t.places[s * players..(s + 1) * players].iter().sum())
+            .collect();
+        assert!(ranked.iter().all(|&n| n == ranked[0]), "{name}: {ranked:?}");
+    }
+}
+
+/// `sim`: the counts add up, the same on any threads and shards.
+fn sim_contract<G: Game>() {
+    let table = contract_table::<G>();
+    let sim = GameSimulation::new(&table);
+    let samples = two_chunks(&sim);
+    let t = reproducible(&sim, samples, 1);
+    let games = if G::INFO.sitting { 2 } else { samples };
+    assert_eq!(t.games, games, "{}", G::INFO.key);
+    counts_add_up::<G>(&t, &table.rules);
+}
+
+/// `compare`: each table plays exactly the games it plays alone (the same deals and decisions:
+/// common random numbers), the same on any threads and shards.
+fn compare_contract<G: Game>() {
+    let a = contract_table::<G>();
+    let change = a.rules.one_rule_changes().remove(0);
+    let b = TableSetup::new(change.rules, &a.strategies, true).unwrap();
+    let setup = CompareSetup::new(a.clone(), b.clone(), ["a".into(), "b".into()], None).unwrap();
+    let sim = CompareSimulation::new(&setup);
+    let whole = reproducible(&sim, two_chunks(&sim), 2);
+    let name = G::INFO.key;
+    assert_eq!(whole.a.games, whole.b.games, "{name}");
+    for row in comparisons(&setup, &whole) {
+        assert!(
+            (0.0..=1.0).contains(&row.diff.p_value),
+            "{name}: {}",
+            row.name
+        );
+    }
+    let n = one_chunk::<G>();
+    let t = chunk_of(&sim, n, 2);
+    assert_eq!(
+        t.a,
+        chunk_of(&GameSimulation::new(&a), n, 2),
+        "{name}: the table as given"
+    );
+    assert_eq!(
+        t.b,
+        chunk_of(&GameSimulation::new(&b), n, 2),
+        "{name}: {}",
+        change.name
+    );
+}
+
+/// `flags`: every change is tallied exactly as `compare` tallies the table against it, and is
+/// what `compare --b CHANGE` plays; the same on any threads and shards.
+fn flags_contract<G: Game>() {
+    let setup = FlagsSetup::new(contract_table::<G>()).unwrap();
+    assert!(setup.changes.len() > 1, "{}: no change", G::INFO.key);
+    let sim = FlagsSimulation::new(&setup);
+    reproducible(&sim, two_chunks(&sim), 3);
+    let n = one_chunk::<G>();
+    let t = chunk_of(&sim, n, 4);
+    for (k, change) in setup.changes.iter().enumerate() {
+        let compare = CompareSimulation::new(&setup.comparison(k));
+        assert_eq!(
+            t.changes[k],
+            chunk_of(&compare, n, 4),
+            "{}: {}",
+            G::INFO.key,
+            change.name
+        );
+        if k > 0 {
+            assert_eq!(
+                setup.base.rules.with_changes(&change.name).unwrap(),
+                change.table.rules,
+                "{}: {}",
+                G::INFO.key,
+                change.name
+            );
+        }
+    }
+}
+
+/// `tournament`: every seat is played by side A equally often over the rotations at every
+/// table size, and a pair plays exactly the games its seatings play alone; the same on any
+/// threads and shards.
+fn tournament_contract<G: Game>() {
+    let list = G::Strategy::parse_list(G::INFO.default_tournament).unwrap();
+    let (lo, hi, _) = G::INFO.players;
+    for players in lo..=hi {
+        let Ok(s) = TournamentSetup::<G>::new(G::Rules::standard(players), &list[..2], false)
+        else {
+            continue;
+        };
+        let (na, nb) = s.side_seats();
+        assert_eq!(na + nb, players);
+        for r in 0..s.rotations() {
+            let a = (0..players).filter(|&x| s.is_a(x, r)).count();
+            assert_eq!((a, players - a), (na, nb), "{} players", players);
+        }
+        for seat in 0..players {
+            let a = (0..s.rotations()).filter(|&r| s.is_a(seat, r)).count();
+            assert_eq!(a * players, na * s.rotations(), "{} players", players);
+        }
+    }
+    let rules = contract_table::<G>().rules;
+    let setup = TournamentSetup::<G>::new(rules.clone(), &list[..2], true).unwrap();
+    let sim = TournamentSimulation::new(&setup);
+    let whole = reproducible(&sim, two_chunks(&sim), 5);
+    let name = G::INFO.key;
+    assert_eq!(
+        whole.violations + whole.illegal_actions + whole.dropped_deals,
+        0,
+        "{name}"
+    );
+    let deals = if G::INFO.sitting { 2 } else { two_chunks(&sim) };
+    assert_eq!(whole.deals, deals, "{name}");
+    assert_eq!(standings(&setup, &whole).len(), 2, "{name}");
+    // One chunk of the pair, and of each of its seatings as a table of its own: the same deals.
+    let n = one_chunk::<G>();
+    let t = chunk_of(&sim, n, 6);
+    let players = rules.players();
+    let (mut games, mut length, mut undecided, mut a, mut b) = (0, 0, 0, 0, 0);
+    for r in 0..setup.rotations() {
+        let seats: Vec<G::Strategy> = (0..players)
+            .map(|s| list[usize::from(!setup.is_a(s, r))].clone())
+            .collect();
+        let table = TableSetup::new(rules.clone(), &seats, false).unwrap();
+        let alone = chunk_of(&GameSimulation::new(&table), n, 6);
+        games += alone.games;
+        length += alone.length.sum;
+        undecided += alone.draws + alone.capped;
+        for s in 0..players {
+            if setup.is_a(s, r) {
+                a += alone.seats[s].sum;
+            } else {
+                b += alone.seats[s].sum;
+            }
+        }
+    }
+    let pair = &t.pairs[0];
+    assert_eq!(
+        (pair.games, pair.length as i64, pair.draws + pair.capped),
+        (games, length, undecided),
+        "{name}: the pair's games"
+    );
+    assert_eq!(
+        (pair.a.sum, pair.b.sum),
+        (a, b),
+        "{name}: the pair's events"
+    );
+}
+
+/// A shard file's job of every kind comes back from its JSON.
+fn jobs_round_trip<G: Game>() {
+    use tahur::play::job::Job;
+    let table = contract_table::<G>();
+    let list = G::Strategy::parse_list(G::INFO.default_tournament).unwrap();
+    let change = table.rules.one_rule_changes().remove(0);
+    let b = TableSetup::new(change.rules, &table.strategies, false).unwrap();
+    for job in [
+        Job::<G>::Sim(table.clone()),
+        Job::Compare(
+            CompareSetup::new(table.clone(), b, ["a".into(), change.name], Some(0.02)).unwrap(),
+        ),
+        Job::Tournament(TournamentSetup::new(table.rules.clone(), &list, false).unwrap()),
+        Job::Flags(FlagsSetup::new(table).unwrap()),
+    ] {
+        let back: Job<G> = serde_json::from_value(serde_json::to_value(&job).unwrap()).unwrap();
+        assert_eq!(back, job, "{}", G::INFO.key);
+    }
+}
+
+macro_rules! layer_contract_tests {
+    ($($name:ident => $game:ty),* $(,)?) => {
+        // In a module of their own: `Dudo`, `Durak` and `Veintiuno` already name types here.
+        mod every_game {
+        $(
+            #[allow(non_snake_case)]
+            mod $name {
+                #[test]
+                fn sim_counts_add_up_whatever_threads_and_shards() {
+                    super::super::sim_contract::<$game>();
+                }
+                #[test]
+                fn compare_plays_each_table_as_alone() {
+                    super::super::compare_contract::<$game>();
+                }
+                #[test]
+                fn flags_pair_each_change_as_compare_does() {
+                    super::super::flags_contract::<$game>();
+                }
+                #[test]
+                fn tournaments_rotate_seats_and_play_each_seating_as_alone() {
+                    super::super::tournament_contract::<$game>();
+                }
+                #[test]
+                fn jobs_come_back_from_their_json() {
+                    super::super::jobs_round_trip::<$game>();
+                }
+            }
+        )*
+        }
+    };
+}
+tahur::with_games!(layer_contract_tests);

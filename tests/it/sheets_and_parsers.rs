@@ -1,5 +1,6 @@
 //! The committed cheat sheets are current, and the parsers survive any input.
 
+use crate::common;
 use proptest::prelude::*;
 use tahur::games::dudo::face::parse_dice;
 use tahur::games::dudo::{Bid, Face, RuleSet};
@@ -267,8 +268,7 @@ fn shard_file() -> Vec<u8> {
     FILE.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("p.json");
-        let args = [
-            "tahur",
+        common::stdout(&[
             "durak",
             "sim",
             "--players",
@@ -278,10 +278,8 @@ fn shard_file() -> Vec<u8> {
             "--shard",
             "1/2",
             "--output",
-        ];
-        let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        v.push(out.display().to_string());
-        assert_eq!(tahur::cli::run_args(&v), 0);
+            &out.display().to_string(),
+        ]);
         std::fs::read(&out).unwrap()
     })
     .clone()
@@ -290,7 +288,7 @@ fn shard_file() -> Vec<u8> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(120))]
 
-    /// The command line itself, in-process: any value in any of these places ends with 0 or 2,
+    /// The command line itself (the binary): any value in any of these places ends with 0 or 2,
     /// never a panic or an internal error (1).
     #[test]
     fn command_lines_answer_any_value(which in 0usize..19, v in prop_oneof!["\\PC{0,16}", near_miss(STRATEGY_WORDS), near_miss(HOUSE_WORDS), "-?[0-9]{0,3}(\\.[0-9])?(e[0-9])?"]) {
@@ -318,11 +316,9 @@ proptest! {
             17 => vec!["ocho", "sim", "--players", "3", "--games", "3", "--strategies", v],
             _ => vec!["ocho", "deal", "--players", v],
         };
-        tahur::set_quiet(true);
-        let mut args = vec!["tahur"];
-        args.extend(line);
+        let mut args = line;
         args.extend(["--format", "json", "--output", &out]);
-        let code = tahur::cli::run_args(&args);
-        prop_assert!(code == 0 || code == 2, "{args:?} ended with {code}");
+        let code = common::tahur().args(&args).output().unwrap().status.code();
+        prop_assert!(code == Some(0) || code == Some(2), "{args:?} ended with {code:?}");
     }
 }

@@ -38,8 +38,8 @@ pub fn choose(n: usize, k: usize) -> f64 {
     c.round()
 }
 
-/// A deal to describe.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A deal to describe (serialisable: a simulation of it is a job a shard file carries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Question {
     /// The highest number of the set (6: double-six); the library takes 0–9, the command line
     /// 6 and 9.

@@ -75,7 +75,6 @@ impl Game for Domino {
     const INFO: GameInfo = GameInfo {
         key: "domino",
         title: "Dominó",
-        about: "Dominó (block, draw, cross, double-nine trees; pairs; all fives; matches): exact deal facts, whole games between bots, the opener's edge, blocked games, points, house rules",
         scoring: Scoring::Event { good: true },
         words: Words {
             first_player: "opener",
@@ -92,11 +91,7 @@ impl Game for Domino {
         series: None,
         sitting: false,
         sample_unit: "games",
-        own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: &[],
-        change_keys: "",
-        strategies_help: "random, heaviest (bota gorda), company, scorer (all fives), search[:N] (N sampled deals per move, default 64), ismcts[:N] (N iterations per move, default 300); each takes miss=P, the chance of missing a score; Spanish azar, bota-gorda, compañía, anotador, búsqueda",
         default_strategies: "company",
         default_tournament: "random,heaviest,company,scorer",
         counters: Counter::NAMES,
@@ -117,30 +112,6 @@ impl Game for Domino {
         chunk: 4096,
         slow_chunk: 4,
         tournament_chunk: (1024, 1),
-        examples: [
-            "  tahur domino sim --players 4 --games 1e6
-  tahur domino sim --players 4 --strategies heaviest,company --games 1e6
-  tahur domino sim --players 2 --hand 7 --draw --strategies company,random
-  tahur domino sim --players 4 --set 9 --cross --tree --hand 7 \\
-      --length-chart length.svg
-  tahur domino sim --players 4 --score all-fives --to 100 \\
-      --strategies scorer:miss=0.1,scorer --games 1e5
-  tahur domino sim --players 4 --strategies search:32,company --games 200",
-            "  tahur domino compare --players 4 --b draw=on --games 1e6
-  tahur domino compare --players 4 --a-strategies company \\
-      --b-strategies heaviest --games 1e6
-  tahur domino compare --players 4 --score pips --to 100 --b to=121 \\
-      --until-decided --games 1e6",
-            "  tahur domino tournament --players 4 \\
-      --strategies random,heaviest,company,scorer --games 1e5
-  tahur domino tournament --players 4 --score all-fives --to 100 \\
-      --strategies scorer,company --chart ranking.svg
-  tahur domino tournament --players 2 --strategies company,search:16 --games 500",
-            "  tahur domino flags --players 4 --games 1e6
-  tahur domino flags --players 2 --strategies company --chart fair.svg
-  tahur domino flags --players 4 --score all-fives --to 100 --games 1e5 \\
-      --format markdown",
-        ],
     };
 
     fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {

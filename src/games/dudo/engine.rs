@@ -186,25 +186,25 @@ struct Obligado {
 
 /// What a game counts of its own as it is played (its [`super::Counter`]s).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Counts {
+pub(crate) struct Counts {
     /// Bids made (openings and raises).
-    bids: u32,
+    pub(crate) bids: u32,
     /// Bids doubted (not passes).
-    doubts: u32,
+    pub(crate) doubts: u32,
     /// Doubts that won (the bid was false).
-    doubts_won: u32,
+    pub(crate) doubts_won: u32,
     /// Passes made.
-    passes: u32,
+    pub(crate) passes: u32,
     /// Passes doubted.
-    pass_doubts: u32,
+    pub(crate) pass_doubts: u32,
     /// Doubted passes that failed (the doubter won).
-    pass_doubts_won: u32,
+    pub(crate) pass_doubts_won: u32,
     /// Bids reinforced (mandada reforzada).
-    reinforcements: u32,
+    pub(crate) reinforcements: u32,
     /// Obligado rounds.
-    obligado_rounds: u32,
+    pub(crate) obligado_rounds: u32,
     /// Rounds whose opener lost the challenge.
-    opener_lost: u32,
+    pub(crate) opener_lost: u32,
 }
 
 /// A game of Dudo in progress.
@@ -866,7 +866,134 @@ impl<'a> View<'a> {
     }
 }
 
+/// Everything one player sees of a game in progress, as plain values: what a position
+/// (`super::position`) writes and reads. [`View::seen`] takes it from a view and
+/// [`DudoState::from_seen`] makes a game whose viewer sees exactly it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Seen {
+    /// The rules.
+    pub(crate) rules: Rules,
+    /// The viewer.
+    pub(crate) seat: Seat,
+    /// Lives by seat (0: out).
+    pub(crate) lives: Vec<u8>,
+    /// Dice shown face up by seat, counted by face (index 0 = aces).
+    pub(crate) shown: Vec<[u8; 6]>,
+    /// Whether a seat re-rolled its cup unseen this round (a reforzada).
+    pub(crate) reinforced: Vec<bool>,
+    /// Whether a seat has used its paso this round.
+    pub(crate) passed: Vec<bool>,
+    /// The viewer's hidden dice in cup order, unless a reforzada re-rolled them unseen.
+    pub(crate) own: Option<Vec<u8>>,
+    /// The round's opener.
+    pub(crate) opener: Seat,
+    /// The game's first opener.
+    pub(crate) first_opener: Seat,
+    /// The round's step round the table: 1 (to the right) or players − 1 (to the left).
+    pub(crate) step: usize,
+    /// The standing bid.
+    pub(crate) bid: Option<Bid>,
+    /// Who made it (the opener before the round is open).
+    pub(crate) bidder: Seat,
+    /// The player to act.
+    pub(crate) to_act: Seat,
+    /// An obligado round: its face and the obliger.
+    pub(crate) obligado: Option<(Face, Seat)>,
+    /// Whether the opener may declare obligado (they just lost down to one life).
+    pub(crate) obligado_offered: bool,
+    /// The player who just passed, if the last action was a pass.
+    pub(crate) pending_pass: Option<Seat>,
+    /// Bids made this round.
+    pub(crate) bids_in_round: u32,
+    /// Rounds played.
+    pub(crate) rounds: u32,
+    /// The game's tallies so far.
+    pub(crate) counts: Counts,
+    /// The places of the players who have left (0: first).
+    pub(crate) places: Vec<Option<u8>>,
+}
+
+impl View<'_> {
+    /// Everything this view shows, as plain values.
+    pub(crate) fn seen(&self) -> Seen {
+        let g = self.game;
+        let n = g.rules.players as usize;
+        let seats = &g.seats[..n];
+        Seen {
+            rules: g.rules,
+            seat: self.seat,
+            lives: seats.iter().map(|s| s.lives).collect(),
+            shown: seats.iter().map(|s| s.shown).collect(),
+            reinforced: seats.iter().map(|s| !s.knows_hidden).collect(),
+            passed: seats.iter().map(|s| s.paso_used).collect(),
+            own: self.own_hidden().map(<[u8]>::to_vec),
+            opener: g.opener,
+            first_opener: g.first_opener,
+            step: g.step,
+            bid: g.bid,
+            bidder: g.bidder,
+            to_act: g.turn,
+            obligado: g.obligado.map(|o| (o.face, o.obliger)),
+            obligado_offered: g.obligado_offered,
+            pending_pass: g.pending_pass,
+            bids_in_round: g.bids_in_round,
+            rounds: g.rounds,
+            counts: g.counts,
+            places: (0..n)
+                .map(|p| (!seats[p].is_in()).then_some(g.place[p]))
+                .collect(),
+        }
+    }
+}
+
 impl DudoState {
+    /// A game in progress whose viewer sees exactly `seen`, with every die the viewer does not
+    /// know rolled from `rng` (the caller has checked `seen`: the result's invariants are
+    /// checked again by [`State::check_invariants`]).
+    pub(crate) fn from_seen(seen: &Seen, rng: &mut impl Rng) -> DudoState {
+        let n = seen.rules.players as usize;
+        let mut seats = [Player::default(); MAX_PLAYERS];
+        let mut place = [0u8; MAX_PLAYERS];
+        for (p, s) in seats.iter_mut().enumerate().take(n) {
+            s.lives = seen.lives[p];
+            s.shown = seen.shown[p];
+            s.knows_hidden = !seen.reinforced[p];
+            s.paso_used = seen.passed[p];
+            place[p] = seen.places[p].unwrap_or(0);
+            if s.lives == 0 {
+                continue;
+            }
+            let shown: usize = s.shown.iter().map(|&c| c as usize).sum();
+            let k = CUP.saturating_sub(shown);
+            s.hidden_len = k as u8;
+            match &seen.own {
+                Some(own) if p == seen.seat && own.len() == k => s.hidden[..k].copy_from_slice(own),
+                _ => s.hidden[..k].copy_from_slice(&six_dice(rng)[..k]),
+            }
+        }
+        DudoState {
+            rules: seen.rules,
+            seats,
+            players_in: seen.lives.iter().filter(|&&l| l > 0).count(),
+            opener: seen.opener,
+            first_opener: seen.first_opener,
+            step: seen.step,
+            bid: seen.bid,
+            bidder: seen.bidder,
+            turn: seen.to_act,
+            obligado: seen
+                .obligado
+                .map(|(face, obliger)| Obligado { face, obliger }),
+            obligado_offered: seen.obligado_offered,
+            pending_pass: seen.pending_pass,
+            bids_in_round: seen.bids_in_round,
+            rounds: seen.rounds,
+            winner: None,
+            counts: seen.counts,
+            place,
+        }
+    }
+
     /// Actions taken so far in the game: bids and passes, and one doubt per round played.
     pub(crate) fn actions_taken(&self) -> u32 {
         self.counts.bids + self.counts.passes + self.rounds
@@ -892,6 +1019,14 @@ impl DudoState {
         let counted = self.winner.is_some() && self.pending_pass.is_none_or(|passer| passer == p);
         counted || (p == viewer && self.seats[p].knows_hidden)
     }
+}
+
+/// The error of a refused action, out of the hot path (formatting it would otherwise keep
+/// `apply` from being inlined into the game loop).
+#[cold]
+#[inline(never)]
+fn refused(action: Action, why: &str) -> Illegal {
+    Illegal::new(action, why)
 }
 
 impl State for DudoState {
@@ -936,8 +1071,9 @@ impl State for DudoState {
     }
     #[inline]
     fn apply(&mut self, action: Action, rng: &mut Stream) -> Result<(), Illegal> {
-        self.check(action)
-            .map_err(|why| Illegal::new(action, why))?;
+        if let Err(why) = self.check(action) {
+            return Err(refused(action, why));
+        }
         self.play(action, rng);
         Ok(())
     }

@@ -11,6 +11,7 @@
 //!   strategies, a search bot among them; whole games, comparisons, tournaments and house rules
 //!   come from the shared [`crate::play`] layer.
 //! - [`tune`], [`paso`]: the tuned thresholds and the odds of a doubted pass.
+//! - [`position`]: positions as players write them, for `position` and `advise --position`.
 
 pub mod advise;
 pub mod bid;
@@ -20,6 +21,7 @@ pub mod exact;
 pub mod face;
 pub mod montecarlo;
 pub mod paso;
+pub mod position;
 pub mod prob;
 pub mod rules;
 pub mod sheets;
@@ -75,7 +77,6 @@ impl Game for Dudo {
     const INFO: GameInfo = GameInfo {
         key: "dudo",
         title: "Dudo",
-        about: "Dudo (Chilean liar's dice): bid odds, cheat sheets, advice, whole games",
         scoring: Scoring::Event { good: true },
         words: Words {
             first_player: "first opener",
@@ -92,11 +93,7 @@ impl Game for Dudo {
         series: None,
         sitting: false,
         sample_unit: "games",
-        own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: &[],
-        change_keys: "",
-        strategies_help: "random, honest, tuned (the table in data/dudo, built in), tuned:FILE.csv (a `dudo tune` output, read at run time), threshold, threshold:t=0.4,bluff=0.1, ismcts[:N] (N iterations per move, default 200); Spanish azar, honesto, afinado, umbral, busqueda",
         default_strategies: "threshold",
         default_tournament: "random,honest,threshold,tuned",
         counters: Counter::NAMES,
@@ -104,31 +101,6 @@ impl Game for Dudo {
         chunk: 256,
         slow_chunk: 8,
         tournament_chunk: (32, 1),
-        examples: [
-            "  tahur dudo sim --players 3 --strategies threshold,random,random --games 10000
-  tahur dudo sim --rules caleuchano --players 6 --strategies tuned \\
-      --games 1e5 --chart seats.svg
-  tahur dudo sim --players 4 \\
-      --strategies 'threshold:t=0.3,bluff=0.1,honest' --house lives=5 \\
-      --format json
-  tahur dudo sim --players 6 --strategies threshold --games 1e6 \\
-      --shard 1/4 --output part1.json",
-            "  tahur dudo compare --players 4 --strategies threshold,honest \\
-      --a rules=chimbo9 --b rules=caleuchano
-  tahur dudo compare --rules caleuchano --players 5 --strategies threshold \\
-      --b paso=off --games 1e5
-  tahur dudo compare --players 3 --strategies threshold,honest --a lives=3 \\
-      --b lives=5 --until-decided --games 1e6
-  tahur dudo compare --players 4 --a-strategies threshold \\
-      --b-strategies tuned --games 1e5",
-            "  tahur dudo tournament --players 4 \\
-      --strategies random,honest,threshold,tuned --games 20000
-  tahur dudo tournament --rules caleuchano --players 5 \\
-      --strategies threshold:t=0.3,tuned --chart ranking.svg",
-            "  tahur dudo flags --players 4 --strategies tuned --games 1e5
-  tahur dudo flags --rules caleuchano --players 6 --strategies threshold \\
-      --chart fair.svg",
-        ],
     };
 
     /// Bids per round, how often doubts win, passes, reinforcements, obligado rounds and how

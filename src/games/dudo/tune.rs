@@ -4,15 +4,14 @@
 //! paired. The winners are written to `data/dudo/tuned-<rules>.csv`, which the `tuned` strategy
 //! reads, and as a "doubt below x %" sheet in Markdown.
 
-use super::bots::Strategy;
+use super::bots::{Strategy, DEFAULT_T};
 use super::rules::RuleSet;
 use super::rules::Rules;
 use super::Dudo;
 use crate::error::Result;
-use crate::play::sim::GameSimulation;
-use crate::play::TableSetup;
+use crate::play::tune::Grid;
 use crate::report::{Report, Table, Value};
-use crate::runner::{run, RunControl, RunSpec};
+use crate::runner::RunControl;
 use crate::stats::Proportion;
 
 /// What to tune.
@@ -47,13 +46,32 @@ impl TuneSpec {
             bluffs: vec![0.0, 0.05, 0.1],
         }
     }
-}
 
-impl TuneSpec {
+    /// The search in the terms of the shared grid search: `threshold:t=…,bluff=…` candidates
+    /// against a field of one strategy, next to the default `threshold` (t = 0.4, no bluff).
+    pub fn search_grid(&self) -> Grid<Dudo> {
+        Grid {
+            tables: self
+                .players
+                .iter()
+                .map(|&players| Rules::standard(self.set, players))
+                .collect(),
+            field: vec![self.field.clone()],
+            games: self.games,
+            seed: self.seed,
+            first: self.thresholds.clone(),
+            second: self.bluffs.clone(),
+            candidate: |t, bluff| Strategy::Threshold { t, bluff },
+            reference: Strategy::Threshold {
+                t: DEFAULT_T,
+                bluff: 0.0,
+            },
+        }
+    }
+
     /// Games the whole search plays: every candidate and the reference, at every table size.
     pub fn total_games(&self) -> u64 {
-        let runs = self.players.len() * (self.thresholds.len() * self.bluffs.len() + 1);
-        (runs as u64).saturating_mul(self.games)
+        self.search_grid().total_games()
     }
 }
 
@@ -72,59 +90,26 @@ pub struct TuneResult {
     pub baseline: Proportion,
 }
 
-/// Runs the search, counting the games played in `control.progress`.
+/// Runs the search ([`Grid::search`]), counting the games played in `control.progress`.
 ///
-/// Stopped by a signal ([`crate::runner::INTERRUPTED`]), it returns the table sizes tuned in
+/// Stopped by a signal ([`crate::signals::INTERRUPTED`]), it returns the table sizes tuned in
 /// full only (fewer than asked): a candidate stopped part-way has not played the same games as
 /// the others, so it cannot be compared with them.
 pub fn tune(spec: &TuneSpec, control: &RunControl) -> Result<Vec<TuneResult>> {
-    let mut out = Vec::new();
-    for &players in &spec.players {
-        control
-            .progress
-            .set_message(format!("tuning {players} players"));
-        let game = Rules::standard(spec.set, players);
-        // `None`: stopped by a signal.
-        let play = |candidate: Strategy| -> Result<Option<Proportion>> {
-            let mut strategies = vec![spec.field.clone(); players as usize];
-            strategies[0] = candidate;
-            let setup = TableSetup::<Dudo>::new(game, &strategies, false)?;
-            let run_spec = RunSpec {
-                samples: spec.games,
-                seed: spec.seed,
-                chunk_size: setup.chunk_size(),
-            };
-            let r = run(&GameSimulation::new(&setup), &run_spec, None, control)?;
-            Ok((!r.interrupted).then(|| Proportion::new(r.tally.seat_count(0), r.tally.games)))
-        };
-        let mut best: Option<(f64, f64, Proportion)> = None;
-        for &t in &spec.thresholds {
-            for &bluff in &spec.bluffs {
-                let Some(p) = play(Strategy::Threshold { t, bluff })? else {
-                    return Ok(out);
-                };
-                if best.is_none_or(|(_, _, b)| p.successes > b.successes) {
-                    best = Some((t, bluff, p));
-                }
-            }
-        }
-        let (t, bluff, wins) = best.expect("a non-empty grid");
-        let Some(baseline) = play(Strategy::Threshold {
-            t: super::bots::DEFAULT_T,
-            bluff: 0.0,
-        })?
-        else {
-            return Ok(out);
-        };
-        out.push(TuneResult {
+    let best = spec.search_grid().search(control)?;
+    // The grid's tables are the spec's table sizes, in order.
+    Ok(spec
+        .players
+        .iter()
+        .zip(best)
+        .map(|(&players, b)| TuneResult {
             players,
-            t,
-            bluff,
-            wins,
-            baseline,
-        });
-    }
-    Ok(out)
+            t: b.first,
+            bluff: b.second,
+            wins: b.wins,
+            baseline: b.reference,
+        })
+        .collect())
 }
 
 /// The report (and the content of the sheet files).

@@ -187,6 +187,54 @@ pub struct Deal<'a> {
     pub first_attacker: Seat,
 }
 
+/// A game at any decision, as a position gives it ([`DurakState::at_position`]): every card's
+/// place (the hidden ones already dealt by the caller), what everybody knows, the bout on the
+/// table and who is to act.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup<'a> {
+    /// Each seat's cards.
+    pub hands: &'a [CardSet],
+    /// Cards everybody knows to be in each hand (a subset of it).
+    pub known: &'a [CardSet],
+    /// The stock, bottom first.
+    pub stock: &'a [Card],
+    /// Whether the bottom card of the stock is the turned trump everybody sees (else the
+    /// dealer's card showed the trump and the whole stock is hidden).
+    pub turned: bool,
+    /// The trump suit.
+    pub trump: u8,
+    /// The discard pile.
+    pub discard: CardSet,
+    /// Seats that are out of the game, as a bitmask.
+    pub out: u8,
+    /// The main attacker of the bout (the defender is the next seat in the game on the left).
+    pub attacker: Seat,
+    /// Attack cards on the table, in order.
+    pub attack: &'a [Card],
+    /// The cards that beat them, in order (the first attack cards).
+    pub defence: &'a [Card],
+    /// The defender has said "take": the attackers may still throw in.
+    pub taking: bool,
+    /// A trump was shown to transfer in this bout (perevodnoy with the show-trump rule).
+    pub shown: bool,
+    /// The seats that put attack cards on the table this bout, in the order they first did
+    /// (they refill in this order).
+    pub played: &'a [Seat],
+    /// Cards of the bout's opening (platkowy openings of several cards; 1 otherwise, 0 with an
+    /// empty table).
+    pub opening: u8,
+    /// The seat to act.
+    pub to_act: Seat,
+    /// Bouts finished.
+    pub bouts: u32,
+    /// Actions applied so far.
+    pub moves: u32,
+    /// Who dealt.
+    pub dealer: Seat,
+    /// Who attacked first in the game.
+    pub first_attacker: Seat,
+}
+
 /// A game of Durak in progress.
 #[derive(Clone, Debug)]
 pub struct DurakState {
@@ -458,6 +506,182 @@ impl DurakState {
         g.first_attacker = first_attacker as u8;
         g.start_bout(first_attacker as u8);
         g.play_forced(Step::Continue);
+        Ok(g)
+    }
+
+    /// A game at the decision `setup` describes, checked whole: every card in exactly one
+    /// place, the bout as the engine plays it (beaten cards beat, thrown-in cards match a rank on
+    /// the table, the attack limit), the turn where the engine would give it, at least one legal
+    /// action. (Whether the player to act has a real choice may hang on cards another player
+    /// cannot see, so that is left to the caller.) The error names the first thing that fails.
+    pub fn at_position(rules: Rules, setup: &Setup) -> Result<DurakState, String> {
+        rules.validate().map_err(|e| e.to_string())?;
+        let n = rules.players as usize;
+        let seats_ok = |s: Seat| s < n;
+        if setup.hands.len() != n || setup.known.len() != n {
+            return Err(format!("{} hands for {n} players", setup.hands.len()));
+        }
+        if ![
+            setup.attacker,
+            setup.to_act,
+            setup.dealer,
+            setup.first_attacker,
+        ]
+        .into_iter()
+        .chain(setup.played.iter().copied())
+        .all(seats_ok)
+        {
+            return Err(format!("a seat beyond the {n} players"));
+        }
+        if setup.stock.len() > 52 || setup.attack.len() > MAX_ATTACK {
+            return Err(format!("more than {MAX_ATTACK} attack cards"));
+        }
+        if setup.defence.len() > setup.attack.len() {
+            return Err("more beating cards than attack cards".into());
+        }
+        if setup.played.len() > setup.attack.len()
+            || (setup.played.is_empty() != setup.attack.is_empty())
+        {
+            return Err("the seats that played do not match the attack cards".into());
+        }
+        if setup.opening as usize > setup.attack.len()
+            || (setup.opening == 0) != setup.attack.is_empty()
+        {
+            return Err(format!(
+                "an opening of {} cards with {} attack cards",
+                setup.opening,
+                setup.attack.len()
+            ));
+        }
+        if setup.out != 0 && !setup.stock.is_empty() {
+            return Err("a seat is out while the stock lasts".into());
+        }
+        if setup.out >> n != 0 {
+            return Err(format!("a seat beyond the {n} players is out"));
+        }
+        if setup
+            .stock
+            .first()
+            .is_some_and(|c| setup.turned && c.suit() != setup.trump)
+        {
+            return Err("the turned card is not of the trump suit".into());
+        }
+        let mut g = DurakState::dealt(rules, Some(0), Some(0), &mut crate::rng::base_stream(0));
+        g.hands = [0; MAX_PLAYERS];
+        g.hands[..n].copy_from_slice(setup.hands);
+        g.known = [0; MAX_PLAYERS];
+        g.known[..n].copy_from_slice(setup.known);
+        g.stock[..setup.stock.len()].copy_from_slice(setup.stock);
+        g.stock_len = setup.stock.len() as u8;
+        g.index_stock();
+        g.bottom_visible = setup.turned;
+        g.trump = setup.trump;
+        g.trump_card = setup.stock.first().copied().unwrap_or(Card(0));
+        g.swap_card = if g.bottom_visible && g.stock_len > 0 {
+            g.lowest_trump().bit() & !g.stock[0].bit()
+        } else {
+            0
+        };
+        g.discard = setup.discard;
+        g.discarded = setup.discard != 0;
+        g.out = setup.out;
+        g.dealer = setup.dealer as u8;
+        g.first_attacker = setup.first_attacker as u8;
+        g.bouts = setup.bouts;
+        g.moves = setup.moves;
+        g.outcome = None;
+        g.epaulettes = 0;
+        g.redeals = 0;
+        if !g.is_active(setup.attacker as u8) {
+            return Err(format!("the attacker (seat {}) is out", setup.attacker + 1));
+        }
+        // The bout: the roles as the engine sets them, the defender's hand at the bout's start
+        // being what they hold now and the cards they beat with since.
+        g.start_bout(setup.attacker as u8);
+        g.start_hand = (count(g.hands[g.defender as usize]) + setup.defence.len() as u32) as u8;
+        g.limit = g.cap().min(g.start_hand);
+        for (i, &c) in setup.attack.iter().enumerate() {
+            g.attack[i] = c;
+            g.table |= c.bit();
+            g.table_ranks |= rank_mask(c.rank());
+        }
+        for (i, &c) in setup.defence.iter().enumerate() {
+            g.defence[i] = c;
+            g.table |= c.bit();
+            g.table_ranks |= rank_mask(c.rank());
+        }
+        g.n_attack = setup.attack.len() as u8;
+        g.n_beaten = setup.defence.len() as u8;
+        g.opening = setup.opening;
+        for &p in setup.played {
+            if !g.is_active(p as u8) {
+                return Err(format!("seat {} played this bout but is out", p + 1));
+            }
+            if g.played_mask >> p & 1 == 1 {
+                return Err(format!(
+                    "seat {} is listed twice among those who played",
+                    p + 1
+                ));
+            }
+            g.played_mask |= 1 << p;
+            g.played[g.n_played as usize] = p as u8;
+            g.n_played += 1;
+        }
+        g.shown = setup.shown;
+        g.phase = if setup.taking {
+            Phase::Taking
+        } else if setup.attack.is_empty() {
+            Phase::Attack
+        } else if setup.defence.len() < setup.attack.len() {
+            Phase::Defend
+        } else {
+            Phase::ThrowIn
+        };
+        if matches!(g.phase, Phase::ThrowIn | Phase::Taking) {
+            let Some(i) = (0..g.n_throwers).find(|&i| g.throwers[i as usize] == setup.to_act as u8)
+            else {
+                return Err(format!(
+                    "seat {} may not throw in on seat {}",
+                    setup.to_act + 1,
+                    g.defender + 1
+                ));
+            };
+            g.cursor = i;
+        }
+        g.refresh();
+        if g.to_act as usize != setup.to_act {
+            return Err(format!(
+                "it is seat {}'s turn, not seat {}'s",
+                g.to_act + 1,
+                setup.to_act + 1
+            ));
+        }
+        g.invariants()?;
+        let unbeaten = u32::from(g.n_attack - g.n_beaten);
+        if unbeaten > count(g.hands[g.defender as usize]) {
+            return Err(format!(
+                "{unbeaten} unbeaten attack cards against the defender's {} cards",
+                count(g.hands[g.defender as usize])
+            ));
+        }
+        let active = (0..g.n).filter(|&s| g.is_active(s));
+        let first_team = rules.teams.team(g.defender as usize);
+        if active.clone().count() < 2
+            || active
+                .clone()
+                .all(|s| rules.teams.team(s as usize) == first_team)
+        {
+            return Err("the game is over: only one side is left in it".into());
+        }
+        if g.moves >= g.rules.max_moves {
+            return Err(format!(
+                "{} moves reach the move cap (max-moves={})",
+                g.moves, g.rules.max_moves
+            ));
+        }
+        if g.n_legal == 0 && !g.legal.combos {
+            return Err(format!("seat {} has no legal action", g.to_act + 1));
+        }
         Ok(g)
     }
 
@@ -1417,6 +1641,48 @@ impl<'a> View<'a> {
     /// Every legal action, openings included.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
         self.game.list_legal(out)
+    }
+    /// The seat to act.
+    pub fn to_act(&self) -> Seat {
+        self.game.to_act.into()
+    }
+    /// The seats that put attack cards on the table this bout, in the order they first did
+    /// (they refill in this order).
+    pub fn played(&self) -> impl Iterator<Item = Seat> + 'a {
+        let g = self.game;
+        g.played[..g.n_played as usize].iter().map(|&s| s.into())
+    }
+    /// Cards of the bout's opening (several in a platkowy opening; 0 before it).
+    pub fn opening(&self) -> u8 {
+        self.game.opening
+    }
+    /// Whether a trump was shown to transfer in this bout.
+    pub fn shown(&self) -> bool {
+        self.game.shown
+    }
+    /// The attack limit of the bout: most attack cards it may hold.
+    pub fn limit(&self) -> u8 {
+        self.game.limit
+    }
+    /// Bouts finished.
+    pub fn bouts(&self) -> u32 {
+        self.game.bouts
+    }
+    /// Actions applied so far.
+    pub fn moves(&self) -> u32 {
+        self.game.moves
+    }
+    /// Who dealt.
+    pub fn dealer(&self) -> Seat {
+        self.game.dealer.into()
+    }
+    /// Who attacked first in the game.
+    pub fn first_attacker(&self) -> Seat {
+        self.game.first_attacker.into()
+    }
+    /// Seats that are out of the game, as a bitmask.
+    pub fn out(&self) -> u8 {
+        self.game.out
     }
     /// Cards whose place this player does not know: in other hands (not known) or in the stock
     /// (not the turned trump).

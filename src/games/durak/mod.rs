@@ -5,6 +5,7 @@
 pub mod bots;
 pub mod cards;
 pub mod engine;
+pub mod position;
 pub mod redeal;
 pub mod rules;
 
@@ -42,7 +43,6 @@ impl Game for Durak {
     const INFO: GameInfo = GameInfo {
         key: "durak",
         title: "Durak",
-        about: "Durak (podkidnoy, perevodnoy, platkowy; 2–6 players, teams): whole games between bots, seat and first-attacker advantage, rule and strategy comparisons, tournaments, house rules",
         scoring: Scoring::Event { good: false },
         words: Words {
             first_player: "first attacker",
@@ -57,17 +57,12 @@ impl Game for Durak {
         draws: true,
         move_cap: true,
         series: Some(SeriesInfo {
-            help: "Play games in series of N: the first with a random dealer (the holder of the lowest trump attacks), each later one dealt by the previous durak with the player on their left attacking; after a draw the next game starts afresh. --games still counts games",
             repeat: "the dealer (previous durak) loses again",
             who: "the dealer",
         }),
         sitting: false,
         sample_unit: "games",
-        own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: &[],
-        change_keys: "",
-        strategies_help: "random, greedy, expert, ismcts[:N] (N iterations per move, default 300); Spanish azar, codicioso, experto",
         default_strategies: "greedy",
         default_tournament: "random,greedy,expert",
         counters: Counter::NAMES,
@@ -75,36 +70,6 @@ impl Game for Durak {
         chunk: 1024,
         slow_chunk: 8,
         tournament_chunk: (128, 1),
-        examples: [
-            "  tahur durak sim --players 2 --strategies greedy,random --games 100000
-  tahur durak sim --players 4 --strategies expert,greedy \\
-      --variant perevodnoy --chart seats.svg
-  tahur durak sim --players 4 --teams 2x2 --strategies greedy --games 1e5 \\
-      --format json
-  tahur durak sim --players 3 --strategies random --deck 52 --hand 7 \\
-      --length-chart length.svg
-  tahur durak sim --players 2 --strategies ismcts:100,greedy --games 200 --check
-  tahur durak sim --players 4 --strategies greedy --series 10 --games 1e6
-  tahur durak sim --players 6 --games 1e7 --shard 1/4 --output part1.json",
-            "  tahur durak compare --players 2 --strategies greedy,random \\
-      --b variant=perevodnoy
-  tahur durak compare --players 4 --strategies greedy --b teams=2x2 --games 1e5
-  tahur durak compare --players 3 --a-strategies expert,greedy \\
-      --b-strategies greedy --detect 1
-  tahur durak compare --players 4 --b variant=perevodnoy --until-decided \\
-      --games 1e7",
-            "  tahur durak tournament --players 2 --strategies random,greedy,expert \\
-      --games 20000
-  tahur durak tournament --players 4 --strategies greedy,expert \\
-      --chart ranking.svg
-  tahur durak tournament --players 2 --strategies greedy,ismcts:100 --games 100
-  tahur durak tournament --players 3 --games 1e6 --shard 2/3 --output part2.json",
-            "  tahur durak flags --players 4 --strategies greedy --games 1e5
-  tahur durak flags --players 2 --strategies expert --variant perevodnoy \\
-      --chart fair.svg
-  tahur durak flags --players 6 --strategies greedy --games 1e6 \\
-      --format markdown",
-        ],
     };
 
     /// Durak with epaulettes: the durak took in the last bout and its last attack card was a six

@@ -65,7 +65,6 @@ impl Game for Ocho {
     const INFO: GameInfo = GameInfo {
         key: "ocho",
         title: "Ocho loco",
-        about: "Ocho loco («Montañita»: A, 2, 3, joker, 8, J, K; 2–10 players): whole games between bots, the starter's and the dealer's edge, what each special card is worth, exact deal odds",
         scoring: Scoring::Event { good: true },
         words: Words {
             first_player: "starter",
@@ -82,11 +81,7 @@ impl Game for Ocho {
         series: None,
         sitting: false,
         sample_unit: "games",
-        own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: &[],
-        change_keys: "",
-        strategies_help: "random, greedy, expert, ismcts[:N] (N iterations per move, default 200); each takes forget=R, the chance of forgetting «voy por una» (greedy:forget=0.1); Spanish azar, codicioso, experto, busqueda",
         default_strategies: "greedy",
         default_tournament: "random,greedy,expert",
         counters: Counter::NAMES,
@@ -94,26 +89,6 @@ impl Game for Ocho {
         chunk: 1024,
         slow_chunk: 4,
         tournament_chunk: (128, 1),
-        examples: [
-            "  tahur ocho sim --players 4 --games 1e6
-  tahur ocho sim --players 4 --strategies expert,greedy --chart seats.svg
-  tahur ocho sim --players 6 --strategies greedy:forget=0.2,greedy \\
-      --length-chart length.svg
-  tahur ocho sim --players 3 --joker three --first-card acts --format json
-  tahur ocho sim --players 2 --strategies ismcts:50,expert --games 200 --check
-  tahur ocho sim --players 4 --games 1e7 --shard 1/4 --output part1.json",
-            "  tahur ocho compare --players 4 --b eight-answers=on
-  tahur ocho compare --players 4 --a-strategies greedy \\
-      --b-strategies greedy:forget=0.5,greedy     # what forgetting costs
-  tahur ocho compare --players 5 --b joker=three --until-decided --games 1e7",
-            "  tahur ocho tournament --players 2 --strategies random,greedy,expert
-  tahur ocho tournament --players 4 --strategies greedy,expert \\
-      --chart ranking.svg
-  tahur ocho tournament --players 2 --strategies expert,ismcts:50 --games 100",
-            "  tahur ocho flags --players 4 --games 1e5
-  tahur ocho flags --players 6 --strategies expert --chart fair.svg
-  tahur ocho flags --players 3 --joker three --format markdown",
-        ],
     };
     /// Search bots play out with the greedy bot.
     fn playout_action(

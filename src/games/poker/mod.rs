@@ -131,7 +131,6 @@ impl crate::play::Game for Poker {
     const INFO: GameInfo = GameInfo {
         key: "poker",
         title: "Póker mentiroso",
-        about: "Póker mentiroso (liar's poker dice): exact re-roll odds and plans, call chances, claim sheets, whole games",
         scoring: Scoring::Event { good: true },
         words: Words {
             first_player: "first roller",
@@ -148,11 +147,7 @@ impl crate::play::Game for Poker {
         series: None,
         sitting: false,
         sample_unit: "games",
-        own_sim: false,
         players: (2, rules::MAX_PLAYERS, None),
-        flags: &[],
-        change_keys: "",
-        strategies_help: "random, honest, threshold, threshold:call=0.1,bluff=0.4, tuned (the table in data/poker, built in), tuned:FILE.csv, search[:N] (N play-outs per call, default 200), ismcts[:N] (N iterations per decision, default 300); Spanish azar, honesto, umbral, afinado, busqueda, arbol",
         default_strategies: "threshold",
         default_tournament: "random,honest,threshold,tuned",
         counters: Counter::NAMES,
@@ -160,25 +155,6 @@ impl crate::play::Game for Poker {
         chunk: 512,
         slow_chunk: 8,
         tournament_chunk: (64, 2),
-        examples: [
-            "  tahur poker sim --players 4 --strategies threshold --games 1e5
-  tahur poker sim --players 3 --strategies tuned,honest,random \\
-      --points 5 --chart seats.svg
-  tahur poker sim --players 2 --strategies search:100,tuned --games 2000
-  tahur poker sim --players 6 --games 1e6 --shard 1/4 --output part1.json",
-            "  tahur poker compare --players 4 --strategies tuned --b kickers=off
-  tahur poker compare --players 3 --a-strategies threshold \\
-      --b-strategies tuned --games 1e5
-  tahur poker compare --players 4 --b loser-starts=on --until-decided \\
-      --games 1e7",
-            "  tahur poker tournament --players 4 \\
-      --strategies random,honest,threshold,tuned --games 20000
-  tahur poker tournament --players 2 --strategies tuned,search:100 \\
-      --games 2000 --chart ranking.svg",
-            "  tahur poker flags --players 4 --strategies tuned --games 1e5
-  tahur poker flags --players 3 --strategies threshold --points 5 \\
-      --chart fair.svg",
-        ],
     };
 
     /// Search bots play out with `tuned` players.

@@ -10,10 +10,9 @@ use super::bots::{Strategy, DEFAULT_CALL};
 use super::rules::Rules;
 use super::Poker;
 use crate::error::Result;
-use crate::play::sim::GameSimulation;
-use crate::play::TableSetup;
+use crate::play::tune::Grid;
 use crate::report::{Report, Table, Value};
-use crate::runner::{run, RunControl, RunSpec};
+use crate::runner::RunControl;
 use crate::stats::Proportion;
 
 /// What to tune.
@@ -50,11 +49,35 @@ impl TuneSpec {
         }
     }
 
+    /// The search in the terms of the shared grid search: `threshold:call=…,bluff=…`
+    /// candidates against each strategy of the field, next to the untuned `threshold`
+    /// (call = 0.1, no bluff).
+    pub fn search_grid(&self) -> Grid<Poker> {
+        Grid {
+            tables: self
+                .players
+                .iter()
+                .map(|&players| Rules {
+                    points: self.points,
+                    ..Rules::standard(players)
+                })
+                .collect(),
+            field: self.field.clone(),
+            games: self.games,
+            seed: self.seed,
+            first: self.calls.clone(),
+            second: self.bluffs.clone(),
+            candidate: |call, bluff| Strategy::Threshold { call, bluff },
+            reference: Strategy::Threshold {
+                call: DEFAULT_CALL,
+                bluff: 0.0,
+            },
+        }
+    }
+
     /// Games the whole search plays: every candidate and the reference, at every table size.
     pub fn total_games(&self) -> u64 {
-        let runs =
-            self.players.len() * (self.calls.len() * self.bluffs.len() + 1) * self.field.len();
-        (runs as u64).saturating_mul(self.games)
+        self.search_grid().total_games()
     }
 }
 
@@ -73,68 +96,23 @@ pub struct TuneResult {
     pub baseline: Proportion,
 }
 
-/// Runs the search, counting the games played in `control.progress`. Stopped by a signal, it
-/// returns the table sizes tuned in full only.
+/// Runs the search ([`Grid::search`]), counting the games played in `control.progress`.
+/// Stopped by a signal, it returns the table sizes tuned in full only.
 pub fn tune(spec: &TuneSpec, control: &RunControl) -> Result<Vec<TuneResult>> {
-    let mut out = Vec::new();
-    for &players in &spec.players {
-        control
-            .progress
-            .set_message(format!("tuning {players} players"));
-        let rules = Rules {
-            points: spec.points,
-            ..Rules::standard(players)
-        };
-        let play = |candidate: Strategy| -> Result<Option<Proportion>> {
-            let mut total = Proportion::new(0, 0);
-            for field in &spec.field {
-                let mut strategies = vec![field.clone(); players as usize];
-                strategies[0] = candidate.clone();
-                let setup = TableSetup::<Poker>::new(rules, &strategies, false)?;
-                let run_spec = RunSpec {
-                    samples: spec.games,
-                    seed: spec.seed,
-                    chunk_size: setup.chunk_size(),
-                };
-                let r = run(&GameSimulation::new(&setup), &run_spec, None, control)?;
-                if r.interrupted {
-                    return Ok(None);
-                }
-                total = Proportion::new(
-                    total.successes + r.tally.seat_count(0),
-                    total.trials + r.tally.games,
-                );
-            }
-            Ok(Some(total))
-        };
-        let mut best: Option<(f64, f64, Proportion)> = None;
-        for &call in &spec.calls {
-            for &bluff in &spec.bluffs {
-                let Some(p) = play(Strategy::Threshold { call, bluff })? else {
-                    return Ok(out);
-                };
-                if best.is_none_or(|(_, _, b)| p.successes > b.successes) {
-                    best = Some((call, bluff, p));
-                }
-            }
-        }
-        let (call, bluff, wins) = best.expect("a non-empty grid");
-        let Some(baseline) = play(Strategy::Threshold {
-            call: DEFAULT_CALL,
-            bluff: 0.0,
-        })?
-        else {
-            return Ok(out);
-        };
-        out.push(TuneResult {
+    let best = spec.search_grid().search(control)?;
+    // The grid's tables are the spec's table sizes, in order.
+    Ok(spec
+        .players
+        .iter()
+        .zip(best)
+        .map(|(&players, b)| TuneResult {
             players,
-            call,
-            bluff,
-            wins,
-            baseline,
-        });
-    }
-    Ok(out)
+            call: b.first,
+            bluff: b.second,
+            wins: b.wins,
+            baseline: b.reference,
+        })
+        .collect())
 }
 
 /// The report (and the content of the Markdown sheet).

@@ -51,8 +51,6 @@ impl Game for Veintiuno {
     const INFO: GameInfo = GameInfo {
         key: "veintiuno",
         title: "21 ecuatoriano",
-        about:
-            "21 ecuatoriano: two-card specials, the bank's odds, whole hands with a rotating bank",
         scoring: Scoring::Points,
         words: Words {
             first_player: "first bank",
@@ -69,11 +67,7 @@ impl Game for Veintiuno {
         series: None,
         sitting: true,
         sample_unit: "hands",
-        own_sim: true,
         players: (2, engine::MAX_SEATS, None),
-        flags: &[],
-        change_keys: "",
-        strategies_help: "basic, pie, mimic[:S] (hit below S), sheet, sheet:FILE.json, ismcts[:N] (search, N iterations per decision, default 300); Spanish básica, banca[:S], hoja, hoja:FILE.json, busqueda[:N]",
         default_strategies: "basic",
         default_tournament: "basic,sheet,mimic:17",
         counters: Counter::NAMES,
@@ -90,22 +84,6 @@ impl Game for Veintiuno {
         chunk: sim::HANDS_CHUNK,
         slow_chunk: sim::HANDS_CHUNK,
         tournament_chunk: (sim::HANDS_CHUNK, sim::HANDS_CHUNK),
-        examples: [
-            "  tahur veintiuno sim --players 4 --hands 1e6",
-            "  tahur veintiuno compare --players 4 --a puje=on --b puje=off
-  tahur veintiuno compare --players 5 --a decks=1 --b decks=2 --hands 1e7
-  tahur veintiuno compare --players 4 --a monona=3 --b monona=2 \\
-      --bank-stand 16 --format json
-  tahur veintiuno compare --players 5 --a-strategies basic \\
-      --b-strategies sheet --hands 1e7",
-            "  tahur veintiuno tournament --players 4 --strategies basic,sheet,mimic:17 \\
-      --hands 1e6
-  tahur veintiuno tournament --players 2 --strategies sheet,basic \\
-      --hands 1e7 --chart ranking.svg",
-            "  tahur veintiuno flags --players 4 --hands 1e7
-  tahur veintiuno flags --players 6 --strategies sheet --hands 1e7 \\
-      --chart bank.svg",
-        ],
     };
 
     /// Search bots play their hands out with `basic`.

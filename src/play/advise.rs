@@ -1,0 +1,611 @@
+//! Advice at a position, written once for every game: each legal action of the player to act,
+//! with that player's chance of the game's event from here, by rollouts — the way GNU
+//! Backgammon analyses a move.
+//!
+//! Every rollout deals what the player cannot see at random, uniformly over what is consistent
+//! with the position ([`State::deal_for_view`]: hidden hands are not weighted by what bids or
+//! claims suggest), then plays each legal action on that same deal with the same random streams
+//! (common random numbers) and lets the chosen bots play every seat, the adviced one included, to
+//! the end of the game. The actions' differences are therefore paired: a difference between two
+//! actions is measured far more precisely than either chance.
+//!
+//! A rollout's value for the player is the game's event in half points, so that tallies stay
+//! exact integers: 2 for a win (for not being the durak), 1 for a draw or a game stopped at the
+//! move cap, 0 for a loss; a scored game's points are counted as they are ([`rollout_value`]).
+//!
+//! Rollouts run in fixed chunks with their own streams on the shared runner: the same seed gives
+//! the same advice at any thread count and shard split. With `--until-decided` the rollouts grow
+//! by doubling looks until the best action is separated from every other one at the look's level
+//! α/2^k (over the looks, the error is at most α), Bonferroni-corrected over the other actions.
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    game_streams, ActionOf, Bot, Game, GameRules, Outcome, Scoring, Seat, State, Strategy,
+};
+use crate::error::{Error, Result};
+use crate::report::{Report, Table, Value};
+use crate::rng::Stream;
+use crate::runner::{RunControl, RunSpec, RunSummary, Simulation, Tally};
+use crate::stats::{paired_means, MeanEstimate, PairedDifference, Sums};
+
+/// Rollouts per chunk (part of a run's definition).
+pub const CHUNK: u64 = 64;
+/// Most actions advice compares at once.
+pub const MAX_ACTIONS: usize = 512;
+/// Most actions one rollout may take before it is counted a fault (a bot that never ends the
+/// game).
+const MAX_ROLLOUT_ACTIONS: u32 = 1_000_000;
+
+/// What to advise on: a game at a decision (only what the player to act sees is used), and the
+/// strategies that play every seat after the action.
+#[derive(Clone, Debug)]
+pub struct AdviceSetup<G: Game, S: Strategy<G>> {
+    /// A game whose player to act is the one advised: only that player's view is read.
+    pub position: G::State,
+    /// The strategies of the rest of the game by seat (repeated when shorter than the table).
+    pub bots: Vec<S>,
+}
+
+/// The legal actions at a position, in the engine's order.
+pub fn legal_actions<G: Game>(position: &G::State) -> Vec<ActionOf<G>> {
+    let mut out = Vec::new();
+    position.legal_actions(&mut out);
+    out
+}
+
+/// The value of a finished game for `seat`, in half points: 2 for the good side of the game's
+/// event (a win, not being the durak), 1 for a draw or a capped game, 0 for the bad side; a
+/// scored game's points twice (so that a half never appears).
+#[inline]
+pub fn rollout_value<G: Game>(end: &G::State, seat: Seat) -> i64 {
+    match (end.outcome(), G::INFO.scoring) {
+        (Some(Outcome::Event(mask)), Scoring::Event { good }) => {
+            if (mask >> seat & 1 == 1) == good {
+                2
+            } else {
+                0
+            }
+        }
+        (Some(Outcome::Draw), Scoring::Event { good: false }) => 2,
+        (Some(Outcome::Scored), _) | (_, Scoring::Points) => 2 * end.points(seat),
+        _ => 1,
+    }
+}
+
+/// The exact sums of the rollouts: each action's values and every pair's differences.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AdviceTally {
+    /// Deals rolled out (each with every action).
+    pub deals: u64,
+    /// Deals dropped because a rollout broke (an illegal bot action, a game that never ended).
+    pub faults: u64,
+    /// Each action's values (half points).
+    pub values: Vec<Sums>,
+    /// For actions i < j, the differences value(i) − value(j), in the order (0,1), (0,2), …,
+    /// (1,2), …
+    pub differences: Vec<Sums>,
+}
+
+impl Tally for AdviceTally {
+    fn absorb(&mut self, o: &Self) {
+        self.deals += o.deals;
+        self.faults += o.faults;
+        if self.values.is_empty() {
+            self.values = o.values.clone();
+            self.differences = o.differences.clone();
+            return;
+        }
+        for (a, b) in self.values.iter_mut().zip(&o.values) {
+            a.absorb(b);
+        }
+        for (a, b) in self.differences.iter_mut().zip(&o.differences) {
+            a.absorb(b);
+        }
+    }
+}
+
+impl AdviceTally {
+    /// An empty tally for `actions` actions.
+    pub fn new(actions: usize) -> Self {
+        AdviceTally {
+            deals: 0,
+            faults: 0,
+            values: vec![Sums::default(); actions],
+            differences: vec![Sums::default(); actions * actions.saturating_sub(1) / 2],
+        }
+    }
+
+    /// Where the pair (i, j), i < j, sits in [`Self::differences`].
+    fn pair(&self, i: usize, j: usize) -> usize {
+        let k = self.values.len();
+        debug_assert!(i < j && j < k);
+        i * (2 * k - i - 1) / 2 + (j - i - 1)
+    }
+
+    /// Action `i`'s chance (values over 2).
+    pub fn chance(&self, i: usize) -> MeanEstimate {
+        let e = self.values[i].estimate(self.deals);
+        MeanEstimate {
+            n: e.n,
+            mean: e.mean / 2.0,
+            sd: e.sd / 2.0,
+        }
+    }
+
+    /// Action `i` against action `j`, paired (in chances).
+    pub fn versus(&self, i: usize, j: usize) -> PairedDifference {
+        let (a, b) = (self.chance(i).mean, self.chance(j).mean);
+        if i == j {
+            return paired_means(a, b, &Sums::default(), self.deals, 2.0);
+        }
+        let (lo, hi) = (i.min(j), i.max(j));
+        let mut d = self.differences[self.pair(lo, hi)];
+        if i > j {
+            d.sum = -d.sum;
+        }
+        paired_means(a, b, &d, self.deals, 2.0)
+    }
+
+    /// The action with the highest mean (the first of equals).
+    pub fn best(&self) -> usize {
+        let mut best = 0;
+        for i in 1..self.values.len() {
+            if self.values[i].sum > self.values[best].sum {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Whether the best action is separated from every other at level `alpha` (two-sided paired
+    /// z tests, Bonferroni over the others).
+    pub fn separated(&self, alpha: f64) -> bool {
+        let k = self.values.len();
+        if k < 2 {
+            return true;
+        }
+        if self.deals < 2 {
+            return false;
+        }
+        let best = self.best();
+        let level = alpha / (k - 1) as f64;
+        (0..k)
+            .filter(|&j| j != best)
+            .all(|j| self.versus(best, j).p_value < level)
+    }
+}
+
+/// The rollouts of an [`AdviceSetup`] as a simulation of the shared runner (a sample is one deal
+/// rolled out with every action).
+pub struct AdviceSimulation<'a, G: Game, S: Strategy<G>> {
+    setup: &'a AdviceSetup<G, S>,
+    actions: Vec<ActionOf<G>>,
+}
+
+impl<'a, G: Game, S: Strategy<G>> AdviceSimulation<'a, G, S> {
+    /// The rollouts of `setup`, refusing a finished game, no legal action or too many.
+    pub fn new(setup: &'a AdviceSetup<G, S>) -> Result<Self> {
+        if setup.position.is_over() {
+            return Err(Error::usage(
+                "the position's game is over: there is nothing to decide",
+            ));
+        }
+        if setup.bots.is_empty() {
+            return Err(Error::usage(
+                "no strategy for the rollouts: name at least one",
+            ));
+        }
+        let actions = legal_actions::<G>(&setup.position);
+        if actions.is_empty() || actions.len() > MAX_ACTIONS {
+            return Err(Error::usage(format!(
+                "the position has {} legal actions: advice compares 1 to {MAX_ACTIONS}",
+                actions.len()
+            )));
+        }
+        Ok(AdviceSimulation { setup, actions })
+    }
+
+    /// The actions compared, in the engine's order.
+    pub fn actions(&self) -> &[ActionOf<G>] {
+        &self.actions
+    }
+
+    /// Plays `game` to its end with `bots` (seat `s` by `bots[s % len]`); `None` when a bot's
+    /// action is refused or the game never ends.
+    fn finish(
+        game: &mut G::State,
+        bots: &mut [S::Bot],
+        deal: &mut Stream,
+        decisions: &mut Stream,
+    ) -> Option<()> {
+        let mut steps = 0u32;
+        while !game.is_over() {
+            let seat = game.to_act();
+            let n = bots.len();
+            let action = bots[seat % n].act(&game.view(seat), decisions);
+            game.apply(action, deal).ok()?;
+            steps += 1;
+            if steps > MAX_ROLLOUT_ACTIONS {
+                return None;
+            }
+        }
+        Some(())
+    }
+}
+
+impl<G: Game, S: Strategy<G>> Simulation for AdviceSimulation<'_, G, S> {
+    type Tally = AdviceTally;
+
+    fn chunk_size(&self) -> u64 {
+        CHUNK
+    }
+
+    fn empty_tally(&self) -> AdviceTally {
+        AdviceTally::new(self.actions.len())
+    }
+
+    fn run_chunk(&self, stream: &mut Stream, samples: u64, t: &mut AdviceTally) {
+        let rules = self.setup.position.rules();
+        let players = rules.players();
+        let mut bots: Vec<S::Bot> = (0..players)
+            .map(|s| self.setup.bots[s % self.setup.bots.len()].bot(rules))
+            .collect();
+        let seat = self.setup.position.to_act();
+        let view = self.setup.position.view(seat);
+        let k = self.actions.len();
+        let mut values = vec![0i64; k];
+        for _ in 0..samples {
+            let (mut deal, decisions) = game_streams(stream);
+            let dealt = G::State::deal_for_view(&view, &mut deal);
+            let mut ok = true;
+            for (i, &action) in self.actions.iter().enumerate() {
+                // The same deal and the same streams for every action.
+                let mut game = dealt.clone();
+                let (mut d, mut c) = (deal.clone(), decisions.clone());
+                if game.apply(action, &mut d).is_err()
+                    || Self::finish(&mut game, &mut bots, &mut d, &mut c).is_none()
+                {
+                    ok = false;
+                    break;
+                }
+                values[i] = rollout_value::<G>(&game, seat);
+            }
+            if !ok {
+                t.faults += 1;
+                continue;
+            }
+            t.deals += 1;
+            let mut p = 0;
+            for i in 0..k {
+                t.values[i].add(values[i]);
+                for j in i + 1..k {
+                    t.differences[p].add(values[i] - values[j]);
+                    p += 1;
+                }
+            }
+        }
+    }
+}
+
+/// How a run of advice ended, when it ran until decided.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Sequential {
+    /// Looks taken.
+    pub looks: u32,
+    /// The level of the last look, α/2^looks.
+    pub last_level: f64,
+    /// Whether the best action was separated before the rollouts ran out.
+    pub decided: bool,
+}
+
+/// The rollouts' result: the actions compared, their tally, the run and how a sequential run
+/// ended.
+#[derive(Clone, Debug)]
+pub struct Advice<A> {
+    /// The legal actions, in the engine's order.
+    pub actions: Vec<A>,
+    /// The rollouts' sums.
+    pub tally: AdviceTally,
+    /// The run (its samples are deals).
+    pub run: RunSummary,
+    /// With `--until-decided`: the looks taken and whether the best was separated.
+    pub sequential: Option<Sequential>,
+}
+
+/// Runs the rollouts of `setup` for `spec` (its samples are deals; each deal is rolled out once
+/// per action), or with `until_decided = Some((batch, alpha))` in doubling looks from `batch`
+/// deals until the best action is separated at the look's level.
+pub fn run<G: Game, S: Strategy<G>>(
+    setup: &AdviceSetup<G, S>,
+    spec: &RunSpec,
+    until_decided: Option<(u64, f64)>,
+    control: &RunControl,
+) -> Result<Advice<ActionOf<G>>> {
+    let sim = AdviceSimulation::new(setup)?;
+    let actions = sim.actions().to_vec();
+    if actions.len() == 1 {
+        // One legal action: nothing to roll out.
+        let summary = RunSummary {
+            spec: *spec,
+            samples_done: 0,
+            interrupted: false,
+            missing: None,
+        };
+        return Ok(Advice {
+            actions,
+            tally: AdviceTally::new(1),
+            run: summary,
+            sequential: None,
+        });
+    }
+    let Some((batch, alpha)) = until_decided else {
+        let r = crate::runner::run(&sim, spec, None, control)?;
+        let summary = RunSummary::of(*spec, &r);
+        return Ok(Advice {
+            actions,
+            tally: r.tally,
+            run: summary,
+            sequential: None,
+        });
+    };
+    let chunks_per_look = batch.div_ceil(spec.chunk_size).max(1);
+    let total = spec.total_chunks();
+    let mut tally = sim.empty_tally();
+    let (mut done, mut samples_done, mut looks) = (0u64, 0u64, 0u32);
+    let (mut level, mut decided, mut interrupted) = (alpha, false, false);
+    while done < total && !decided && !interrupted {
+        let end = (chunks_per_look << looks.min(40)).min(total);
+        let part = crate::runner::run_range(&sim, spec, done..end, control)?;
+        tally.absorb(&part.tally);
+        samples_done += part.samples_done;
+        interrupted = part.interrupted;
+        done = end;
+        looks += 1;
+        level = alpha / 2f64.powi(looks as i32);
+        decided = tally.separated(level);
+    }
+    let summary = RunSummary {
+        spec: *spec,
+        samples_done,
+        interrupted,
+        missing: None,
+    };
+    let seq = Sequential {
+        looks,
+        last_level: level,
+        decided,
+    };
+    Ok(Advice {
+        actions,
+        tally,
+        run: summary,
+        sequential: Some(seq),
+    })
+}
+
+/// What the advice says of the best action.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// The only legal action.
+    Only,
+    /// Better than every other action: each paired difference's 95 % interval lies below 0.
+    ClearlyBest,
+    /// Not separated from these actions (indices): their differences from the best include 0.
+    WithinNoiseOf(Vec<usize>),
+}
+
+/// The verdict on the best action of a tally.
+pub fn verdict(t: &AdviceTally) -> Verdict {
+    let k = t.values.len();
+    if k == 1 {
+        return Verdict::Only;
+    }
+    let best = t.best();
+    let close: Vec<usize> = (0..k)
+        .filter(|&j| j != best && t.versus(j, best).interval.high >= 0.0)
+        .collect();
+    if close.is_empty() {
+        Verdict::ClearlyBest
+    } else {
+        Verdict::WithinNoiseOf(close)
+    }
+}
+
+/// The advice as a report: every action with the chance, its interval, its difference from the
+/// best with that difference's interval, best first. `name` writes an action as players say it;
+/// `what` names the chance ("chance of winning the game").
+pub fn report<A: Copy>(
+    title: &str,
+    position: &str,
+    what: &str,
+    advice: &Advice<A>,
+    name: impl Fn(A) -> String,
+) -> Report {
+    let (actions, t, run) = (&advice.actions, &advice.tally, &advice.run);
+    let seq = advice.sequential.as_ref();
+    let mut r = Report::new(title);
+    r.field("position", "position", Value::Text(position.to_string()));
+    let k = actions.len();
+    let best = t.best();
+    let verdict = verdict(t);
+    let name_of = |i: usize| name(actions[i]);
+    match &verdict {
+        Verdict::Only => {
+            r.field_plain(
+                "best",
+                "best",
+                Value::Text(name_of(0)),
+                "the only legal action".into(),
+            );
+        }
+        Verdict::ClearlyBest => {
+            r.field_plain(
+                "best",
+                "best",
+                Value::Text(name_of(best)),
+                "clearly best: every other action is worse beyond the 95 % interval".into(),
+            );
+        }
+        Verdict::WithinNoiseOf(close) => {
+            let names: Vec<String> = close.iter().map(|&i| name_of(i)).collect();
+            r.field_plain(
+                "best",
+                "best",
+                Value::Text(name_of(best)),
+                format!(
+                    "best by the rollouts, within noise of {}: roll out more to tell them apart",
+                    names.join(", ")
+                ),
+            );
+        }
+    }
+    r.field("chance_of", "chance", Value::Text(what.to_string()));
+    if k > 1 {
+        r.run_size(
+            "deals",
+            "deals rolled out (each with every action)",
+            run.samples_done,
+            run,
+        );
+        if let Some(s) = seq {
+            r.field("looks", "sequential looks", Value::Int(s.looks as i64));
+            r.field(
+                "decided",
+                "decided",
+                Value::Text(if s.decided { "yes" } else { "no" }.into()),
+            );
+        }
+    }
+    let mut table = Table::new(
+        "actions",
+        "actions, best first",
+        &[
+            ("action", "action"),
+            ("chance", "chance"),
+            ("interval", "95 % interval"),
+            ("versus_best", "against the best (points)"),
+            ("versus_best_interval", "95 % interval (points)"),
+            ("verdict", ""),
+        ],
+    );
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by(|&a, &b| t.values[b].sum.cmp(&t.values[a].sum).then(a.cmp(&b)));
+    for i in order {
+        if k == 1 {
+            table.push(vec![
+                Value::Text(name_of(i)),
+                Value::Empty,
+                Value::Empty,
+                Value::Empty,
+                Value::Empty,
+                Value::Text("only".into()),
+            ]);
+            continue;
+        }
+        let c = t.chance(i);
+        let ci = c.interval(0.95);
+        let (diff, diff_ci, mark) = if i == best {
+            (
+                Value::Empty,
+                Value::Empty,
+                match verdict {
+                    Verdict::ClearlyBest => "best, clearly",
+                    _ => "best",
+                },
+            )
+        } else {
+            let d = t.versus(i, best);
+            let mark = if d.interval.high < 0.0 {
+                "worse"
+            } else {
+                "within noise"
+            };
+            // In percentage points, as the chances are shown.
+            (
+                Value::Num(100.0 * d.difference, 2),
+                Value::NumInterval(100.0 * d.interval.low, 100.0 * d.interval.high, 2),
+                mark,
+            )
+        };
+        table.push(vec![
+            Value::Text(name_of(i)),
+            Value::Prob(c.mean),
+            Value::ProbInterval(ci.low.max(0.0), ci.high.min(1.0)),
+            diff,
+            diff_ci,
+            Value::Text(mark.into()),
+        ]);
+    }
+    r.tables.push(table);
+    r.note(
+        "What the player cannot see is dealt uniformly over what is consistent with the position \
+         (hidden hands are not weighted by what the bids or claims suggest); every action meets \
+         the same deals and the same random streams, so the differences are paired.",
+    );
+    if t.faults > 0 {
+        r.note(format!(
+            "{} deals were dropped: a bot's action was refused or a game did not end (a bug; \
+             please report it).",
+            t.faults
+        ));
+    }
+    if !run.is_complete() && k > 1 {
+        r.note(format!(
+            "Stopped early: these figures are from {} deals.",
+            run.samples_done
+        ));
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_are_indexed_in_order() {
+        let t = AdviceTally::new(5);
+        let mut p = 0;
+        for i in 0..5 {
+            for j in i + 1..5 {
+                assert_eq!(t.pair(i, j), p);
+                p += 1;
+            }
+        }
+        assert_eq!(p, t.differences.len());
+    }
+
+    #[test]
+    fn versus_is_antisymmetric_and_matches_the_means() {
+        let mut t = AdviceTally::new(3);
+        // Deals: (2,0,1), (2,2,0), (0,0,2), (2,0,0).
+        for v in [[2, 0, 1], [2, 2, 0], [0, 0, 2], [2, 0, 0]] {
+            t.deals += 1;
+            let mut p = 0;
+            for i in 0..3 {
+                t.values[i].add(v[i]);
+                for j in i + 1..3 {
+                    t.differences[p].add(v[i] - v[j]);
+                    p += 1;
+                }
+            }
+        }
+        assert_eq!(t.best(), 0);
+        assert_eq!(t.chance(0).mean, 0.75);
+        let d = t.versus(0, 1);
+        assert_eq!((d.a, d.b, d.difference), (0.75, 0.25, 0.5));
+        let e = t.versus(1, 0);
+        assert_eq!(e.difference, -0.5);
+        assert_eq!(d.interval.high, -e.interval.low);
+        // Action 0 − action 2 in chances, deal by deal, against a direct computation.
+        let diffs = [0.5, 1.0, -1.0, 1.0];
+        let mean: f64 = diffs.iter().sum::<f64>() / 4.0;
+        let var = diffs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / 3.0;
+        let v = t.versus(0, 2);
+        assert!((v.difference - mean).abs() < 1e-12);
+        assert!(
+            (v.interval.high - v.interval.low - 2.0 * 1.959964 * (var / 4.0).sqrt()).abs() < 1e-5
+        );
+    }
+}
