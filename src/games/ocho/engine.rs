@@ -745,7 +745,7 @@ impl OchoState {
     fn invariants(&self) -> Result<(), String> {
         let deck = self.rules.deck_cards();
         let stock = self.stock_set();
-        if count(stock) != self.table.stock_len as u32 {
+        if count(stock) != self.table.stock_len {
             return Err("a card is twice in the stock".into());
         }
         let mut seen: CardSet = 0;
@@ -999,7 +999,7 @@ impl<'a> View<'a> {
     /// Cards that can still be drawn: the stock and the played cards under the top one.
     #[inline]
     pub fn cards_to_draw(&self) -> u32 {
-        self.game.table.stock_len as u32 + count(self.game.table.pile) - 1
+        self.game.table.stock_len + count(self.game.table.pile) - 1
     }
     /// Cards whose place this player does not know: in other hands or in the stock.
     #[inline]
