@@ -10,7 +10,7 @@ use super::run::{
 use super::{emit, OutputArgs};
 use tahur::error::{Error, Result};
 use tahur::play::advise::{self, AdviceSetup};
-use tahur::play::position::{example, position_of, Positions};
+use tahur::play::position::{example, position_of, Matches, Positions};
 use tahur::play::{GameRules, State, Strategy};
 use tahur::report::{Report, Value};
 use tahur::rng::base_stream;
@@ -21,7 +21,7 @@ pub const COMMANDS: [&str; 2] = ["position", "advise"];
 
 /// Adds `position` and `advise` under game `G`'s command (which must exist: register the
 /// whole-game commands first). A game that already has a command of that name keeps its own.
-pub fn register<G: GameCli + Positions>(cli: Command) -> Command {
+pub fn register<G: GameCli + Matches>(cli: Command) -> Command {
     cli.mut_subcommand(G::INFO.key, |mut game| {
         for name in COMMANDS {
             if game.get_subcommands().any(|s| s.get_name() == name) {
@@ -29,12 +29,26 @@ pub fn register<G: GameCli + Positions>(cli: Command) -> Command {
             }
             game = game.subcommand(command::<G>(name));
         }
-        game
+        if G::MATCH_FLAG.is_some() {
+            game = game.subcommand(equity_command::<G>());
+        }
+        game.mut_subcommand("sim", |sim| {
+            sim.arg(
+                Arg::new("from")
+                    .long("from")
+                    .value_name("TEXT")
+                    .help(format!(
+                        "Start every game from a match state (\"{}\") or a position as `{} position` writes it; what its player cannot see is dealt afresh each game",
+                        G::MATCH_EXAMPLE,
+                        G::INFO.key
+                    )),
+            )
+        })
     })
 }
 
 /// Runs `position` or `advise` of game `G` if `m` holds one.
-pub fn dispatch<G: GameCli + Positions>(m: &ArgMatches) -> Option<Result<i32>> {
+pub fn dispatch<G: GameCli + Matches>(m: &ArgMatches) -> Option<Result<i32>> {
     let (game, sub) = m.subcommand()?;
     if game != G::INFO.key {
         return None;
@@ -47,6 +61,7 @@ pub fn dispatch<G: GameCli + Positions>(m: &ArgMatches) -> Option<Result<i32>> {
     match name {
         "position" => Some(position::<G>(args)),
         "advise" => Some(advise::<G>(args)),
+        "equity" => Some(equity::<G>(args)),
         _ => None,
     }
 }
@@ -285,6 +300,187 @@ pub fn run_advice<G: GameCli + Positions>(
             "interrupted: {} of {} deals rolled out; the advice shows what they give",
             tahur::humanize::thousands(advice.run.samples_done),
             tahur::humanize::thousands(spec.samples)
+        )
+    }))
+}
+
+/// The `equity` command of a game with match states.
+fn equity_command<G: GameCli + Matches>() -> Command {
+    let key = G::INFO.key;
+    let flag = G::MATCH_FLAG.unwrap_or("at");
+    let example_value = G::MATCH_EXAMPLE
+        .split_once(':')
+        .map_or(G::MATCH_EXAMPLE, |(_, v)| v)
+        .trim()
+        .replace(' ', ",");
+    let mut cmd = Command::new("equity")
+        .about("Each side's chance to win the match from a match state (lives, points, scores), and the fair split of a pot there; without a state, the whole table")
+        .arg(
+            Arg::new(MARK)
+                .long(MARK)
+                .hide(true)
+                .action(ArgAction::SetTrue),
+        );
+    // A match state that names every seat says how many play.
+    cmd = super::play::rule_args::<G>(cmd).mut_arg("players", |a| a.required(false));
+    cmd = cmd
+        .arg(
+            Arg::new("match-state")
+                .long(flag)
+                .value_name("VALUE")
+                .help(format!(
+                    "One match state, e.g. --{flag} {example_value} (the match state \"{}\"); leave it out for the whole table",
+                    G::MATCH_EXAMPLE
+                )),
+        )
+        .arg(
+            Arg::new("strategies")
+                .long("strategies")
+                .value_name("S1,S2,…")
+                .default_value(G::ROLLOUT_BOTS)
+                .help(format!("Who plays every seat, repeated: {}", G::STRATEGIES)),
+        )
+        .arg(
+            Arg::new("games")
+                .long("games")
+                .value_name("N")
+                .default_value("20000")
+                .value_parser(samples("games"))
+                .help("Games played from each match state (all on the same seed)"),
+        )
+        .arg(
+            Arg::new("pot")
+                .long("pot")
+                .value_name("AMOUNT")
+                .default_value("100")
+                .value_parser(|s: &str| match s.trim().parse::<f64>() {
+                    Ok(p) if p.is_finite() && p > 0.0 => Ok(p),
+                    _ => Err("expected a positive amount, e.g. 100".to_string()),
+                })
+                .help("The pot a fair split shares out"),
+        )
+        .after_help(format!(
+            "Every match state is played on the same seed: its rows meet the same random\n\
+             streams, so a difference between rows is less noisy than either row.\n\n\
+             Examples:\n  tahur {key} equity --{flag} {example_value}\n  \
+             tahur {key} equity --games 1e5 --format csv"
+        ));
+    cmd = SeedArgs::augment_args(cmd);
+    OutputArgs::augment_args(cmd)
+}
+
+/// A side of the table as players say it: `seat 2`, or `seats 1+3` for a pair.
+fn side_name<G: Matches>(rules: &G::Rules, side: usize) -> String {
+    let seats: Vec<String> = (0..rules.players())
+        .filter(|&s| rules.side(s) == side)
+        .map(|s| (s + 1).to_string())
+        .collect();
+    if seats.len() == 1 {
+        format!("seat {}", seats[0])
+    } else {
+        format!("seats {}", seats.join("+"))
+    }
+}
+
+/// `tahur GAME equity`.
+fn equity<G: GameCli + Matches>(m: &ArgMatches) -> Result<i32> {
+    use tahur::play::equity::{run_equity, EquitySetup};
+    use tahur::report::Table;
+    let out = OutputArgs::from_arg_matches(m).map_err(|e| Error::usage(e.to_string()))?;
+    let seeds = SeedArgs::from_arg_matches(m).map_err(|e| Error::usage(e.to_string()))?;
+    let value = m.get_one::<String>("match-state");
+    let flag = G::MATCH_FLAG.unwrap_or("at");
+    let rules =
+        super::play::rules_with_players::<G>(m, value.and_then(|v| G::players_of_match(v)))?;
+    let states = match value {
+        Some(v) => vec![G::read_match(&rules, &format!("{flag}: {v}"))
+            .map_err(|e| Error::usage(format!("--{flag} {v}: {e}")))?],
+        None => G::equity_grid(&rules),
+    };
+    let strategies = G::Strategy::parse_list(text(m, "strategies"))?;
+    let games = *m.get_one::<u64>("games").expect("has a default");
+    let pot = *m.get_one::<f64>("pot").expect("has a default");
+    let setup = EquitySetup::<G>::new(rules.clone(), &strategies, states)?;
+    let bar = progress(games * setup.states.len() as u64, "games");
+    let equity = with_progress(seeds.threads, bar, |control| {
+        run_equity(&setup, games, seeds.seed, control)
+    })?;
+    let sides = setup.sides();
+    let names: Vec<String> = (0..sides).map(|s| side_name::<G>(&rules, s)).collect();
+    let single = equity.rows.len() == 1 && value.is_some();
+    let mut r = Report::new(format!(
+        "{}: each side's chance to win the match {} · {} · {}",
+        G::INFO.title,
+        if single {
+            "from a match state"
+        } else {
+            "by match state"
+        },
+        rules.describe(),
+        text(m, "strategies")
+    ));
+    r.field(
+        "games_per_state",
+        "games from each state",
+        Value::Int(games as i64),
+    );
+    r.field("seed", "seed", Value::Int(seeds.seed as i64));
+    let mut cols: Vec<(String, String)> = vec![
+        ("state".into(), "match state".into()),
+        ("games".into(), "games".into()),
+    ];
+    for name in &names {
+        let k = name.replace(' ', "_").replace('+', "_");
+        cols.push((format!("{k}_chance"), format!("{name} wins")));
+        cols.push((format!("{k}_ci95"), "95 % interval".into()));
+        cols.push((format!("{k}_share"), format!("{name}'s share of {pot}")));
+    }
+    let cols_ref: Vec<(&str, &str)> = cols.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let mut t = Table::new("equity", "chance to win the match", &cols_ref);
+    for row in &equity.rows {
+        let mut cells = vec![Value::Text(row.state.clone()), Value::Int(row.games as i64)];
+        for s in 0..sides {
+            let (p, (lo, hi)) = row.chance95(s);
+            cells.push(Value::Prob(p));
+            cells.push(Value::ProbInterval(lo, hi));
+            cells.push(Value::Num(row.fair_share(s, pot), 1));
+        }
+        t.push(cells);
+    }
+    r.tables.push(t);
+    if single {
+        let row = &equity.rows[0];
+        let chances: Vec<String> = (0..sides)
+            .map(|s| {
+                format!(
+                    "{} {}",
+                    names[s],
+                    tahur::humanize::chance(row.chance95(s).0)
+                )
+            })
+            .collect();
+        let shares: Vec<String> = (0..sides)
+            .map(|s| format!("{:.1}", row.fair_share(s, pot)))
+            .collect();
+        r.note(format!(
+            "From {}: {}. A fair split of a pot of {pot}: {}{}.",
+            row.state,
+            chances.join("; "),
+            shares.join(" / "),
+            if row.undecided > 0 {
+                " (undecided games split evenly)"
+            } else {
+                ""
+            }
+        ));
+    }
+    r.note("Every game from a state deals every hand as in a new game; the seats are played by the strategies named. Each row's games run on the same seed.");
+    emit(&r, &out)?;
+    Ok(exit_code(equity.interrupted, || {
+        format!(
+            "interrupted: {} of {} match states played; the table shows those",
+            equity.rows.len(),
+            setup.states.len()
         )
     }))
 }

@@ -413,7 +413,28 @@ fn parse_alpha(s: &str) -> std::result::Result<f64, String> {
 /// The rules the flags describe: the standard table for `--players`, each rule flag in the
 /// game's order, then `--house`.
 pub(crate) fn rules<G: Game>(m: &ArgMatches) -> Result<G::Rules> {
-    let players = *m.get_one::<usize>("players").expect("players has a value");
+    rules_with_players::<G>(m, None)
+}
+
+/// [`rules`] with `players` when `--players` was not typed (a match state that names every
+/// seat says how many play).
+pub(crate) fn rules_with_players<G: Game>(
+    m: &ArgMatches,
+    players: Option<usize>,
+) -> Result<G::Rules> {
+    let typed = m.value_source("players") == Some(ValueSource::CommandLine);
+    let players = match (players, m.get_one::<usize>("players")) {
+        (Some(p), _) if !typed => p,
+        (_, Some(&p)) => p,
+        (_, None) => {
+            return Err(Error::usage(format!(
+                "give --players: {} is for {} to {} players",
+                G::INFO.title,
+                G::INFO.players.0,
+                G::INFO.players.1
+            )))
+        }
+    };
     let mut rules = G::Rules::standard(players);
     let house = m.get_one::<String>("house").map_or("", String::as_str);
     // A rule set twice, by its flag and in --house, is a slip: which one was meant?
@@ -494,10 +515,15 @@ fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> 
     let strategies = |spec: &str| G::Strategy::parse_list(spec);
     let base = rules::<G>(m)?;
     let job = match name {
-        "sim" => Job::Sim(
-            TableSetup::new(base, &strategies(text(m, "strategies"))?, check)?
-                .with_series(series)?,
-        ),
+        "sim" => {
+            let table = TableSetup::new(base, &strategies(text(m, "strategies"))?, check)?
+                .with_series(series)?;
+            // `--from` exists for the games with positions (cli::advise adds it).
+            match m.try_get_one::<String>("from").ok().flatten() {
+                Some(from) => Job::Sim(table.starting_from(from)?),
+                None => Job::Sim(table),
+            }
+        }
         "compare" => {
             let variant = |spec: &str, own: Option<&String>| -> Result<TableSetup<G>> {
                 let list = strategies(own.map_or(text(m, "strategies"), String::as_str))?;

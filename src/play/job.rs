@@ -81,7 +81,12 @@ impl<G: Game> Job<G> {
         control: &RunControl,
     ) -> Result<JobRun> {
         match self {
-            Job::Sim(t) => run_erased(&GameSimulation::new(t), spec, shard, control),
+            Job::Sim(t) => {
+                if let Some(text) = &t.from {
+                    G::start_from(&t.rules, text)?;
+                }
+                run_erased(&GameSimulation::new(t), spec, shard, control)
+            }
             Job::Compare(c) => run_erased(&CompareSimulation::new(c), spec, shard, control),
             Job::Tournament(t) => run_erased(&TournamentSimulation::new(t), spec, shard, control),
             Job::Flags(f) => run_erased(&FlagsSimulation::new(f), spec, shard, control),

@@ -22,6 +22,7 @@
 pub mod advise;
 pub mod charts;
 pub mod compare;
+pub mod equity;
 pub mod flags;
 pub mod ismcts;
 pub mod job;
@@ -38,7 +39,7 @@ use std::fmt::{Debug, Display};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::rng::{Rng, SeedableRng, Stream};
 
 pub use table::TableSetup;
@@ -107,6 +108,15 @@ pub trait Game: Copy + Clone + Debug + Default + PartialEq + Send + Sync + 'stat
     /// order matters, not only the event: Ocho loco's first out and last). Off by default, so
     /// the reports of games that do not ask for it stay as they were.
     const PLACES_BY_STRATEGY: bool = false;
+
+    /// Where `sim --from TEXT` starts its games at `rules`: games with positions answer with
+    /// [`position::start_from`]; the others refuse.
+    fn start_from(_rules: &Self::Rules, text: &str) -> Result<position::StartFrom<Self>> {
+        Err(Error::usage(format!(
+            "--from {text:?}: {} has no positions yet; drop --from",
+            Self::INFO.title
+        )))
+    }
 
     /// A note for a tournament at this table (e.g. a seating that balances by construction).
     fn tournament_note(_rules: &Self::Rules) -> Option<String> {
@@ -610,7 +620,28 @@ pub fn play<G: Game, B: Bot<G>>(
     decisions: &mut Stream,
     check: bool,
 ) -> std::result::Result<Played, Fault> {
-    let mut game = G::State::deal(rules, start, deal);
+    play_from::<G, B>(
+        G::State::deal(rules, start, deal),
+        rules,
+        bots,
+        seat_bot,
+        deal,
+        decisions,
+        check,
+    )
+}
+
+/// [`play`] from a game already dealt (`sim --from`).
+#[inline]
+pub fn play_from<G: Game, B: Bot<G>>(
+    mut game: G::State,
+    rules: &G::Rules,
+    bots: &mut [B],
+    seat_bot: &[usize],
+    deal: &mut Stream,
+    decisions: &mut Stream,
+    check: bool,
+) -> std::result::Result<Played, Fault> {
     if check {
         game.check_invariants().map_err(|_| Fault::Violation)?;
     } else if B::play_out(&mut game, bots, seat_bot, deal, decisions) {

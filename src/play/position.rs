@@ -6,7 +6,10 @@
 //! that player cannot see is filled in at random, and advice deals it again for every rollout
 //! ([`super::State::deal_for_view`]), so the filling never matters.
 
-use super::{game_streams, ActionOf, Bot, Game, Start, State, Strategy, ViewOf};
+use std::fmt;
+use std::sync::Arc;
+
+use super::{game_streams, ActionOf, Bot, Game, Seat, Start, State, Strategy, ViewOf};
 use crate::error::{Error, Result};
 use crate::rng::{base_stream, Stream};
 
@@ -32,6 +35,104 @@ pub trait Positions: Game {
     /// An action as players say it (its `Display` by default).
     fn action_name(action: ActionOf<Self>) -> String {
         action.to_string()
+    }
+}
+
+/// A game whose match states can be written and read: where `sim --from` and `equity` start.
+pub trait Matches: Positions {
+    /// A match state: what a new game can start from besides the rules (lives, points, the
+    /// score of each pair, who deals) — every hand still dealt as in a new game.
+    type Match: Clone + fmt::Debug + PartialEq + Send + Sync + 'static;
+    /// A match state as players write it, for help and messages (`lives: 3 2 1`).
+    const MATCH_EXAMPLE: &'static str;
+    /// The flag `equity` takes one match state with (`lives` for `--lives 3,2,1`): its value is
+    /// read as `KEY: VALUE`. `None`: every game starts alike, so the game has no `equity`.
+    const MATCH_FLAG: Option<&'static str>;
+
+    /// Reads a match state at `rules` (its keys are the position's, without `seat`), or one
+    /// line naming what is wrong and what would be accepted. [`Matches::write_match`] reads
+    /// back to the same state.
+    fn read_match(rules: &Self::Rules, text: &str) -> Result<Self::Match>;
+
+    /// Writes a match state so that [`Matches::read_match`] reads it back.
+    fn write_match(rules: &Self::Rules, m: &Self::Match) -> String;
+
+    /// A new game from match state `m`, dealt from `rng`. At the match's start it must deal
+    /// exactly as [`State::deal`] does, drawing the same numbers, so that `sim --from` the
+    /// start is a plain `sim` figure for figure.
+    fn deal_from_match(
+        rules: &Self::Rules,
+        m: &Self::Match,
+        start: &Start,
+        rng: &mut Stream,
+    ) -> Self::State;
+
+    /// The match states of `equity`'s table at these rules (every score the table covers).
+    fn equity_grid(rules: &Self::Rules) -> Vec<Self::Match>;
+
+    /// How many players a match state written as `--MATCH_FLAG VALUE` seats, when it says (one
+    /// number per seat): the table's size unless `--players` is given.
+    fn players_of_match(_value: &str) -> Option<usize> {
+        None
+    }
+}
+
+/// Whether `text` is a whole position (it names the seat to act: `seat: 2`) rather than a match
+/// state.
+pub fn names_a_seat(text: &str) -> bool {
+    text.split(';')
+        .filter_map(|item| item.split_once(':'))
+        .any(|(key, _)| key.trim().eq_ignore_ascii_case("seat"))
+}
+
+/// Where the games of `sim --from` start: a match state (every hand dealt as in a new game) or a
+/// position (what its player cannot see dealt afresh for every game, uniformly over what fits).
+#[derive(Clone)]
+pub struct StartFrom<G: Game> {
+    deal: Arc<dyn Fn(&Start, &mut Stream) -> G::State + Send + Sync>,
+    /// The position's seat to act; `None` for a match state.
+    pub seat: Option<Seat>,
+}
+
+impl<G: Game> StartFrom<G> {
+    /// The first state of a game, dealt from `rng`.
+    #[inline]
+    pub fn deal(&self, start: &Start, rng: &mut Stream) -> G::State {
+        (self.deal)(start, rng)
+    }
+}
+
+impl<G: Game> fmt::Debug for StartFrom<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StartFrom")
+            .field("seat", &self.seat)
+            .finish()
+    }
+}
+
+/// Reads where `sim --from TEXT` starts at `rules`: a position when the text names a seat, a
+/// match state otherwise.
+pub fn start_from<G: Matches>(rules: &G::Rules, text: &str) -> Result<StartFrom<G>> {
+    if names_a_seat(text) {
+        // The hidden part this deals is thrown away: every game deals it afresh.
+        let game = G::read_position(rules, text, &mut base_stream(0))?;
+        if game.is_over() {
+            return Err(Error::usage(
+                "--from: the game of this position is over: give a position with a move to make",
+            ));
+        }
+        let seat = game.to_act();
+        Ok(StartFrom {
+            deal: Arc::new(move |_start, rng| G::State::deal_for_view(&game.view(seat), rng)),
+            seat: Some(seat),
+        })
+    } else {
+        let m = G::read_match(rules, text)?;
+        let rules = rules.clone();
+        Ok(StartFrom {
+            deal: Arc::new(move |start, rng| G::deal_from_match(&rules, &m, start, rng)),
+            seat: None,
+        })
     }
 }
 

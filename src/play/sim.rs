@@ -7,10 +7,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::position::StartFrom;
 use super::table::TableSetup;
 use super::{
-    game_streams, play, scored, Fault, Game, GameRules, Played, Scoring, Seat, Start, Strategy,
-    MAX_SEATS,
+    game_streams, play, play_from, scored, Fault, Game, GameRules, Played, Scoring, Seat, Start,
+    Strategy, MAX_SEATS,
 };
 use crate::humanize;
 use crate::report::{Report, Table, Value};
@@ -143,6 +144,7 @@ pub struct GameSimulation<G: Game, S: Strategy<G> = <G as Game>::Strategy> {
     strategy_of_seat: [usize; MAX_SEATS],
     strategies: usize,
     chunk: u64,
+    from: Option<StartFrom<G>>,
 }
 
 impl<G: Game, S: Strategy<G>> GameSimulation<G, S> {
@@ -156,6 +158,12 @@ impl<G: Game, S: Strategy<G>> GameSimulation<G, S> {
             strategy_of_seat,
             strategies: setup.distinct().len(),
             chunk: setup.chunk_size(),
+            // Checked when the table was made ([`TableSetup::starting_from`]) and again by
+            // [`super::job::Job::run`] for a table read from a file.
+            from: setup
+                .from
+                .as_deref()
+                .and_then(|text| G::start_from(&setup.rules, text).ok()),
             setup: setup.clone(),
         }
     }
@@ -179,15 +187,26 @@ impl<G: Game, S: Strategy<G>> GameSimulation<G, S> {
         deal: &mut Stream,
         decisions: &mut Stream,
     ) -> Result<Played, Fault> {
-        play::<G, S::Bot>(
-            &self.setup.rules,
-            start,
-            bots,
-            &IDENTITY_SEATS,
-            deal,
-            decisions,
-            self.setup.check,
-        )
+        match &self.from {
+            None => play::<G, S::Bot>(
+                &self.setup.rules,
+                start,
+                bots,
+                &IDENTITY_SEATS,
+                deal,
+                decisions,
+                self.setup.check,
+            ),
+            Some(from) => play_from::<G, S::Bot>(
+                from.deal(start, deal),
+                &self.setup.rules,
+                bots,
+                &IDENTITY_SEATS,
+                deal,
+                decisions,
+                self.setup.check,
+            ),
+        }
     }
 
     /// Plays one game and records it (a dropped game as its fault); returns the game.
@@ -435,6 +454,14 @@ pub fn report<G: Game, S: Strategy<G>>(
         sample_count::<G>(t),
         run,
     );
+    if let Some(from) = &setup.from {
+        r.field("from", "every game from", Value::Text(from.clone()));
+        r.note(if super::position::names_a_seat(from) {
+            "Every game starts from the position: what its player cannot see is dealt afresh for each game, uniformly over what fits it (no inference from bids or claims)."
+        } else {
+            "Every game starts from the match state; the hands are dealt as in a new game."
+        });
+    }
     let scored = scored::<G>();
     r.field(
         "event",

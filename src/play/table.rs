@@ -24,6 +24,10 @@ pub struct TableSetup<G: Game, S = <G as Game>::Strategy> {
     /// the previous durak deals"). 1: every game is a first game.
     #[serde(default = "one")]
     pub series: u32,
+    /// Where every game starts (`sim --from`): a match state or a position, as written; `None`:
+    /// a new game, as the rules say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
 }
 
 fn one() -> u32 {
@@ -69,7 +73,23 @@ impl<G: Game, S: Strategy<G>> TableSetup<G, S> {
             rules,
             check,
             series: 1,
+            from: None,
         })
+    }
+
+    /// The same table with every game started from `text` (a match state or a position, see
+    /// [`super::position::start_from`]); refused with series, whose later games start from
+    /// the game before.
+    pub fn starting_from(mut self, text: &str) -> Result<Self> {
+        if self.series > 1 {
+            return Err(Error::usage(format!(
+                "--from with --series {}: every game starts from the position; drop --series",
+                self.series
+            )));
+        }
+        G::start_from(&self.rules, text)?;
+        self.from = Some(text.trim().to_string());
+        Ok(self)
     }
 
     /// The same table with games played in series of `games`.

@@ -20,6 +20,7 @@ mod durak_games;
 mod durak_position;
 mod durak_redeal;
 mod fingerprint;
+mod match_states;
 mod montecarlo;
 mod ocho_cli;
 mod ocho_games;

@@ -233,15 +233,28 @@ pub struct DudoState {
 impl DudoState {
     /// A new game: cups rolled, first opener chosen as the rule set says.
     fn dealt(rules: Rules, rng: &mut impl Rng) -> DudoState {
+        Self::dealt_from(rules, None, None, rng)
+    }
+
+    /// A new game from a match state: each seat's lives (all at the rules' lives when `None`;
+    /// every seat in), the first opener given or chosen as the rule set says, cups rolled.
+    /// With neither it draws exactly what [`DudoState::dealt`] always drew.
+    pub(crate) fn dealt_from(
+        rules: Rules,
+        lives: Option<&[u8]>,
+        opener: Option<Seat>,
+        rng: &mut impl Rng,
+    ) -> DudoState {
         debug_assert!(rules.validate().is_ok());
         let n = rules.players as usize;
         let mut seats = [Player::default(); MAX_PLAYERS];
-        for s in seats.iter_mut().take(n) {
-            s.lives = rules.lives;
+        for (p, s) in seats.iter_mut().enumerate().take(n) {
+            s.lives = lives.map_or(rules.lives, |l| l[p]);
         }
-        let opener = match rules.set() {
+        let opener = match (opener, rules.set()) {
+            (Some(o), _) => o,
             // Everybody rolls one die; the highest opens; ties re-roll among the tied.
-            RuleSet::Chimbo9 => {
+            (None, RuleSet::Chimbo9) => {
                 let mut tied: [bool; MAX_PLAYERS] = [false; MAX_PLAYERS];
                 tied[..n].iter_mut().for_each(|t| *t = true);
                 loop {
@@ -262,7 +275,7 @@ impl DudoState {
                 }
             }
             // A thrown die counted round the table: uniform in simulation (RULES.md).
-            RuleSet::Caleuchano => uniform_below(rng, n),
+            (None, RuleSet::Caleuchano) => uniform_below(rng, n),
         };
         let mut g = DudoState {
             rules,

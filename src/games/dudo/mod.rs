@@ -74,6 +74,13 @@ impl Game for Dudo {
     type Rules = Rules;
     type State = DudoState;
     type Strategy = bots::Strategy;
+
+    fn start_from(
+        rules: &Self::Rules,
+        text: &str,
+    ) -> crate::error::Result<crate::play::position::StartFrom<Self>> {
+        crate::play::position::start_from::<Self>(rules, text)
+    }
     const INFO: GameInfo = GameInfo {
         key: "dudo",
         title: "Dudo",

@@ -38,7 +38,8 @@ use super::face::{parse_dice, Face};
 use super::rules::{RuleSet, Rules};
 use super::Dudo;
 use crate::error::{Error, Result};
-use crate::play::position::Positions;
+use crate::play::position::{Matches, Positions};
+use crate::play::{Seat, Start};
 use crate::play::{State, ViewOf};
 use crate::rng::{base_stream, Stream};
 use crate::text::normalize;
@@ -658,20 +659,7 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
     let items = items(text)?;
     let get = |k: Key| items.iter().find(|(o, _)| *o == k).map(|(_, v)| v.as_str());
     if let Some(r) = get(Key::Rules) {
-        let given = RuleSet::parse(r).ok_or_else(|| {
-            Error::usage(format!(
-                "rules: '{r}' is not a rule set: {}",
-                RuleSet::ACCEPTS
-            ))
-        })?;
-        if given != set {
-            return Err(Error::usage(format!(
-                "rules: the position is {} but the table plays {}: give --rules {} or change the position",
-                given.title(),
-                set.title(),
-                given.key()
-            )));
-        }
+        read_rules(rules, r)?;
     }
 
     // Lives.
@@ -1196,6 +1184,162 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
         opener_lost: t[8],
     };
     Ok(seen)
+}
+
+/// Checks a position's `rules:` item against the table's rule set.
+fn read_rules(rules: &Rules, r: &str) -> Result<()> {
+    let set = rules.set();
+    let given = RuleSet::parse(r).ok_or_else(|| {
+        Error::usage(format!(
+            "rules: '{r}' is not a rule set: {}",
+            RuleSet::ACCEPTS
+        ))
+    })?;
+    if given != set {
+        return Err(Error::usage(format!(
+            "rules: the position is {} but the table plays {}: give --rules {} or change the position",
+            given.title(),
+            set.title(),
+            given.key()
+        )));
+    }
+    Ok(())
+}
+
+/// A Dudo match state: each seat's lives (every seat still in) and, if given, who opens the
+/// first round (else the rule set chooses, as for a new game).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DudoMatch {
+    /// Lives by seat, each from 1 to the table's lives.
+    pub lives: Vec<u8>,
+    /// The first round's opener, or `None` for the rule set's choice.
+    pub opener: Option<Seat>,
+}
+
+impl Matches for Dudo {
+    type Match = DudoMatch;
+    const MATCH_EXAMPLE: &'static str = "lives: 3 2 1";
+    const MATCH_FLAG: Option<&'static str> = Some("lives");
+
+    fn read_match(rules: &Rules, text: &str) -> Result<DudoMatch> {
+        let n = rules.players as usize;
+        let mut lives: Option<Vec<u8>> = None;
+        let mut opener = None;
+        for (key, value) in items(text)? {
+            match key {
+                Key::Rules => {
+                    // Checked exactly as a position's rules are.
+                    read_rules(rules, &value)?;
+                }
+                Key::Lives | Key::Palos => {
+                    let palos = key == Key::Palos;
+                    let what = if palos { "palos" } else { "lives" };
+                    let v = parse_numbers(&value, what)?;
+                    check_count_in(v.len(), n, what)?;
+                    let mut out = Vec::with_capacity(n);
+                    for (p, &x) in v.iter().enumerate() {
+                        let l = if palos { (rules.lives as u32).checked_sub(x) } else { Some(x) };
+                        match l {
+                            Some(l) if (1..=rules.lives as u32).contains(&l) => out.push(l as u8),
+                            _ => {
+                                let out = if l == Some(0) {
+                                    format!(" (a player out is not at the table: leave them out and give one fewer --players, {})", n - 1)
+                                } else {
+                                    String::new()
+                                };
+                                return Err(Error::usage(format!(
+                                    "{what}: {} has {x} {what}: give {} per seat at a table of {} lives{out}",
+                                    seat_name(p),
+                                    if palos { format!("0 to {}", rules.lives - 1) } else { format!("1 to {}", rules.lives) },
+                                    rules.lives,
+                                )))
+                            }
+                        }
+                    }
+                    lives = Some(out);
+                }
+                Key::Opener => opener = Some(parse_seat(&value, "opener", n)?),
+                _ => {
+                    return Err(Error::usage(format!(
+                        "a match state holds lives (or palos), rules and opener: '{}' belongs to a position (which also names its seat: seat: N)",
+                        text.trim()
+                    )))
+                }
+            }
+        }
+        let lives = lives.ok_or_else(|| {
+            Error::usage(format!(
+                "the match state has no lives: give each seat's lives, e.g. lives: {}",
+                vec![rules.lives.to_string(); n].join(" ")
+            ))
+        })?;
+        Ok(DudoMatch { lives, opener })
+    }
+
+    fn write_match(rules: &Rules, m: &DudoMatch) -> String {
+        let lives: Vec<String> = m.lives.iter().map(u8::to_string).collect();
+        let mut out = format!("rules: {}; lives: {}", rules.set().title(), lives.join(" "));
+        if let Some(o) = m.opener {
+            out.push_str(&format!("; opener: {}", seat_name(o)));
+        }
+        out
+    }
+
+    fn deal_from_match(
+        rules: &Rules,
+        m: &DudoMatch,
+        _start: &Start,
+        rng: &mut Stream,
+    ) -> DudoState {
+        let fresh = m.opener.is_none() && m.lives.iter().all(|&l| l == rules.lives);
+        DudoState::dealt_from(*rules, (!fresh).then_some(&m.lives[..]), m.opener, rng)
+    }
+
+    fn players_of_match(value: &str) -> Option<usize> {
+        let n = value
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+            .count();
+        (n >= 2).then_some(n)
+    }
+
+    /// Every way to share lives among the seats with seat 1 the richest, seat 2 next, …: each
+    /// seat from 1 to the table's lives, not more than the seat before.
+    fn equity_grid(rules: &Rules) -> Vec<DudoMatch> {
+        fn fill(seat: usize, n: usize, most: u8, lives: &mut Vec<u8>, out: &mut Vec<DudoMatch>) {
+            if seat == n {
+                out.push(DudoMatch {
+                    lives: lives.clone(),
+                    opener: None,
+                });
+                return;
+            }
+            for l in (1..=most).rev() {
+                lives.push(l);
+                fill(seat + 1, n, l, lives, out);
+                lives.pop();
+            }
+        }
+        let mut out = Vec::new();
+        fill(
+            0,
+            rules.players as usize,
+            rules.lives,
+            &mut Vec::new(),
+            &mut out,
+        );
+        out
+    }
+}
+
+/// Refuses a match state's list of per-seat values of the wrong length.
+fn check_count_in(got: usize, n: usize, what: &str) -> Result<()> {
+    if got != n {
+        return Err(Error::usage(format!(
+            "{what}: {got} values but the table has {n} players (--players {n}): give one per seat, or --players {got}"
+        )));
+    }
+    Ok(())
 }
 
 /// Refuses a list of per-seat values of the wrong length.

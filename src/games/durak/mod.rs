@@ -40,6 +40,13 @@ impl Game for Durak {
     type Rules = rules::Rules;
     type State = DurakState;
     type Strategy = bots::Strategy;
+
+    fn start_from(
+        rules: &Self::Rules,
+        text: &str,
+    ) -> crate::error::Result<crate::play::position::StartFrom<Self>> {
+        crate::play::position::start_from::<Self>(rules, text)
+    }
     const INFO: GameInfo = GameInfo {
         key: "durak",
         title: "Durak",

@@ -42,8 +42,8 @@ use super::engine::{DurakState, Phase, Setup, View};
 use super::rules::{Rules, Variant, MAX_ATTACK, MAX_PLAYERS};
 use super::Durak;
 use crate::error::{Error, Result};
-use crate::play::position::Positions;
-use crate::play::{ActionOf, GameRules, PlayerView, Seat, State};
+use crate::play::position::{Matches, Positions};
+use crate::play::{ActionOf, GameRules, PlayerView, Seat, Start, State};
 use crate::rng::Stream;
 use crate::text::normalize;
 
@@ -776,5 +776,64 @@ fn one_card(key: &str, tokens: &[&str], i: usize) -> Result<(Card, usize)> {
         None => Err(Error::usage(format!(
             "{key}: a card is missing after the last /"
         ))),
+    }
+}
+
+/// A Durak match state is who deals: every game is dealt afresh, and the only thing a game
+/// carries from the one before is the seat that deals it (the last durak, RULES.md) and with it
+/// the first attacker (the dealer's left).
+impl Matches for Durak {
+    type Match = Option<Seat>;
+    const MATCH_EXAMPLE: &'static str = "dealer: 2";
+    const MATCH_FLAG: Option<&'static str> = None;
+
+    fn read_match(rules: &Rules, text: &str) -> Result<Option<Seat>> {
+        let n = rules.players();
+        let mut dealer = None;
+        for item in text.split(';').map(str::trim).filter(|i| !i.is_empty()) {
+            let (key, value) = item.split_once(':').unwrap_or((item, ""));
+            if normalize(key).trim() != "dealer" {
+                return Err(Error::usage(format!(
+                    "a Durak match state is who deals (dealer: N) or nothing (a first game): '{item}' belongs to a position, which also names its seat (seat: N)"
+                )));
+            }
+            let v = normalize(value);
+            let digits = v.trim().trim_start_matches("seat").trim();
+            match digits.parse::<usize>() {
+                Ok(s) if (1..=n).contains(&s) => dealer = Some(s - 1),
+                _ => {
+                    return Err(Error::usage(format!(
+                        "dealer: '{}' is not a seat: give 1 to {n}",
+                        value.trim()
+                    )))
+                }
+            }
+        }
+        Ok(dealer)
+    }
+
+    fn write_match(_rules: &Rules, m: &Option<Seat>) -> String {
+        m.map_or(String::new(), |d| format!("dealer: {}", d + 1))
+    }
+
+    fn deal_from_match(
+        rules: &Rules,
+        m: &Option<Seat>,
+        start: &Start,
+        rng: &mut Stream,
+    ) -> DurakState {
+        let start = match m {
+            None => *start,
+            Some(d) => Start {
+                dealer: Some(*d),
+                first: Some((d + 1) % rules.players()),
+                length: 0,
+            },
+        };
+        DurakState::deal(rules, &start, rng)
+    }
+
+    fn equity_grid(_rules: &Rules) -> Vec<Option<Seat>> {
+        Vec::new()
     }
 }
