@@ -85,11 +85,14 @@ pub fn names_a_seat(text: &str) -> bool {
         .any(|(key, _)| key.trim().eq_ignore_ascii_case("seat"))
 }
 
+/// Deals the first state of a game from its start and the game's deal stream.
+type DealFn<G> = dyn Fn(&Start, &mut Stream) -> <G as Game>::State + Send + Sync;
+
 /// Where the games of `sim --from` start: a match state (every hand dealt as in a new game) or a
 /// position (what its player cannot see dealt afresh for every game, uniformly over what fits).
 #[derive(Clone)]
 pub struct StartFrom<G: Game> {
-    deal: Arc<dyn Fn(&Start, &mut Stream) -> G::State + Send + Sync>,
+    deal: Arc<DealFn<G>>,
     /// The position's seat to act; `None` for a match state.
     pub seat: Option<Seat>,
 }
