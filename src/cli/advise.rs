@@ -430,7 +430,7 @@ fn equity<G: GameCli + Matches>(m: &ArgMatches) -> Result<i32> {
         ("games".into(), "games".into()),
     ];
     for name in &names {
-        let k = name.replace(' ', "_").replace('+', "_");
+        let k = name.replace([' ', '+'], "_");
         cols.push((format!("{k}_chance"), format!("{name} wins")));
         cols.push((format!("{k}_ci95"), "95 % interval".into()));
         cols.push((format!("{k}_share"), format!("{name}'s share of {pot}")));
