@@ -139,6 +139,14 @@ fn command<G: GameCli + Positions>(name: &'static str) -> Command {
                     .help("Stop once the best action is separated from every other (looks after 640, 1280, … deals at α/2, α/4, …)"),
             )
             .arg(
+                Arg::new("keep")
+                    .long("keep")
+                    .value_name("K")
+                    .default_value("8")
+                    .value_parser(parse_keep)
+                    .help("At more than 16 legal actions: roll every action out on 512 deals first, then only the best K (and any within noise of the best, up to 16) fully; 0 rolls out every action fully"),
+            )
+            .arg(
                 Arg::new("alpha")
                     .long("alpha")
                     .value_name("A")
@@ -162,6 +170,17 @@ fn command<G: GameCli + Positions>(name: &'static str) -> Command {
         cmd = SeedArgs::augment_args(cmd);
     }
     OutputArgs::augment_args(cmd)
+}
+
+/// `--keep K`: 0 (no screening) to 64 actions kept.
+pub fn parse_keep(s: &str) -> std::result::Result<usize, String> {
+    tahur::text::parse_whole(
+        s,
+        0,
+        64,
+        "give 0 (roll out every action fully) to 64 actions kept",
+    )
+    .map(|k| k as usize)
 }
 
 /// A position broken into lines of at most 80 columns at its `;`, indented.
@@ -236,6 +255,7 @@ fn advise<G: GameCli + Positions>(m: &ArgMatches) -> Result<i32> {
         until_decided: m
             .get_flag("until-decided")
             .then(|| *m.get_one::<f64>("alpha").expect("has a default")),
+        keep: *m.get_one::<usize>("keep").expect("has a default"),
         seeds: &seeds,
     };
     run_advice::<G>(&rules, &request, &out)
@@ -251,6 +271,8 @@ pub struct AdviceRequest<'a> {
     pub rollouts: u64,
     /// `--until-decided` at this level.
     pub until_decided: Option<f64>,
+    /// `--keep`: actions kept after screening a position with many (0: no screening).
+    pub keep: usize,
     /// Seed and threads.
     pub seeds: &'a SeedArgs,
 }
@@ -275,13 +297,22 @@ pub fn run_advice<G: GameCli + Positions>(
         chunk_size: advise::CHUNK,
     };
     let until = req.until_decided.map(|alpha| (10 * advise::CHUNK, alpha));
+    let screen = (req.keep > 0).then_some(advise::Screen {
+        keep: req.keep,
+        most: advise::Screen::DEFAULT.most.max(req.keep),
+        ..advise::Screen::DEFAULT
+    });
+    // The screening round's deals count on the same bar.
+    let screening = screen
+        .filter(|sc| advise::legal_actions::<G>(&setup.position).len() > sc.above)
+        .map_or(0, |sc| sc.deals);
     let bar = if until.is_some() {
-        progress_up_to(spec.samples, "deals")
+        progress_up_to(spec.samples + screening, "deals")
     } else {
-        progress(spec.samples, "deals")
+        progress(spec.samples + screening, "deals")
     };
     let advice = with_progress(req.seeds.threads, bar, |control| {
-        advise::run(&setup, &spec, until, control)
+        advise::run_screened(&setup, &spec, until, screen, control)
     })?;
     let r = advise::report(
         &format!(

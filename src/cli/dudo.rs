@@ -234,6 +234,11 @@ pub struct AdviseArgs {
     /// With --position: the error level of --until-decided over all its looks.
     #[arg(long, value_name = "A", default_value_t = 0.05, requires = "position")]
     pub alpha: f64,
+    /// With --position: at more legal actions than 16, roll every action out on 512 deals first
+    /// and only the best K (and any within noise of the best, up to 16) fully; 0 rolls out
+    /// every action fully.
+    #[arg(long, value_name = "K", default_value_t = 8, value_parser = super::advise::parse_keep, requires = "position")]
+    pub keep: usize,
     #[command(flatten)]
     pub seeds: super::run::SeedArgs,
     #[command(flatten)]
@@ -370,6 +375,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
                 bots: &a.bots,
                 rollouts: a.rollouts,
                 until_decided: a.until_decided.then_some(a.alpha),
+                keep: a.keep,
                 seeds: &a.seeds,
             };
             super::advise::run_advice::<tahur::games::dudo::Dudo>(&rules, &req, &a.out)

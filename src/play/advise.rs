@@ -27,12 +27,14 @@ use crate::error::{Error, Result};
 use crate::report::{Report, Table, Value};
 use crate::rng::Stream;
 use crate::runner::{RunControl, RunSpec, RunSummary, Simulation, Tally};
-use crate::stats::{paired_means, MeanEstimate, PairedDifference, Sums};
+use crate::stats::{paired, paired_means, MeanEstimate, PairedDifference, Sums};
 
 /// Rollouts per chunk (part of a run's definition).
 pub const CHUNK: u64 = 64;
-/// Most actions advice compares at once.
+/// Most actions advice rolls out fully at once (every pair of them is tallied).
 pub const MAX_ACTIONS: usize = 512;
+/// Most actions a screening round compares (beyond [`MAX_ACTIONS`] without pair tallies).
+pub const MAX_SCREENED: usize = 8192;
 /// Most actions one rollout may take before it is counted a fault (a bot that never ends the
 /// game).
 const MAX_ROLLOUT_ACTIONS: u32 = 1_000_000;
@@ -106,14 +108,25 @@ impl Tally for AdviceTally {
 }
 
 impl AdviceTally {
-    /// An empty tally for `actions` actions.
+    /// An empty tally for `actions` actions: every pair tallied up to [`MAX_ACTIONS`] actions,
+    /// none beyond (a screening round of that many compares them unpaired).
     pub fn new(actions: usize) -> Self {
+        let pairs = if actions <= MAX_ACTIONS {
+            actions * actions.saturating_sub(1) / 2
+        } else {
+            0
+        };
         AdviceTally {
             deals: 0,
             faults: 0,
             values: vec![Sums::default(); actions],
-            differences: vec![Sums::default(); actions * actions.saturating_sub(1) / 2],
+            differences: vec![Sums::default(); pairs],
         }
+    }
+
+    /// Whether the differences of every pair are tallied.
+    pub fn is_paired(&self) -> bool {
+        self.values.len() < 2 || !self.differences.is_empty()
     }
 
     /// Where the pair (i, j), i < j, sits in [`Self::differences`].
@@ -138,6 +151,18 @@ impl AdviceTally {
         let (a, b) = (self.chance(i).mean, self.chance(j).mean);
         if i == j {
             return paired_means(a, b, &Sums::default(), self.deals, 2.0);
+        }
+        if !self.is_paired() {
+            // Unpaired: the two means as if independent (wider than the paired interval,
+            // since common deals correlate them positively).
+            let (ci, cj) = (self.chance(i), self.chance(j));
+            let d = MeanEstimate {
+                n: ci.n,
+                mean: a - b,
+                sd: (ci.sd * ci.sd + cj.sd * cj.sd).sqrt(),
+            };
+            let dz = if d.sd > 0.0 { d.mean / d.sd } else { 0.0 };
+            return paired(a, b, d, dz);
         }
         let (lo, hi) = (i.min(j), i.max(j));
         let mut d = self.differences[self.pair(lo, hi)];
@@ -197,13 +222,25 @@ impl<'a, G: Game, S: Strategy<G>> AdviceSimulation<'a, G, S> {
             ));
         }
         let actions = legal_actions::<G>(&setup.position);
-        if actions.is_empty() || actions.len() > MAX_ACTIONS {
+        if actions.is_empty() || actions.len() > MAX_SCREENED {
             return Err(Error::usage(format!(
-                "the position has {} legal actions: advice compares 1 to {MAX_ACTIONS}",
+                "the position has {} legal actions: advice compares 1 to {MAX_SCREENED}",
                 actions.len()
             )));
         }
         Ok(AdviceSimulation { setup, actions })
+    }
+
+    /// The rollouts of `setup` for these of its legal actions only (in this order).
+    pub fn with_actions(setup: &'a AdviceSetup<G, S>, actions: Vec<ActionOf<G>>) -> Result<Self> {
+        let mut sim = Self::new(setup)?;
+        if actions.is_empty() || actions.iter().any(|a| !sim.actions.contains(a)) {
+            return Err(Error::Internal(
+                "advice asked for an action that is not legal at the position".into(),
+            ));
+        }
+        sim.actions = actions;
+        Ok(sim)
     }
 
     /// The actions compared, in the engine's order.
@@ -276,12 +313,15 @@ impl<G: Game, S: Strategy<G>> Simulation for AdviceSimulation<'_, G, S> {
                 continue;
             }
             t.deals += 1;
+            let paired = !t.differences.is_empty();
             let mut p = 0;
             for i in 0..k {
                 t.values[i].add(values[i]);
-                for j in i + 1..k {
-                    t.differences[p].add(values[i] - values[j]);
-                    p += 1;
+                if paired {
+                    for j in i + 1..k {
+                        t.differences[p].add(values[i] - values[j]);
+                        p += 1;
+                    }
                 }
             }
         }
@@ -311,6 +351,120 @@ pub struct Advice<A> {
     pub run: RunSummary,
     /// With `--until-decided`: the looks taken and whether the best was separated.
     pub sequential: Option<Sequential>,
+    /// When there were too many actions to roll out each fully: the quick first round over
+    /// every action, whose best went on to the full rollouts ([`run_screened`]).
+    pub screened: Option<Screened<A>>,
+}
+
+/// The first round of a screened run: every legal action on a few deals.
+#[derive(Clone, Debug)]
+pub struct Screened<A> {
+    /// Every legal action, in the engine's order.
+    pub actions: Vec<A>,
+    /// Their sums over the screening deals.
+    pub tally: AdviceTally,
+    /// The actions kept for the full rollouts (indices into `actions`).
+    pub kept: Vec<usize>,
+}
+
+/// How to screen a position with many legal actions, the way GNU Backgammon's move filters do:
+/// every action is rolled out on `deals` deals first, and only the best `keep` (and any other
+/// action within noise of the best then) go on to the full rollouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Screen {
+    /// Screen only when there are more legal actions than this.
+    pub above: usize,
+    /// Actions kept at least (the best by the screening).
+    pub keep: usize,
+    /// Most actions kept (also counting those within noise of the best).
+    pub most: usize,
+    /// Deals of the screening round.
+    pub deals: u64,
+}
+
+impl Screen {
+    /// Screens positions with more than 16 actions on 512 deals, keeping the best 8 and any
+    /// within noise of the best, up to 16.
+    pub const DEFAULT: Screen = Screen {
+        above: 16,
+        keep: 8,
+        most: 16,
+        deals: 512,
+    };
+}
+
+/// [`run`] with screening: at a position with more legal actions than `screen.above`, every
+/// action is first rolled out on `screen.deals` deals, and the full rollouts (`spec`, and
+/// `until_decided`) compare only the actions kept. The full rollouts use a seed derived from
+/// `spec.seed`, so that the deals an action was kept on are not counted again in its figures
+/// (which would flatter the kept ones). `None`: every action is rolled out fully.
+pub fn run_screened<G: Game, S: Strategy<G>>(
+    setup: &AdviceSetup<G, S>,
+    spec: &RunSpec,
+    until_decided: Option<(u64, f64)>,
+    screen: Option<Screen>,
+    control: &RunControl,
+) -> Result<Advice<ActionOf<G>>> {
+    let all = AdviceSimulation::new(setup)?.actions().to_vec();
+    let Some(screen) = screen.filter(|sc| all.len() > sc.above && sc.keep >= 1) else {
+        return run(setup, spec, until_decided, control);
+    };
+    let first = RunSpec {
+        samples: screen.deals.max(CHUNK),
+        seed: spec.seed,
+        chunk_size: CHUNK,
+    };
+    let sim = AdviceSimulation::new(setup)?;
+    let r = crate::runner::run(&sim, &first, None, control)?;
+    let summary = RunSummary::of(first, &r);
+    let t = r.tally;
+    if summary.interrupted {
+        // Stopped while screening: what the screening saw, every action in it.
+        return Ok(Advice {
+            actions: all,
+            tally: t,
+            run: summary,
+            sequential: None,
+            screened: None,
+        });
+    }
+    let kept = kept_by_screen(&t, screen);
+    let actions: Vec<ActionOf<G>> = kept.iter().map(|&i| all[i]).collect();
+    let full = RunSpec {
+        seed: spec.seed ^ SCREENED_SEED,
+        ..*spec
+    };
+    let mut advice = run_actions(setup, actions, &full, until_decided, control)?;
+    advice.run.spec.seed = spec.seed;
+    advice.screened = Some(Screened {
+        actions: all,
+        tally: t,
+        kept,
+    });
+    Ok(advice)
+}
+
+/// What the full rollouts of a screened run xor their seed with.
+pub const SCREENED_SEED: u64 = 0x5C3E_E7ED_0F1E_1D5A;
+
+/// The actions a screening keeps: the best `keep` by mean, then any other whose paired
+/// difference from the best includes 0, best first, at most `most`; in the engine's order.
+pub fn kept_by_screen(t: &AdviceTally, screen: Screen) -> Vec<usize> {
+    let k = t.values.len();
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by(|&a, &b| t.values[b].sum.cmp(&t.values[a].sum).then(a.cmp(&b)));
+    let best = order[0];
+    let mut kept: Vec<usize> = Vec::new();
+    for (rank, &i) in order.iter().enumerate() {
+        if kept.len() >= screen.most.max(screen.keep) {
+            break;
+        }
+        if rank < screen.keep || t.versus(i, best).interval.high >= 0.0 {
+            kept.push(i);
+        }
+    }
+    kept.sort_unstable();
+    kept
 }
 
 /// Runs the rollouts of `setup` for `spec` (its samples are deals; each deal is rolled out once
@@ -322,7 +476,26 @@ pub fn run<G: Game, S: Strategy<G>>(
     until_decided: Option<(u64, f64)>,
     control: &RunControl,
 ) -> Result<Advice<ActionOf<G>>> {
-    let sim = AdviceSimulation::new(setup)?;
+    let all = AdviceSimulation::new(setup)?.actions().to_vec();
+    run_actions(setup, all, spec, until_decided, control)
+}
+
+/// [`run`] over `actions` (legal actions of the position) only.
+fn run_actions<G: Game, S: Strategy<G>>(
+    setup: &AdviceSetup<G, S>,
+    actions: Vec<ActionOf<G>>,
+    spec: &RunSpec,
+    until_decided: Option<(u64, f64)>,
+    control: &RunControl,
+) -> Result<Advice<ActionOf<G>>> {
+    if actions.len() > MAX_ACTIONS {
+        return Err(Error::usage(format!(
+            "the position has {} legal actions: advice rolls out 1 to {MAX_ACTIONS} fully; \
+             screen them first (--keep 8)",
+            actions.len()
+        )));
+    }
+    let sim = AdviceSimulation::with_actions(setup, actions)?;
     let actions = sim.actions().to_vec();
     if actions.len() == 1 {
         // One legal action: nothing to roll out.
@@ -337,6 +510,7 @@ pub fn run<G: Game, S: Strategy<G>>(
             tally: AdviceTally::new(1),
             run: summary,
             sequential: None,
+            screened: None,
         });
     }
     let Some((batch, alpha)) = until_decided else {
@@ -347,6 +521,7 @@ pub fn run<G: Game, S: Strategy<G>>(
             tally: r.tally,
             run: summary,
             sequential: None,
+            screened: None,
         });
     };
     let chunks_per_look = batch.div_ceil(spec.chunk_size).max(1);
@@ -381,6 +556,7 @@ pub fn run<G: Game, S: Strategy<G>>(
         tally,
         run: summary,
         sequential: Some(seq),
+        screened: None,
     })
 }
 
@@ -537,6 +713,50 @@ pub fn report<A: Copy>(
             Value::Text(mark.into()),
         ]);
     }
+    if let Some(sc) = &advice.screened {
+        let st = &sc.tally;
+        let mut out: Vec<usize> = (0..sc.actions.len())
+            .filter(|i| !sc.kept.contains(i))
+            .collect();
+        out.sort_by(|&a, &b| st.values[b].sum.cmp(&st.values[a].sum).then(a.cmp(&b)));
+        let sbest = st.best();
+        for i in out {
+            // Only its difference from the screening's best: its chance there is from other,
+            // fewer deals than the rows above and would not compare with them.
+            let d = st.versus(i, sbest);
+            table.push(vec![
+                Value::Text(name(sc.actions[i])),
+                Value::Empty,
+                Value::Empty,
+                Value::Num(100.0 * d.difference, 2),
+                Value::NumInterval(100.0 * d.interval.low, 100.0 * d.interval.high, 2),
+                Value::Text("screened out".into()),
+            ]);
+        }
+        r.field(
+            "screened",
+            "screened",
+            Value::Text(format!(
+                "all {} legal actions on {} deals first; the {} best went on to the full rollouts",
+                sc.actions.len(),
+                st.deals,
+                sc.kept.len()
+            )),
+        );
+        r.note(format!(
+            "Too many actions to roll out each fully: every one was first rolled out on {} deals, \
+             and the {} kept (the best there, with any within noise of the best) were rolled out \
+             on fresh deals. A screened-out action shows only its difference from the best of \
+             those first deals{}.",
+            st.deals,
+            sc.kept.len(),
+            if st.is_paired() {
+                " (paired)"
+            } else {
+                " (unpaired: too many actions to tally every pair)"
+            }
+        ));
+    }
     r.tables.push(table);
     r.note(
         "What the player cannot see is dealt uniformly over what is consistent with the position \
@@ -607,5 +827,42 @@ mod tests {
         assert!(
             (v.interval.high - v.interval.low - 2.0 * 1.959964 * (var / 4.0).sqrt()).abs() < 1e-5
         );
+    }
+
+    #[test]
+    fn beyond_the_paired_limit_actions_compare_unpaired_and_screening_keeps_the_best() {
+        let k = MAX_ACTIONS + 3;
+        let mut t = AdviceTally::new(k);
+        assert!(t.differences.is_empty() && !t.is_paired());
+        // Action i wins on deal d when (d + i) % 4 == 0 (a quarter each), except action 7,
+        // which wins on every even deal (a half).
+        for d in 0..400i64 {
+            t.deals += 1;
+            for i in 0..k {
+                let win = if i == 7 {
+                    d % 2 == 0
+                } else {
+                    (d + i as i64) % 4 == 0
+                };
+                t.values[i].add(if win { 2 } else { 0 });
+            }
+        }
+        assert_eq!(t.best(), 7);
+        // Unpaired: the difference's interval from the two variances, as if independent.
+        let v = t.versus(7, 0);
+        let (a, b) = (t.chance(7), t.chance(0));
+        assert!((v.difference - (a.mean - b.mean)).abs() < 1e-12);
+        let half = 1.959964 * (a.sd * a.sd / 400.0 + b.sd * b.sd / 400.0).sqrt();
+        assert!(
+            (v.interval.high - v.interval.low - 2.0 * half).abs() < 1e-4,
+            "{v:?}"
+        );
+        assert!(v.interval.low > 0.0);
+        // Every other action is a quarter, far below the half: only the 8 best by rank stay,
+        // the clear best among them, in the engine's order.
+        let kept = kept_by_screen(&t, Screen::DEFAULT);
+        assert_eq!(kept.len(), 8);
+        assert!(kept.contains(&7));
+        assert!(kept.windows(2).all(|w| w[0] < w[1]));
     }
 }

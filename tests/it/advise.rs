@@ -255,3 +255,56 @@ fn the_commands_write_a_position_and_advise_on_it_at_any_thread_count() {
     let e = fails(&["durak", "position", "--players", "3", "--after", "99999"]);
     assert!(e.contains("--after 99999"), "{e}");
 }
+
+#[test]
+fn many_actions_are_screened_first_and_only_the_kept_are_rolled_out_fully() {
+    use tahur::games::dudo::bots::Strategy as DudoStrategy;
+    use tahur::games::dudo::Dudo;
+    use tahur::play::advise::{run_screened, Screen};
+    let rules: <Dudo as tahur::play::Game>::Rules = GameRules::standard(4);
+    let bots = DudoStrategy::parse_list("threshold").unwrap();
+    // Seed 2's opening: 120 legal bids.
+    let position = example::<Dudo, DudoStrategy>(&rules, &bots, 2, 0).unwrap();
+    let all = advise::legal_actions::<Dudo>(&position);
+    assert_eq!(all.len(), 120);
+    let setup = AdviceSetup { position, bots };
+    let screen = Screen {
+        deals: 128,
+        ..Screen::DEFAULT
+    };
+    let a = run_screened(&setup, &spec(256, 9), None, Some(screen), &control(1)).unwrap();
+    let b = run_screened(&setup, &spec(256, 9), None, Some(screen), &control(2)).unwrap();
+    assert_eq!(a.tally, b.tally, "threads changed the advice");
+    let sc = a.screened.as_ref().expect("120 actions are screened");
+    assert_eq!(sc.actions, all);
+    assert_eq!(sc.tally.deals, 128);
+    assert!((8..=16).contains(&sc.kept.len()), "{:?}", sc.kept);
+    assert!(sc.kept.contains(&sc.tally.best()));
+    // The kept are the best of the screening: no action left out is above one kept by rank 8.
+    let mut by_value: Vec<i64> = sc.tally.values.iter().map(|v| v.sum).collect();
+    by_value.sort_unstable_by(|x, y| y.cmp(x));
+    let eighth = by_value[7];
+    for (i, v) in sc.tally.values.iter().enumerate() {
+        if v.sum > eighth {
+            assert!(
+                sc.kept.contains(&i),
+                "action {i} beat the eighth but was left out"
+            );
+        }
+    }
+    // The full rollouts compare exactly the kept, on their own deals.
+    let kept: Vec<_> = sc.kept.iter().map(|&i| all[i]).collect();
+    assert_eq!(a.actions, kept);
+    assert_eq!(a.tally.deals, 256);
+    assert_eq!(a.run.spec.seed, 9);
+    // Few actions are not screened: the same as a plain run.
+    let few = setup_with_few_actions();
+    let plain = advise::run(&few, &spec(128, 3), None, &control(1)).unwrap();
+    let screened = run_screened(&few, &spec(128, 3), None, Some(screen), &control(1)).unwrap();
+    assert!(screened.screened.is_none());
+    assert_eq!(plain.tally, screened.tally);
+}
+
+fn setup_with_few_actions() -> AdviceSetup<Durak, Strategy> {
+    busy_setup()
+}
