@@ -54,8 +54,8 @@ fn advice<G: Positions>(
 fn positions(c: &mut Criterion) {
     use tahur::games::dudo::Dudo;
     use tahur::games::durak::Durak;
-    // Durak, 3 players, a few bouts in.
-    advice::<Durak>(c, "durak_3p", GameRules::standard(3), 1, 12, 1024);
+    // Durak, 3 players, a few bouts in: an attack with 6 cards to choose from.
+    advice::<Durak>(c, "durak_3p", GameRules::standard(3), 1, 16, 1024);
     // Dudo, Chimbo 9, 4 players, a few rounds in.
     let dudo: <Dudo as Game>::Rules = GameRules::standard(4);
     advice::<Dudo>(c, "dudo_4p", dudo, 1, 9, 512);
