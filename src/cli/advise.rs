@@ -314,7 +314,7 @@ pub fn run_advice<G: GameCli + Positions>(
     let advice = with_progress(req.seeds.threads, bar, |control| {
         advise::run_screened(&setup, &spec, until, screen, control)
     })?;
-    let r = advise::report(
+    let mut r = advise::report(
         &format!(
             "{}: what to do at this position, by rollouts with {}",
             G::INFO.title,
@@ -325,6 +325,9 @@ pub fn run_advice<G: GameCli + Positions>(
         &advice,
         G::action_name,
     );
+    for note in G::exact_notes(&setup.position) {
+        r.note(note);
+    }
     emit(&r, out)?;
     Ok(exit_code(advice.run.interrupted, || {
         format!(

@@ -624,7 +624,13 @@ pub fn report<A: Copy>(
             );
         }
         Verdict::WithinNoiseOf(close) => {
-            let names: Vec<String> = close.iter().map(|&i| name_of(i)).collect();
+            // The closest few by name (best first), the rest counted.
+            let mut by_value = close.clone();
+            by_value.sort_by(|&a, &b| t.values[b].sum.cmp(&t.values[a].sum).then(a.cmp(&b)));
+            let mut names: Vec<String> = by_value.iter().take(5).map(|&i| name_of(i)).collect();
+            if close.len() > 5 {
+                names.push(format!("{} more", close.len() - 5));
+            }
             r.field_plain(
                 "best",
                 "best",

@@ -36,6 +36,13 @@ pub trait Positions: Game {
     fn action_name(action: ActionOf<Self>) -> String {
         action.to_string()
     }
+
+    /// What exact mathematics says at this position, next to the rollouts (Dudo: the exact
+    /// chance that a doubt wins the round; Póker: the exact re-roll plan), one plain sentence
+    /// each. None by default.
+    fn exact_notes(_game: &Self::State) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A game whose match states can be written and read: where `sim --from` and `equity` start.

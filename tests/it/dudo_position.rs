@@ -417,3 +417,31 @@ fn mangled_positions_are_read_or_refused_never_crashed_on() {
     // Splices into the dice, the numbers and the spaces keep many positions whole.
     assert!(accepted > 50, "{accepted}");
 }
+
+#[test]
+fn advice_states_the_exact_chance_of_a_doubt() {
+    use tahur::play::position::Positions;
+    let rules: <Dudo as tahur::play::Game>::Rules = tahur::play::GameRules::standard(2);
+    let game = Dudo::read_position(
+        &rules,
+        "lives: 1 1; seat: 2; dice: 1 4 4 2 6; opener: seat 1; bids: 5 cuadras",
+        &mut tahur::rng::base_stream(1),
+    )
+    .unwrap();
+    let notes = Dudo::exact_notes(&game);
+    assert_eq!(notes.len(), 1);
+    // Independently: aces are wild, so 1,4,4,2,6 holds 3 of the 5 cuadras; the bid is false
+    // when at most 1 of the 5 unseen dice is a 4 or an ace (p = 1/3 each):
+    // (2/3)^5 + 5·(1/3)·(2/3)^4 = (32 + 80)/243 = 112/243 = 46.09 %.
+    assert!(notes[0].contains("a doubt of 5 cuadras"), "{}", notes[0]);
+    let exact = 112.0 / 243.0 * 100.0;
+    assert!(notes[0].contains(&format!("{exact:.2} %")), "{}", notes[0]);
+    // No standing bid, no note.
+    let open = Dudo::read_position(
+        &rules,
+        "lives: 1 1; seat: 1; dice: 1 4 4 2 6; opener: seat 1",
+        &mut tahur::rng::base_stream(1),
+    )
+    .unwrap();
+    assert!(Dudo::exact_notes(&open).is_empty());
+}

@@ -34,6 +34,7 @@
 
 use super::bid::Bid;
 use super::engine::{Action, Counts, Direction, DudoState, Seen, CUP};
+use super::exact::Situation;
 use super::face::{parse_dice, Face};
 use super::rules::{RuleSet, Rules};
 use super::Dudo;
@@ -65,6 +66,50 @@ impl Positions for Dudo {
 
     /// A bid as players say it (`5 cuadras`; twos are `tontos/millas`, the rule sets' two
     /// names), with `reforzada`, `obligado` and `to the left` where chosen; `dudo`, `paso`.
+    /// A doubt of the standing bid wins the round exactly when the bid is false: its chance from
+    /// the player's own dice and the dice shown, every other die uniform.
+    fn exact_notes(game: &DudoState) -> Vec<String> {
+        let seen = game.view(game.to_act()).seen();
+        let Some(bid) = seen.bid else {
+            return Vec::new();
+        };
+        let mut hand: Vec<Face> = Vec::new();
+        let mut shown: Vec<Face> = Vec::new();
+        let mut dice = 0u32;
+        for (p, counts) in seen.shown.iter().enumerate() {
+            if seen.lives[p] == 0 {
+                continue;
+            }
+            dice += CUP as u32;
+            for (i, &c) in counts.iter().enumerate() {
+                let face = Face::ALL[i];
+                for _ in 0..c {
+                    if p == seen.seat {
+                        hand.push(face);
+                    } else {
+                        shown.push(face);
+                    }
+                }
+            }
+        }
+        if let Some(own) = &seen.own {
+            hand.extend(own.iter().filter_map(|&d| Face::new(d).ok()));
+        }
+        let obligado = seen.obligado.is_some();
+        let Ok(situation) = Situation::new(dice, hand, shown, seen.rules.bidding, obligado) else {
+            return Vec::new();
+        };
+        let truth = situation.odds(bid).at_least;
+        vec![format!(
+            "Exact: a doubt of {} wins the round when it is false, {} (your dice, the dice shown, \
+             the other {} dice uniform); where the round decides the game that is the doubt's \
+             chance of the game.",
+            spoken_any(bid),
+            crate::humanize::chance(1.0 - truth),
+            situation.unknown()
+        )]
+    }
+
     fn action_name(action: Action) -> String {
         match action {
             Action::Open {
