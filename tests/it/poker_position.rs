@@ -12,7 +12,7 @@ use tahur::games::poker::rules::Rules;
 use tahur::games::poker::Poker;
 use tahur::play::advise::{self, verdict, AdviceSetup, Verdict};
 use tahur::play::position::{example, position_of, Positions};
-use tahur::play::{game_streams, Bot, Game, GameRules, Start, State, Strategy as _};
+use tahur::play::{game_streams, Bot, GameRules, Start, State, Strategy as _};
 use tahur::rng::base_stream;
 use tahur::runner::{RunControl, RunSpec};
 
@@ -31,8 +31,7 @@ fn rules(players: u8, changes: &str) -> Rules {
 
 /// Reads `text` at `rules`, panicking with the message.
 fn read(rules: &Rules, text: &str) -> PokerState {
-    Poker::read_position(rules, text, &mut base_stream(7))
-        .unwrap_or_else(|e| panic!("{text}: {e}"))
+    Poker::read_position(rules, text, &mut base_stream(7)).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// The refusal of `text` at `rules`.
@@ -140,7 +139,8 @@ fn positions_as_players_type_them() {
         assert_eq!(view_debug(&read(&three, typed)), view_debug(&g), "{typed}");
     }
     // A receiver deciding: the dice in the cup unseen, and dealt afresh for every reading.
-    let text = "points: 0 0 0; seat: 3; claims: trío de reyes, full de ases y reyes; dice: A A [? ? ?]";
+    let text =
+        "points: 0 0 0; seat: 3; claims: trío de reyes, full de ases y reyes; dice: A A [? ? ?]";
     let g = read(&three, text);
     assert_eq!((g.to_act(), g.phase()), (2, Phase::Decide));
     assert_eq!(position_of::<Poker>(&g), text);
@@ -191,42 +191,188 @@ fn bad_positions_are_refused_naming_what_does_not_fit() {
     let four = rules(4, "");
     let base = "points: 0 1 2; seat: 2";
     let cases: &[(&Rules, String, &[&str])] = &[
-        (&three, format!("{base}; claims: trío de reyes, pareja de ases; dice: A A [? ? ?]"), &["pareja de ases is not above trío de reyes", "beat the one before"]),
-        (&three, format!("{base}; claims: trío de reyes, trío de reyes; dice: A A [? ? ?]"), &["not above trío de reyes"]),
-        (&three, format!("{base}; claims: trío de nueves; dice: A A [? ? ?]"), &["claims:", "'trío de nueves'", "'nueves' is not a poker die face"]),
-        (&three, format!("{base}; claims: pareja de reyes, ?; dice: A A [? ? ?]"), &["standing claim", "not ?"]),
-        (&three, format!("{base}; claims: ?, pareja de reyes; dice: A A [? ? ?]"), &["claim before the last", "not ?"]),
-        (&three, format!("{base}; claims: pareja de reyes by seat 3; dice: A A [? ? ?]"), &["not seat 3's", "seat 1's"]),
-        (&three, format!("{base}; claims: pareja de reyes; dice: A A ? ? ?"), &["out of the cup lies face up", "? only in the brackets"]),
-        (&three, format!("{base}; claims: pareja de reyes; dice: A A [? ? K]"), &["some dice in the cup are seen and some not"]),
-        (&three, format!("{base}; claims: pareja de reyes; dice: A A [? ?]"), &["4 dice given, not 5"]),
-        (&three, format!("{base}; claims: pareja de reyes; dice: A A [? ? ? ?"), &["'[' is not closed"]),
-        (&three, format!("{base}; claims: pareja de reyes; dice: A A [X ? ?]"), &["'X' is not a die"]),
-        (&three, format!("{base}; claims: pareja de reyes; dice: A A* [? ? ?]"), &["deciding on the claim", "drop the *"]),
-        (&three, format!("{base}; claims: pareja de reyes; accepted: yes; dice: A A [? ? ?]"), &["looked under the cup", "not ?"]),
-        (&three, format!("{base}; claims: pareja de reyes; accepted: yes; dice: A [A K* Q J]"), &["a die thrown in the cup this turn brings every other die out"]),
-        (&three, format!("{base}; claims: repóker de ases; accepted: yes; dice: A A A A A"), &["nothing beats repóker de ases"]),
-        (&three, format!("{base}; accepted: yes; dice: A A A A A"), &["no claim to accept"]),
-        (&three, format!("{base}; claims: pareja de reyes"), &["no dice"]),
-        (&three, format!("{base}; dice: A A [K K Q]"), &["all in the cup or all in the open"]),
-        (&three, format!("{base}; starter: seat 1"), &["starter: seat 1 started the hand but no claim is given", "seat 2"]),
-        (&three, format!("{base}; claims: pareja de reyes; starter: seat 3; dice: A A [? ? ?]"), &["a single claim is the hand's first", "seat 1"]),
-        (&three, format!("{base}; claims: pareja de reyes; dice: A A [? ? ?]; cup known to: seat 2"), &["seat 1 claimed on these dice and knows them"]),
-        (&three, format!("{base}; claims: pareja de reyes; dice: A A [K K Q]; cup known to: seat 1"), &["seat 2 is not listed as knowing the cup"]),
-        (&three, format!("{base}; claims: pareja de reyes; dice: A A K K Q; cup known to: seat 1"), &["no die is in the cup"]),
-        (&three, "points: 0 3 2; seat: 2".into(), &["seat 2 has 3 points and is out"]),
-        (&three, "points: 0 4 2; seat: 1".into(), &["'4' for seat 2", "0 to 3"]),
-        (&three, "points: 0 1; seat: 1".into(), &["2 values", "3 players"]),
+        (
+            &three,
+            format!("{base}; claims: trío de reyes, pareja de ases; dice: A A [? ? ?]"),
+            &[
+                "pareja de ases is not above trío de reyes",
+                "beat the one before",
+            ],
+        ),
+        (
+            &three,
+            format!("{base}; claims: trío de reyes, trío de reyes; dice: A A [? ? ?]"),
+            &["not above trío de reyes"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: trío de nueves; dice: A A [? ? ?]"),
+            &[
+                "claims:",
+                "'trío de nueves'",
+                "'nueves' is not a poker die face",
+            ],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes, ?; dice: A A [? ? ?]"),
+            &["standing claim", "not ?"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: ?, pareja de reyes; dice: A A [? ? ?]"),
+            &["claim before the last", "not ?"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes by seat 3; dice: A A [? ? ?]"),
+            &["not seat 3's", "seat 1's"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes; dice: A A ? ? ?"),
+            &["out of the cup lies face up", "? only in the brackets"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes; dice: A A [? ? K]"),
+            &["some dice in the cup are seen and some not"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes; dice: A A [? ?]"),
+            &["4 dice given, not 5"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes; dice: A A [? ? ? ?"),
+            &["'[' is not closed"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes; dice: A A [X ? ?]"),
+            &["'X' is not a die"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes; dice: A A* [? ? ?]"),
+            &["deciding on the claim", "drop the *"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes; accepted: yes; dice: A A [? ? ?]"),
+            &["looked under the cup", "not ?"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes; accepted: yes; dice: A [A K* Q J]"),
+            &["a die thrown in the cup this turn brings every other die out"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: repóker de ases; accepted: yes; dice: A A A A A"),
+            &["nothing beats repóker de ases"],
+        ),
+        (
+            &three,
+            format!("{base}; accepted: yes; dice: A A A A A"),
+            &["no claim to accept"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes"),
+            &["no dice"],
+        ),
+        (
+            &three,
+            format!("{base}; dice: A A [K K Q]"),
+            &["all in the cup or all in the open"],
+        ),
+        (
+            &three,
+            format!("{base}; starter: seat 1"),
+            &[
+                "starter: seat 1 started the hand but no claim is given",
+                "seat 2",
+            ],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes; starter: seat 3; dice: A A [? ? ?]"),
+            &["a single claim is the hand's first", "seat 1"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes; dice: A A [? ? ?]; cup known to: seat 2"),
+            &["seat 1 claimed on these dice and knows them"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes; dice: A A [K K Q]; cup known to: seat 1"),
+            &["seat 2 is not listed as knowing the cup"],
+        ),
+        (
+            &three,
+            format!("{base}; claims: pareja de reyes; dice: A A K K Q; cup known to: seat 1"),
+            &["no die is in the cup"],
+        ),
+        (
+            &three,
+            "points: 0 3 2; seat: 2".into(),
+            &["seat 2 has 3 points and is out"],
+        ),
+        (
+            &three,
+            "points: 0 4 2; seat: 1".into(),
+            &["'4' for seat 2", "0 to 3"],
+        ),
+        (
+            &three,
+            "points: 0 1; seat: 1".into(),
+            &["2 values", "3 players"],
+        ),
         (&three, "points: 3 3 2; seat: 3".into(), &["game is over"]),
-        (&three, "points: 0 0 0; seat: 4".into(), &["'4' is not a seat", "seat 1 to seat 3"]),
+        (
+            &three,
+            "points: 0 0 0; seat: 4".into(),
+            &["'4' is not a seat", "seat 1 to seat 3"],
+        ),
         (&three, "points: 0 0 0".into(), &["no seat"]),
-        (&three, "points: 0 0 0; seat: 1; first roller: seat 2".into(), &["no hand has been played yet", "seat 1"]),
-        (&four, "points: 3 0 3 1; seat: 2; out: seat 1".into(), &["out:", "seat 1, seat 3"]),
-        (&three, "points: 0 0 0; seat: 1; colour: red".into(), &["unknown position key 'colour'", "points"]),
-        (&three, "points: 0 0 0; seat: 1; seat: 2".into(), &["given twice"]),
-        (&three, "points: 0 0 0; seat 1".into(), &["'seat 1' has no key"]),
-        (&three, "rules: points=5; points: 0 0 0; seat: 1".into(), &["rules:", "points=5", "standard"]),
-        (&no_kickers, format!("{base}; claims: pareja de reyes con as reina jota; dice: A A [? ? ?]"), &["names kickers", "kickers=off", "claim pareja de reyes"]),
+        (
+            &three,
+            "points: 0 0 0; seat: 1; first roller: seat 2".into(),
+            &["no hand has been played yet", "seat 1"],
+        ),
+        (
+            &four,
+            "points: 3 0 3 1; seat: 2; out: seat 1".into(),
+            &["out:", "seat 1, seat 3"],
+        ),
+        (
+            &three,
+            "points: 0 0 0; seat: 1; colour: red".into(),
+            &["unknown position key 'colour'", "points"],
+        ),
+        (
+            &three,
+            "points: 0 0 0; seat: 1; seat: 2".into(),
+            &["given twice"],
+        ),
+        (
+            &three,
+            "points: 0 0 0; seat 1".into(),
+            &["'seat 1' has no key"],
+        ),
+        (
+            &three,
+            "rules: points=5; points: 0 0 0; seat: 1".into(),
+            &["rules:", "points=5", "standard"],
+        ),
+        (
+            &no_kickers,
+            format!("{base}; claims: pareja de reyes con as reina jota; dice: A A [? ? ?]"),
+            &["names kickers", "kickers=off", "claim pareja de reyes"],
+        ),
     ];
     for (rules, text, words) in cases {
         let e = refusal(rules, text);
@@ -251,9 +397,35 @@ fn mangled_positions_are_read_or_refused_never_crashed_on() {
         ),
     ];
     let pieces = [
-        "", ";", ":", ",", " ", "?", "*", "[", "]", "0", "3", "9", "255", "4294967295", "seat",
-        "seat 0", "seat 9", "yes", "no", "repóker de ases", "nada", "con", "A", "KKKKK",
-        "by seat 2", "accepted: yes", "ñ", "é", "out: seat 1",
+        "",
+        ";",
+        ":",
+        ",",
+        " ",
+        "?",
+        "*",
+        "[",
+        "]",
+        "0",
+        "3",
+        "9",
+        "255",
+        "4294967295",
+        "seat",
+        "seat 0",
+        "seat 9",
+        "yes",
+        "no",
+        "repóker de ases",
+        "nada",
+        "con",
+        "A",
+        "KKKKK",
+        "by seat 2",
+        "accepted: yes",
+        "ñ",
+        "é",
+        "out: seat 1",
     ];
     let mut rng = base_stream(5);
     let mut accepted = 0;
@@ -303,7 +475,10 @@ fn advise(rules: &Rules, text: &str, deals: u64) -> (PokerState, advise::Advice<
         seed: 11,
         chunk_size: advise::CHUNK,
     };
-    (position, advise::run(&setup, &spec, None, &control()).unwrap())
+    (
+        position,
+        advise::run(&setup, &spec, None, &control()).unwrap(),
+    )
 }
 
 fn index_of(advice: &advise::Advice<Action>, name: &str) -> usize {
@@ -318,7 +493,11 @@ fn index_of(advice: &advise::Advice<Action>, name: &str) -> usize {
 fn a_call_or_a_claim_that_wins_at_once_is_best_with_100_percent() {
     let two = rules(2, "");
     // The last hand: póker de ases with K K 7 face up cannot be true.
-    let (_, a) = advise(&two, "points: 2 2; seat: 2; claims: póker de ases; dice: K K 7 [? ?]", 256);
+    let (_, a) = advise(
+        &two,
+        "points: 2 2; seat: 2; claims: póker de ases; dice: K K 7 [? ?]",
+        256,
+    );
     let call = index_of(&a, "call");
     assert_eq!(a.tally.best(), call);
     assert_eq!(a.tally.chance(call).mean, 1.0);
@@ -332,7 +511,11 @@ fn a_call_or_a_claim_that_wins_at_once_is_best_with_100_percent() {
         256,
     );
     let claim = index_of(&a, "claim repóker de ases");
-    assert_eq!(a.actions.len(), 63, "31 throws in the cup or the open, and one claim");
+    assert_eq!(
+        a.actions.len(),
+        63,
+        "31 throws in the cup or the open, and one claim"
+    );
     assert_eq!(a.tally.best(), claim);
     assert_eq!(a.tally.chance(claim).mean, 1.0);
     assert_eq!(verdict(&a.tally), Verdict::ClearlyBest);
@@ -352,7 +535,8 @@ fn the_recommended_re_roll_is_the_exact_plan_s() {
         // The K or the Q first, or both at once: 1/36 alike; an ace: 1/216.
         ("A [A K] A Q", "K", false),
     ] {
-        let text = format!("points: 2 2; seat: 2; claims: repóker de reyes; accepted: yes; dice: {dice}");
+        let text =
+            format!("points: 2 2; seat: 2; claims: repóker de reyes; accepted: yes; dice: {dice}");
         let (game, a) = advise(&two, &text, 2048);
         let t = &a.tally;
         assert_eq!(t.faults, 0);
@@ -374,11 +558,17 @@ fn the_recommended_re_roll_is_the_exact_plan_s() {
         }
         // The plan's first die and the advice's best.
         let note = exact_plan(&game).unwrap();
-        assert!(note.contains(&format!("first throw a {plan_face}")), "{note}");
+        assert!(
+            note.contains(&format!("first throw a {plan_face}")),
+            "{note}"
+        );
         let best = t.best();
         let top = exact.iter().cloned().fold(0.0, f64::max);
         let Action::Throw { dice: mask, .. } = a.actions[best] else {
-            panic!("{text}: the best is {}", Poker::action_name(a.actions[best]));
+            panic!(
+                "{text}: the best is {}",
+                Poker::action_name(a.actions[best])
+            );
         };
         assert!(
             (exact[best] - top).abs() < 1e-12,
@@ -386,21 +576,36 @@ fn the_recommended_re_roll_is_the_exact_plan_s() {
             Poker::action_name(a.actions[best])
         );
         let faces = game.dice();
-        let plan_die = (0..5)
-            .find(|&i| mask >> i & 1 == 1 && tahur::games::poker::hand::Face::ALL[faces[i] as usize].to_string() == plan_face);
+        let plan_die = (0..5).find(|&i| {
+            mask >> i & 1 == 1
+                && tahur::games::poker::hand::Face::ALL[faces[i] as usize].to_string() == plan_face
+        });
         if best_alone {
             // A single die, the plan's, and every action of a lower exact chance clearly worse.
             assert_eq!(mask.count_ones(), 1, "{text}");
-            assert!(plan_die.is_some(), "{text}: {}", Poker::action_name(a.actions[best]));
+            assert!(
+                plan_die.is_some(),
+                "{text}: {}",
+                Poker::action_name(a.actions[best])
+            );
             for (j, &p) in exact.iter().enumerate() {
                 if p < top - 1e-12 {
-                    assert!(t.versus(j, best).interval.high < 0.0, "{text}: {}", Poker::action_name(a.actions[j]));
+                    assert!(
+                        t.versus(j, best).interval.high < 0.0,
+                        "{text}: {}",
+                        Poker::action_name(a.actions[j])
+                    );
                 }
             }
         } else {
             // Within noise: the exact best lies in the best action's interval.
             let ci = t.chance(best).interval(0.95);
-            assert!(ci.low <= top && top <= ci.high, "{text}: {top} outside [{}, {}]", ci.low, ci.high);
+            assert!(
+                ci.low <= top && top <= ci.high,
+                "{text}: {top} outside [{}, {}]",
+                ci.low,
+                ci.high
+            );
         }
     }
 }
@@ -411,14 +616,33 @@ fn the_commands_write_a_position_and_advise_on_it() {
     let help = stdout(&["poker", "position", "--help"]);
     assert!(help.contains("--after"), "{help}");
     let p = json(&[
-        "poker", "position", "--players", "3", "--seed", "3", "--after", "5", "--format", "json",
+        "poker",
+        "position",
+        "--players",
+        "3",
+        "--seed",
+        "3",
+        "--after",
+        "5",
+        "--format",
+        "json",
     ]);
     let position = p["position"].as_str().unwrap().to_string();
     assert!(position.contains("claims: "), "{position}");
     let advise = |threads: &str| {
         json(&[
-            "poker", "advise", "--players", "3", "--position", &position, "--rollouts", "200",
-            "--threads", threads, "--format", "json",
+            "poker",
+            "advise",
+            "--players",
+            "3",
+            "--position",
+            &position,
+            "--rollouts",
+            "200",
+            "--threads",
+            threads,
+            "--format",
+            "json",
         ])
     };
     let (one, two) = (advise("1"), advise("2"));
@@ -426,7 +650,11 @@ fn the_commands_write_a_position_and_advise_on_it() {
     assert_eq!(one["position"].as_str(), Some(position.as_str()));
     assert_eq!(one["tables"]["actions"].as_array().unwrap().len(), 2);
     let e = fails(&[
-        "poker", "advise", "--players", "3", "--position",
+        "poker",
+        "advise",
+        "--players",
+        "3",
+        "--position",
         "points: 0 0 0; seat: 2; claims: trío de reyes, pareja de ases; dice: A A [? ? ?]",
     ]);
     assert!(e.contains("not above trío de reyes"), "{e}");

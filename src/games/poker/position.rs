@@ -214,7 +214,10 @@ fn write(seen: &Seen) -> String {
     }
     if !claims.is_empty() {
         // Kickers and a nada's faces without their commas, which separate the claims here.
-        let words: Vec<String> = claims.iter().map(|&r| spoken(r).replace(", ", " ")).collect();
+        let words: Vec<String> = claims
+            .iter()
+            .map(|&r| spoken(r).replace(", ", " "))
+            .collect();
         items.push(format!("claims: {}", words.join(", ")));
         if seen.phase == Phase::Play {
             items.push("accepted: yes".into());
@@ -444,15 +447,13 @@ fn parse_claims(text: &str, n: usize) -> Result<Vec<Written>> {
         // `… by seat N`: the last three words.
         let words: Vec<&str> = raw.split_whitespace().collect();
         let k = words.len();
-        let (rest, seat) = if k >= 3
-            && normalize(words[k - 3]) == "by"
-            && normalize(words[k - 2]) == "seat"
-        {
-            let seat = parse_seat(words[k - 1], "claims", n)?;
-            (words[..k - 3].join(" "), Some(seat))
-        } else {
-            (raw.clone(), None)
-        };
+        let (rest, seat) =
+            if k >= 3 && normalize(words[k - 3]) == "by" && normalize(words[k - 2]) == "seat" {
+                let seat = parse_seat(words[k - 1], "claims", n)?;
+                (words[..k - 3].join(" "), Some(seat))
+            } else {
+                (raw.clone(), None)
+            };
         let rung = if rest.trim() == "?" {
             None
         } else {
@@ -542,14 +543,13 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
         )));
     }
     let hands: u32 = points[..n].iter().map(|&p| u32::from(p)).sum();
-    let me = match get(Key::Seat) {
-        Some(s) => parse_seat(s, "seat", n)?,
-        None => {
-            return Err(Error::usage(
+    let me =
+        match get(Key::Seat) {
+            Some(s) => parse_seat(s, "seat", n)?,
+            None => return Err(Error::usage(
                 "the position has no seat: give seat: N, the player to act (seats count from 1)",
-            ))
-        }
-    };
+            )),
+        };
     if alive >> me & 1 == 0 {
         return Err(Error::usage(format!(
             "seat: {} has {} points and is out: the player to act is a player still in",
@@ -664,12 +664,10 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
         (None, None, _) => Phase::FirstRoll,
         (Some(d), None, _) if unseen(d) => Phase::FirstRoll,
         (Some(_), None, _) => Phase::Play,
-        (None, Some(_), _) => {
-            return Err(Error::usage(format!(
-                "the position has no dice: give the five dice as {} sees them, e.g. dice: A A [? ? ?]",
-                seat_name(me)
-            )))
-        }
+        (None, Some(_), _) => return Err(Error::usage(format!(
+            "the position has no dice: give the five dice as {} sees them, e.g. dice: A A [? ? ?]",
+            seat_name(me)
+        ))),
         (Some(_), Some(_), false) => Phase::Decide,
         (Some(_), Some(_), true) => Phase::Play,
     };
@@ -684,7 +682,9 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
         ]
     });
     let mask = |f: &dyn Fn(&Die) -> bool| -> u8 {
-        (0..DICE).filter(|&i| f(&dice[i])).fold(0, |m, i| m | 1 << i)
+        (0..DICE)
+            .filter(|&i| f(&dice[i]))
+            .fold(0, |m, i| m | 1 << i)
     };
     let mut hidden = mask(&|d| d.cup);
     let mut thrown = mask(&|d| d.thrown);
@@ -794,9 +794,7 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
     };
 
     // Who went out, and in what order.
-    let out_by_seat: Vec<u8> = (0..n as u8)
-        .filter(|&s| alive >> s & 1 == 0)
-        .collect();
+    let out_by_seat: Vec<u8> = (0..n as u8).filter(|&s| alive >> s & 1 == 0).collect();
     let out = match get(Key::Out) {
         None => out_by_seat,
         Some(o) => {
@@ -891,7 +889,9 @@ fn check_knowers(seen: &Seen, known: u16, default: u16) -> Result<()> {
         Phase::FirstRoll if known != 0 => {
             fail("nobody has seen the dice before the hand's first throw: leave it out".into())
         }
-        Phase::Play if (seen.claim.is_none() || seen.hidden & seen.thrown != 0) && known != default => {
+        Phase::Play
+            if (seen.claim.is_none() || seen.hidden & seen.thrown != 0) && known != default =>
+        {
             fail(format!(
                 "{} threw the dice in the cup this turn, so only {} knows them",
                 seat_name(me),
@@ -1076,11 +1076,22 @@ mod tests {
         seen.thrown = 0b11000;
         assert_eq!(dice_text(&seen, true), "A [K] Q [J*] 8*");
         let back = parse_dice("A [K] Q [J*] 8*").unwrap();
-        assert_eq!(back[3], Die { face: Some(2), cup: true, thrown: true });
+        assert_eq!(
+            back[3],
+            Die {
+                face: Some(2),
+                cup: true,
+                thrown: true
+            }
+        );
         assert_eq!(parse_dice("aa[???]").unwrap().len(), 5);
         assert_eq!(
             parse_dice("as, rey [reina jota roja]").unwrap()[4],
-            Die { face: Some(1), cup: true, thrown: false }
+            Die {
+                face: Some(1),
+                cup: true,
+                thrown: false
+            }
         );
     }
 }
