@@ -664,10 +664,12 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
         (None, None, _) => Phase::FirstRoll,
         (Some(d), None, _) if unseen(d) => Phase::FirstRoll,
         (Some(_), None, _) => Phase::Play,
-        (None, Some(_), _) => return Err(Error::usage(format!(
+        (None, Some(_), _) => {
+            return Err(Error::usage(format!(
             "the position has no dice: give the five dice as {} sees them, e.g. dice: A A [? ? ?]",
             seat_name(me)
-        ))),
+        )))
+        }
         (Some(_), Some(_), false) => Phase::Decide,
         (Some(_), Some(_), true) => Phase::Play,
     };
