@@ -29,6 +29,7 @@ mod play_cli;
 mod play_layer;
 mod poker_exact;
 mod poker_games;
+mod poker_position;
 mod readme_rules;
 mod schedulers;
 mod sheets_and_parsers;

@@ -652,7 +652,8 @@ impl PlayerView for View<'_> {
 
 /// Exactly what the seat sees: the rules, the hand's phase, who is to act, the claim, who made
 /// it and the claim it was made over, each die (its face if face up or known to the viewer, `?`
-/// in the cup otherwise), who knows the dice in the cup, the dice thrown this turn, the points,
+/// in the cup otherwise), who knows the dice in the cup (nobody once the cup is empty), the dice
+/// thrown this turn, the points,
 /// who is in and who went out in what order, who threw first in the hand and in the game, and
 /// the hands played.
 impl std::fmt::Debug for View<'_> {
@@ -671,6 +672,9 @@ impl std::fmt::Debug for View<'_> {
             })
             .collect();
         let seats = |mask: u16| -> Vec<usize> { (0..n).filter(|&s| mask >> s & 1 == 1).collect() };
+        // Who knows an empty cup changes nothing (everybody sees every die; the next throw in
+        // the cup names its knowers afresh): shown as nobody.
+        let knowers = if g.hidden == 0 { 0 } else { g.knowers };
         f.debug_struct("View")
             .field("seat", &self.seat)
             .field("rules", &g.rules)
@@ -680,7 +684,7 @@ impl std::fmt::Debug for View<'_> {
             .field("claimant", &g.claimant)
             .field("claim accepted before", &self.previous_claim())
             .field("dice", &dice)
-            .field("the cup known to", &seats(g.knowers))
+            .field("the cup known to", &seats(knowers))
             .field("thrown this turn", &format_args!("{:05b}", g.rolled))
             .field("points", &&g.points[..n])
             .field("in", &seats(g.alive))
@@ -690,6 +694,110 @@ impl std::fmt::Debug for View<'_> {
             .field("first roller", &g.first)
             .field("hands", &g.hands)
             .finish()
+    }
+}
+
+/// Everything one player sees of a game in progress, as plain values: what a position
+/// (`super::position`) writes and reads. [`View::seen`] takes it from a view and
+/// [`PokerState::from_seen`] makes a game whose viewer sees exactly it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Seen {
+    /// The rules.
+    pub(crate) rules: Rules,
+    /// The viewer.
+    pub(crate) seat: Seat,
+    /// Where the hand stands.
+    pub(crate) phase: Phase,
+    /// The player to act.
+    pub(crate) to_act: Seat,
+    /// The standing claim, if any.
+    pub(crate) claim: Option<u8>,
+    /// The claim the claimant had accepted before making theirs, if any.
+    pub(crate) previous: Option<u8>,
+    /// Who made the standing claim (the hand's first roller before any claim).
+    pub(crate) claimant: Seat,
+    /// Each die's face (0 = the 7 … 5 = the ace) by position, where the viewer sees it.
+    pub(crate) dice: [Option<u8>; DICE],
+    /// Dice in the cup, as a mask of positions.
+    pub(crate) hidden: u8,
+    /// Seats that know the dice in the cup, as a mask (none when the cup is empty).
+    pub(crate) knowers: u16,
+    /// Dice thrown this turn by the player holding the cup, as a mask of positions.
+    pub(crate) thrown: u8,
+    /// Points by seat (the first `rules.players`).
+    pub(crate) points: [u8; MAX_PLAYERS],
+    /// The seats out, in the order they went out.
+    pub(crate) out: Vec<u8>,
+    /// The hand's first roller.
+    pub(crate) hand_first: Seat,
+    /// The game's first roller.
+    pub(crate) first: Seat,
+}
+
+impl View<'_> {
+    /// Everything this view shows, as plain values.
+    pub(crate) fn seen(&self) -> Seen {
+        let g = self.game;
+        let known = self.sees_all();
+        Seen {
+            rules: g.rules,
+            seat: self.seat as usize,
+            phase: g.phase,
+            to_act: g.holder as usize,
+            claim: self.claim(),
+            previous: self.previous_claim(),
+            claimant: g.claimant as usize,
+            dice: std::array::from_fn(|i| (g.hidden >> i & 1 == 0 || known).then_some(g.dice[i])),
+            hidden: g.hidden,
+            knowers: if g.hidden == 0 { 0 } else { g.knowers },
+            thrown: g.rolled,
+            points: g.points,
+            out: g.out[..g.outs as usize].to_vec(),
+            hand_first: g.hand_first as usize,
+            first: g.first as usize,
+        }
+    }
+}
+
+impl PokerState {
+    /// A game whose viewer `seen.seat` sees exactly `seen` (check the result with
+    /// [`State::check_invariants`]: values that do not fit together make a game that fails
+    /// them): the dice the viewer does not see thrown from `rng`, each uniform, in position
+    /// order; the players at the agreed points out; the lies told so far none.
+    pub(crate) fn from_seen(seen: &Seen, rng: &mut Stream) -> PokerState {
+        let rules = seen.rules;
+        let n = (rules.players as usize).min(MAX_PLAYERS);
+        let mut g = PokerState::started(rules, seen.first.min(n.saturating_sub(1)) as u8);
+        let mut alive = 0u16;
+        for s in 0..n {
+            g.points[s] = seen.points[s].min(rules.points);
+            if g.points[s] < rules.points {
+                alive |= 1 << s;
+            }
+        }
+        g.alive = alive;
+        g.outs = seen.out.len().min(MAX_PLAYERS) as u8;
+        for (slot, &s) in g.out.iter_mut().zip(&seen.out) {
+            *slot = s;
+        }
+        g.hands = g.points[..n].iter().map(|&p| p as u32).sum();
+        g.phase = seen.phase;
+        g.holder = seen.to_act as u8;
+        g.claimant = seen.claimant as u8;
+        g.claim = seen.claim.unwrap_or(NO_CLAIM);
+        g.previous = seen.previous.unwrap_or(NO_CLAIM);
+        g.hand_first = seen.hand_first as u8;
+        g.hand_players = alive.count_ones() as u8;
+        g.hidden = seen.hidden & ALL_DICE;
+        g.knowers = seen.knowers;
+        g.rolled = seen.thrown & ALL_DICE;
+        for (i, d) in seen.dice.iter().enumerate() {
+            g.dice[i] = match d {
+                Some(f) => (*f).min(5),
+                None => uniform_below(rng, 6) as u8,
+            };
+        }
+        g
     }
 }
 

@@ -7,6 +7,7 @@
 //!   keep, for one question.
 //! - [`tables`]: the same, tabulated once per process for every goal (bots, sheets).
 //! - [`reports`]: `tahur poker odds | reroll | chances | sheet`.
+//! - [`position`]: positions as players write them, for `tahur poker position | advise`.
 //! - [`rules`], [`engine`], [`bots`], [`tune`]: whole games (every house rule a flag), the
 //!   strategies and their tuning; sim, compare, tournament and flags come from [`crate::play`].
 
@@ -14,6 +15,7 @@ pub mod bots;
 pub mod engine;
 pub mod exact;
 pub mod hand;
+pub mod position;
 pub mod reports;
 pub mod rules;
 pub mod tables;
