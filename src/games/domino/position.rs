@@ -3,9 +3,11 @@
 //! written from.
 //!
 //! ```text
-//! seat: 1; hand: 6-1, 5-4, 3-3, 2-0; line: 4-2 2-6 6-6 6-3; hands: 4 4 5 5; opener: seat 3;
-//! passed: seat 3 on 4
+//! seat: 4; hand: 6-0, 5-3, 3-1, 2-1; line: 1-0 0-2 2-4 4-4 4-1 1-6 6-4 4-0; hands: 4 4 4 4;
+//! boneyard: 4; opener: seat 2; passed: seat 2 on 4, seat 3 on 0 1; left: 1 0 0 2
 //! ```
+//!
+//! (seat 4 to play against the ends 1 and 0, its partner, seat 2, having passed on the 4s.)
 //!
 //! Seats are numbered from 1 in turn order (with four in pairs, seats 1 and 3 against 2 and 4);
 //! tiles are written `6-4` or as [`Tile::parse`] reads them (`64`, `6:4`, `doble seis`,
@@ -289,7 +291,7 @@ fn default_games(match_points: &[i64]) -> u32 {
 }
 
 impl Positions for Domino {
-    const POSITION_EXAMPLE: &'static str = "seat: 1; hand: 6-1, 5-4, 3-3, 2-0; line: 4-2 2-6 6-6 6-3; hands: 4 4 5 5; opener: seat 3; passed: seat 3 on 4";
+    const POSITION_EXAMPLE: &'static str = "seat: 4; hand: 6-0, 5-3, 3-1, 2-1; line: 1-0 0-2 2-4 4-4 4-1 1-6 6-4 4-0; hands: 4 4 4 4; boneyard: 4; opener: seat 2; passed: seat 2 on 4, seat 3 on 0 1; left: 1 0 0 2";
     /// `company` is the strongest bot that answers at once (README: it beats bota gorda by 8
     /// points a seat; `search` and `ismcts` play out hundreds of games a move).
     const ROLLOUT_BOTS: &'static str = "company";
@@ -1275,9 +1277,11 @@ fn read(rules: &Rules, text: &str) -> Result<Setup> {
                     Error::usage("decided: domino, but nobody is out of tiles (hands)")
                 })? as u8)),
                 "blocked" | "tranque" | "trancado" | "cerrado" => Some(End::Blocked),
-                _ => return Err(Error::usage(format!(
+                _ => {
+                    return Err(Error::usage(format!(
                     "decided: '{v}': use domino (a player went out) or blocked (nobody can move)"
-                ))),
+                )))
+                }
             }
         }
     };
