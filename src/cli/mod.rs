@@ -56,6 +56,7 @@ macro_rules! with_positions {
             Dudo => tahur::games::dudo::Dudo,
             Durak => tahur::games::durak::Durak,
             Poker => tahur::games::poker::Poker,
+            Domino => tahur::games::domino::Domino,
         }
     };
 }

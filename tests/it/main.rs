@@ -10,6 +10,7 @@ mod completions;
 mod conformance;
 mod domino_deal;
 mod domino_games;
+mod domino_position;
 mod dudo_advise;
 mod dudo_exact;
 mod dudo_games;

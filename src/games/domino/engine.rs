@@ -187,6 +187,33 @@ impl Board {
         }
     }
 
+    /// The board with these open ends, by number: `plain[n]` plain ends showing `n`, `sides[n]`
+    /// open sides of the double `n-n` and `built[n]` of its sides built on (both 0 when `n-n`
+    /// is not on the board), and the number of the uncovered cross, if any. The open-end total
+    /// and the playable tiles follow from them (positions: [`DominoState::at_position`]).
+    pub fn from_ends(
+        plain: [u8; NUMBERS],
+        sides: [u8; NUMBERS],
+        built: [u8; NUMBERS],
+        cross: Option<u8>,
+    ) -> Board {
+        let mut b = Board::empty();
+        for n in 0..NUMBERS {
+            b.plain[n] = plain[n];
+            b.sides[n] = sides[n];
+            b.built[n] = built[n];
+            b.count += n as u16 * plain[n] as u16;
+            // A double on the board counts both halves while fewer than two sides are built on.
+            if sides[n] + built[n] > 0 && built[n] < 2 {
+                b.count += 2 * n as u16;
+            }
+            b.refresh(n);
+        }
+        b.cross = cross.map_or(NONE, |n| n & 15);
+        b.refresh_playable();
+        b
+    }
+
     /// The open-end total: every plain end counts its number; a double counts both halves
     /// while fewer than two of its sides are built on (it lies at the end of a line, or is the
     /// opening tile); sides of a double not yet built on count nothing more. So an opening 5-5
@@ -345,7 +372,7 @@ impl Board {
 
 /// How a decided game ended, before it is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum End {
+pub enum End {
     /// A player went out (with `--both-partners`, the second of a pair): the side wins.
     Domino(u8),
     /// Nobody can move.
@@ -451,6 +478,49 @@ pub struct DominoState {
     games: u32,
 }
 
+/// A game in progress as a position gives it ([`DominoState::at_position`]): what every seat
+/// holds, the board and what everybody has seen. Seats are 0-based.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The rules.
+    pub rules: Rules,
+    /// Each seat's tiles (seats beyond the table empty).
+    pub hands: [TileSet; 4],
+    /// The sleeping tiles (the boneyard).
+    pub stock: TileSet,
+    /// The tiles on the board.
+    pub played: TileSet,
+    /// The layout ([`Board::from_ends`]).
+    pub board: Board,
+    /// The tile the current game opened with (the highest double it was dealt, else its
+    /// heaviest tile).
+    pub opening: Tile,
+    /// The seat to act.
+    pub to_act: Seat,
+    /// The current game's opener.
+    pub opener: Seat,
+    /// The first game's opener (the match's).
+    pub first_opener: Seat,
+    /// Seats out of the game (bits; `both-partners=on`).
+    pub out: u8,
+    /// The numbers each seat is known to lack (bits).
+    pub lacks: [u16; 4],
+    /// The number each seat's last play left on an end ([`NONE`]: none yet).
+    pub exposed: [u8; 4],
+    /// A score the player before missed, which the player to act may call muggins on.
+    pub missed: Option<u16>,
+    /// A decided game waiting for that claim.
+    pub decided: Option<End>,
+    /// Points of each side in the current game so far.
+    pub game_points: [i64; 4],
+    /// Points of each side in the match's earlier games.
+    pub match_points: [i64; 4],
+    /// Games of the match, the current one included.
+    pub games: u32,
+    /// Tiles placed in the match's earlier games.
+    pub tiles_before: u32,
+}
+
 /// An integer rounded to the nearest multiple of 5 (all fives: the end-of-game difference).
 #[inline]
 pub fn round5(x: i64) -> i64 {
@@ -545,6 +615,51 @@ impl DominoState {
         }
         let mut g = DominoState::blank(rules);
         g.start_game_with(Some((hands, set & !all)), rng);
+        Ok(g)
+    }
+
+    /// A game in progress as a position sets it ([`Setup`]): every tile where the setup puts
+    /// it, the board, the turn, what is known of each player and the scores; the counters
+    /// start from nothing but the games played. Refused, naming the first fault, when it breaks
+    /// an invariant (tiles in two places, open ends that do not follow from the tiles placed,
+    /// a seat off the table).
+    pub fn at_position(s: &Setup) -> Result<DominoState, String> {
+        s.rules.validate().map_err(|e| e.to_string())?;
+        let n = s.rules.players as usize;
+        if s.to_act >= n || s.opener >= n || s.first_opener >= n {
+            return Err(format!("a seat above {n} is named"));
+        }
+        let mut g = DominoState::blank(s.rules);
+        g.hands = s.hands;
+        g.stock = s.stock;
+        g.played = s.played;
+        g.board = s.board;
+        g.to_act = s.to_act as u8;
+        g.opener = s.opener as u8;
+        g.first_opener = s.first_opener as u8;
+        g.out = s.out;
+        g.lacks = s.lacks;
+        g.exposed = s.exposed;
+        g.claim = s.missed.map(|pts| (pts, s.to_act as u8));
+        g.end_pending = s.decided;
+        // A claim window: the player to act may only pass, calling muggins or not.
+        g.claim_only = g.claim.is_some()
+            && (g.end_pending.is_some() || g.hands[s.to_act] & g.board.playable == 0);
+        g.game_points = s.game_points;
+        g.total_points = s.match_points;
+        g.ledger = s.game_points.iter().chain(&s.match_points).sum();
+        g.games = s.games.max(1);
+        g.counters[Counter::Games as usize] = g.games as i64;
+        g.game_tiles = s.played.count_ones();
+        g.length = s.tiles_before + g.game_tiles;
+        g.opened_double = s.opening.is_double();
+        g.opened_top = s.opening == Tile::new(s.rules.set, s.rules.set);
+        g.opening_ends = if g.opened_double && (s.rules.cross || s.rules.tree) {
+            4
+        } else {
+            2
+        };
+        g.invariants()?;
         Ok(g)
     }
 
@@ -1343,6 +1458,35 @@ impl<'a> View<'a> {
     /// Points of a side in the match before this game.
     pub fn match_points(&self, side: usize) -> i64 {
         self.game.total_points[side]
+    }
+    /// The current game's opener.
+    pub fn opener(&self) -> Seat {
+        self.game.opener.into()
+    }
+    /// The first game's opener (the match's; the current game's in a single game).
+    pub fn first_opener(&self) -> Seat {
+        self.game.first_opener.into()
+    }
+    /// The seat to act.
+    pub fn to_act(&self) -> Seat {
+        self.game.to_act.into()
+    }
+    /// A score the player before missed, with the seat that may call muggins on it (the seat
+    /// to act): everybody sees it.
+    pub fn missed_score(&self) -> Option<(u16, Seat)> {
+        self.game.claim.map(|(p, c)| (p, c.into()))
+    }
+    /// How the game is decided while a muggins claim is still open.
+    pub fn decided(&self) -> Option<End> {
+        self.game.end_pending
+    }
+    /// Games of the sample (a match's games so far, the current one included).
+    pub fn games(&self) -> u32 {
+        self.game.games
+    }
+    /// Tiles placed in the sample (in a match, its earlier games' too).
+    pub fn tiles_placed(&self) -> u32 {
+        self.game.length
     }
     /// How many legal actions there are (it is this player's turn).
     #[inline]

@@ -8,6 +8,7 @@
 pub mod bots;
 pub mod deal;
 pub mod engine;
+pub mod position;
 pub mod rules;
 pub mod search;
 pub mod tiles;

@@ -197,7 +197,7 @@ fn is_double_word(w: &str) -> bool {
 }
 
 /// A number 0–9 written as a digit or a word (Spanish or English).
-fn number_word(w: &str) -> Option<u8> {
+pub fn number_word(w: &str) -> Option<u8> {
     Some(match w {
         "0" | "blanca" | "blancas" | "blanco" | "cero" | "blank" | "zero" => 0,
         "1" | "uno" | "una" | "as" | "one" => 1,
