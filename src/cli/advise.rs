@@ -378,9 +378,8 @@ fn equity_command<G: GameCli + Matches>() -> Command {
             Arg::new("games")
                 .long("games")
                 .value_name("N")
-                .default_value("20000")
                 .value_parser(samples("games"))
-                .help("Games played from each match state (all on the same seed)"),
+                .help("Games played from each match state, all on the same seed [default: 20000 for one state, 2000 a state for the whole table]"),
         )
         .arg(
             Arg::new("pot")
@@ -432,7 +431,10 @@ fn equity<G: GameCli + Matches>(m: &ArgMatches) -> Result<i32> {
         None => G::equity_grid(&rules),
     };
     let strategies = G::Strategy::parse_list(text(m, "strategies"))?;
-    let games = *m.get_one::<u64>("games").expect("has a default");
+    let games = m
+        .get_one::<u64>("games")
+        .copied()
+        .unwrap_or(if value.is_some() { 20_000 } else { 2_000 });
     let pot = *m.get_one::<f64>("pot").expect("has a default");
     let setup = EquitySetup::<G>::new(rules.clone(), &strategies, states)?;
     let bar = progress(games * setup.states.len() as u64, "games");

@@ -535,6 +535,21 @@ impl DominoState {
         g
     }
 
+    /// A new match game from a match state: each side's points from the match's earlier games
+    /// (index by side), the game dealt as a new one is. With no points it draws exactly what
+    /// [`DominoState::dealt`] draws.
+    pub(crate) fn dealt_from(
+        rules: Rules,
+        match_points: [i64; 4],
+        rng: &mut impl Rng,
+    ) -> DominoState {
+        let mut g = DominoState::blank(rules);
+        g.total_points = match_points;
+        g.ledger = match_points.iter().sum();
+        g.start_game(rng);
+        g
+    }
+
     fn blank(rules: Rules) -> DominoState {
         DominoState {
             rules,

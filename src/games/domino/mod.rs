@@ -73,6 +73,13 @@ impl Game for Domino {
     type Rules = rules::Rules;
     type State = DominoState;
     type Strategy = bots::Strategy;
+
+    fn start_from(
+        rules: &Self::Rules,
+        text: &str,
+    ) -> crate::error::Result<crate::play::position::StartFrom<Self>> {
+        crate::play::position::start_from::<Self>(rules, text)
+    }
     const INFO: GameInfo = GameInfo {
         key: "domino",
         title: "Dominó",

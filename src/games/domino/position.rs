@@ -52,7 +52,8 @@ use super::rules::{Rules, Score, MAX_PLAYERS};
 use super::tiles::{full_set, number_word, Tile, TileSet, DOUBLES, NUMBERS, WITH};
 use super::Domino;
 use crate::error::{Error, Result};
-use crate::play::position::Positions;
+use crate::play::position::{Matches, Positions};
+use crate::play::Start;
 use crate::play::{GameRules, PlayerView, Seat, State};
 use crate::rng::Stream;
 use crate::text::normalize;
@@ -1524,5 +1525,128 @@ mod tests {
         let t = parse_tiles("hand", "doble seis, 6-1 5:4 seis cuatro blanca", 6).unwrap();
         let shown: Vec<String> = t.iter().map(|t| t.to_string()).collect();
         assert_eq!(shown, ["6-6", "6-1", "5-4", "6-4", "0-0"]);
+    }
+}
+
+/// A Dominó match state: each side's points from the match's earlier games (a side is a pair,
+/// or a player playing alone); the next game is dealt as a new one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DominoMatch {
+    /// Points by side.
+    pub points: Vec<i64>,
+}
+
+impl Matches for Domino {
+    type Match = DominoMatch;
+    const MATCH_EXAMPLE: &'static str = "match: 85 60";
+    // `--score` is the rule (how games score): the match state is `--match`.
+    const MATCH_FLAG: Option<&'static str> = Some("match");
+
+    fn read_match(rules: &Rules, text: &str) -> Result<DominoMatch> {
+        let sides = rules.side_count();
+        let mut points = None;
+        for item in text.split(';').map(str::trim).filter(|i| !i.is_empty()) {
+            let (key, value) = item.split_once(':').unwrap_or((item, ""));
+            match normalize(key).trim() {
+                "rules" | "reglas" => {
+                    let said = Rules::standard(rules.players)
+                        .with_changes(value)
+                        .map_err(|e| Error::usage(format!("rules: {e}")))?;
+                    if said != *rules {
+                        return Err(Error::usage(format!(
+                            "rules: the match state's rules ({}) are not the table's ({}): give the same rules to both",
+                            rule_changes(&said),
+                            rule_changes(rules)
+                        )));
+                    }
+                }
+                "score" | "match" | "partido" | "tanteo" | "match points" => {
+                    let words: Vec<&str> = value
+                        .split(|c: char| c == ',' || c == '-' || c.is_whitespace())
+                        .filter(|w| !w.is_empty())
+                        .collect();
+                    if words.len() != sides {
+                        return Err(Error::usage(format!(
+                            "score: {} values but the table has {sides} sides: give each side's points, e.g. score: {}",
+                            words.len(),
+                            vec!["0"; sides].join(" ")
+                        )));
+                    }
+                    let mut v = Vec::with_capacity(sides);
+                    for (k, w) in words.iter().enumerate() {
+                        let p = w.parse::<i64>().ok().filter(|&p| (0..rules.to as i64).contains(&p));
+                        match p {
+                            Some(p) => v.push(p),
+                            None => {
+                                return Err(Error::usage(format!(
+                                    "score: '{w}' for {}: give 0 to {} (at {} the match is won)",
+                                    side_name(rules, k),
+                                    rules.to.saturating_sub(1),
+                                    rules.to
+                                )))
+                            }
+                        }
+                    }
+                    points = Some(v);
+                }
+                _ => {
+                    return Err(Error::usage(format!(
+                        "a Dominó match state holds the score (match: 85 60) and rules: '{item}' belongs to a position (which also names its seat: seat: N)"
+                    )))
+                }
+            }
+        }
+        if !rules.is_match() {
+            return Err(Error::usage(
+                "a match state needs a match: give its target, e.g. --to 100 (single games start alike)",
+            ));
+        }
+        let points = points.ok_or_else(|| {
+            Error::usage(format!(
+                "the match state has no score: give each side's points, e.g. score: {}",
+                vec!["0"; sides].join(" ")
+            ))
+        })?;
+        Ok(DominoMatch { points })
+    }
+
+    fn write_match(rules: &Rules, m: &DominoMatch) -> String {
+        let points: Vec<String> = m.points.iter().map(i64::to_string).collect();
+        let changes = rule_changes(rules);
+        format!("rules: {changes}; match: {}", points.join(" "))
+    }
+
+    fn deal_from_match(
+        rules: &Rules,
+        m: &DominoMatch,
+        start: &Start,
+        rng: &mut Stream,
+    ) -> DominoState {
+        if m.points.iter().all(|&p| p == 0) {
+            return DominoState::deal(rules, start, rng);
+        }
+        let mut points = [0i64; 4];
+        points[..m.points.len()].copy_from_slice(&m.points);
+        DominoState::dealt_from(*rules, points, rng)
+    }
+
+    /// For two sides (pairs, or two players), every score in fifths of the target (0, 20, 40,
+    /// 60, 80 to 100; 0, 25, …, 100 to 121) for each side; more sides have too many: give one.
+    fn equity_grid(rules: &Rules) -> Vec<DominoMatch> {
+        if !rules.is_match() || rules.side_count() != 2 {
+            return Vec::new();
+        }
+        let step = ((rules.to as i64 / 5 + 2) / 5 * 5).max(1);
+        let scores: Vec<i64> = (0..)
+            .map(|k| k * step)
+            .take_while(|&p| p < rules.to as i64)
+            .collect();
+        let mut out = Vec::new();
+        for &a in &scores {
+            for &b in &scores {
+                out.push(DominoMatch { points: vec![a, b] });
+            }
+        }
+        out
     }
 }

@@ -150,6 +150,16 @@ impl PokerState {
         g
     }
 
+    /// A new game from a match state: these points (every seat still in, below the agreed
+    /// points), the first hand started by `first`.
+    pub(crate) fn started_from(rules: Rules, points: &[u8], first: u8) -> PokerState {
+        let mut g = PokerState::started(rules, first);
+        let n = rules.players as usize;
+        g.points[..n].copy_from_slice(&points[..n]);
+        g.hands = points[..n].iter().map(|&p| p as u32).sum();
+        g
+    }
+
     /// A hand in progress, set up: `claimant` has passed `claim` (a rung) with these dice
     /// (faces by position) and these in the cup; the next player still in is to call or accept.
     /// Every seat is in, with no points.

@@ -130,6 +130,13 @@ impl crate::play::Game for Poker {
     type Rules = rules::Rules;
     type State = PokerState;
     type Strategy = bots::Strategy;
+
+    fn start_from(
+        rules: &Self::Rules,
+        text: &str,
+    ) -> crate::error::Result<crate::play::position::StartFrom<Self>> {
+        crate::play::position::start_from::<Self>(rules, text)
+    }
     const INFO: GameInfo = GameInfo {
         key: "poker",
         title: "Póker mentiroso",

@@ -40,8 +40,9 @@ use super::rules::{Rules, MAX_PLAYERS};
 use super::tables::{plan, tables, POW6, STOP};
 use super::Poker;
 use crate::error::{Error, Result};
-use crate::play::position::Positions;
+use crate::play::position::{Matches, Positions};
 use crate::play::{GameRules, State};
+use crate::play::{Seat, Start};
 use crate::rng::Stream;
 use crate::text::normalize;
 
@@ -63,6 +64,13 @@ impl Positions for Poker {
         game.check_invariants()
             .map_err(|e| Error::usage(format!("the position does not fit together: {e}")))?;
         Ok(game)
+    }
+
+    /// The exact re-roll plan's answer where the player holds the dice to throw.
+    fn exact_notes(game: &PokerState) -> Vec<String> {
+        exact_plan(game)
+            .map(|plan| vec![format!("Exact re-roll plan: {plan}.")])
+            .unwrap_or_default()
     }
 
     /// `roll die 3 in the cup`, `roll dice 1 2 5 in the open` (dice counted from 1 in the
@@ -1095,5 +1103,140 @@ mod tests {
                 thrown: false
             }
         );
+    }
+}
+
+/// A Póker match state: each seat's points (all still in) and, if given, who starts the hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PokerMatch {
+    /// Points by seat, each below the agreed points.
+    pub points: Vec<u8>,
+    /// Who starts the first hand, or `None` to draw it as for a new game.
+    pub starter: Option<Seat>,
+}
+
+impl Matches for Poker {
+    type Match = PokerMatch;
+    const MATCH_EXAMPLE: &'static str = "score: 2 1 0";
+    // `--points` is the rule (the points that put a player out): the match state is the score.
+    const MATCH_FLAG: Option<&'static str> = Some("score");
+
+    fn read_match(rules: &Rules, text: &str) -> Result<PokerMatch> {
+        let n = rules.players as usize;
+        let mut points = None;
+        let mut starter = None;
+        for (key, value) in items(text)? {
+            match key {
+                Key::Rules => {
+                    let given = rule_changes(rules);
+                    if normalize(&value) != normalize(&given) {
+                        return Err(Error::usage(format!(
+                            "rules: the match state says '{value}' but the table plays '{given}': give the table's rule flags"
+                        )));
+                    }
+                }
+                Key::Points => {
+                    let p = parse_points(&value, rules)?;
+                    if let Some(s) = (0..n).find(|&s| p[s] >= rules.points) {
+                        return Err(Error::usage(format!(
+                            "points: {} has {} points and is out at {}: a match state seats only players still in (give 0 to {} each, and one fewer --players)",
+                            seat_name(s),
+                            p[s],
+                            rules.points,
+                            rules.points - 1
+                        )));
+                    }
+                    points = Some(p[..n].to_vec());
+                }
+                Key::Starter => starter = Some(parse_seat(&value, "starter", n)?),
+                _ => {
+                    return Err(Error::usage(format!(
+                        "a match state holds points (score), rules and starter: '{}' belongs to a position (which also names its seat: seat: N)",
+                        text.trim()
+                    )))
+                }
+            }
+        }
+        let points = points.ok_or_else(|| {
+            Error::usage(format!(
+                "the match state has no points: give each seat's, e.g. score: {}",
+                vec!["0"; n].join(" ")
+            ))
+        })?;
+        Ok(PokerMatch { points, starter })
+    }
+
+    fn write_match(rules: &Rules, m: &PokerMatch) -> String {
+        let points: Vec<String> = m.points.iter().map(u8::to_string).collect();
+        let mut out = format!("points: {}", points.join(" "));
+        let changes = rule_changes(rules);
+        if !changes.is_empty() {
+            out = format!("rules: {changes}; {out}");
+        }
+        if let Some(s) = m.starter {
+            out.push_str(&format!("; starter: {}", seat_name(s)));
+        }
+        out
+    }
+
+    fn deal_from_match(
+        rules: &Rules,
+        m: &PokerMatch,
+        start: &Start,
+        rng: &mut Stream,
+    ) -> PokerState {
+        if m.starter.is_none() && m.points.iter().all(|&p| p == 0) {
+            return PokerState::deal(rules, start, rng);
+        }
+        // The starter drawn as a new game draws its first roller.
+        let first = m
+            .starter
+            .or(start.first)
+            .unwrap_or_else(|| crate::rng::uniform_below(rng, rules.players as usize));
+        PokerState::started_from(*rules, &m.points, first as u8)
+    }
+
+    /// Every score with seat 1 on the fewest points, seat 2 next, …: each seat from 0 to one
+    /// below the points that put a player out.
+    fn equity_grid(rules: &Rules) -> Vec<PokerMatch> {
+        fn fill(
+            seat: usize,
+            n: usize,
+            least: u8,
+            top: u8,
+            p: &mut Vec<u8>,
+            out: &mut Vec<PokerMatch>,
+        ) {
+            if seat == n {
+                out.push(PokerMatch {
+                    points: p.clone(),
+                    starter: None,
+                });
+                return;
+            }
+            for v in least..top {
+                p.push(v);
+                fill(seat + 1, n, v, top, p, out);
+                p.pop();
+            }
+        }
+        let mut out = Vec::new();
+        fill(
+            0,
+            rules.players as usize,
+            0,
+            rules.points,
+            &mut Vec::new(),
+            &mut out,
+        );
+        out
+    }
+
+    fn players_of_match(value: &str) -> Option<usize> {
+        let n = value
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+            .count();
+        (n >= 2).then_some(n)
     }
 }
