@@ -55,6 +55,7 @@ macro_rules! with_positions {
         $m! {
             Dudo => tahur::games::dudo::Dudo,
             Durak => tahur::games::durak::Durak,
+            Ocho => tahur::games::ocho::Ocho,
         }
     };
 }

@@ -23,6 +23,7 @@ mod fingerprint;
 mod montecarlo;
 mod ocho_cli;
 mod ocho_games;
+mod ocho_position;
 mod output_paths;
 mod play_cli;
 mod play_layer;

@@ -14,6 +14,7 @@ pub mod bots;
 pub mod cards;
 pub mod deal;
 pub mod engine;
+pub mod position;
 pub mod rules;
 pub mod value;
 
