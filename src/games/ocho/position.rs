@@ -370,7 +370,7 @@ impl Positions for Ocho {
                 .trim()
                 .parse::<u32>()
                 .ok()
-                .filter(|&k| k % DRAW_PENALTY as u32 == 0 && k <= most)
+                .filter(|&k| k.is_multiple_of(DRAW_PENALTY as u32) && k <= most)
                 .ok_or_else(|| {
                     Error::usage(format!(
                         "pending: '{}': give the cards a draw-three costs, 3 for each 3 or joker stacked, at most {most}",
@@ -691,7 +691,7 @@ fn check_tallies(rules: &Rules, t: &Tallies, pending: u16) -> Result<()> {
             t.penalty_cards, t.forgotten
         ));
     }
-    if t.longest_stack < pending || t.longest_stack % DRAW_PENALTY != 0 {
+    if t.longest_stack < pending || !t.longest_stack.is_multiple_of(DRAW_PENALTY) {
         return fail(format!(
             "longest draw-three {} with {pending} pending: give a multiple of 3, at least the pending draw-three",
             t.longest_stack
