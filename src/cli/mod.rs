@@ -57,6 +57,7 @@ macro_rules! with_positions {
             Durak => tahur::games::durak::Durak,
             Poker => tahur::games::poker::Poker,
             Domino => tahur::games::domino::Domino,
+            Ocho => tahur::games::ocho::Ocho,
         }
     };
 }

@@ -25,6 +25,7 @@ mod match_states;
 mod montecarlo;
 mod ocho_cli;
 mod ocho_games;
+mod ocho_position;
 mod output_paths;
 mod play_cli;
 mod play_layer;

@@ -260,6 +260,21 @@ pub fn show(set: CardSet) -> String {
         .join(" ")
 }
 
+/// A set written as cards in the order of one deck, the two copies of a card side by side
+/// (`7♥ 7♥ 9♥ joker`): what a player sees of it, whichever deck each card comes from.
+pub fn show_by_rank(set: CardSet) -> String {
+    let mut words = Vec::with_capacity(count(set) as usize);
+    for k in 0..54 {
+        for copy in 0..2 {
+            let c = Card(k + 64 * copy);
+            if set & c.bit() != 0 {
+                words.push(c.to_string());
+            }
+        }
+    }
+    words.join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,6 +330,10 @@ mod tests {
         assert_eq!(Card::new(9, 1).to_string(), "10♥");
         assert_eq!(Card(116).to_string(), "joker");
         assert_eq!(Card(64 + 29).to_string(), "8♥");
+        // Two decks: the copies side by side, as a player sees them.
+        let two_sevens = Card(25).bit() | Card(64 + 25).bit() | Card(33).bit() | Card(117).bit();
+        assert_eq!(show(two_sevens), "7♥ 9♥ 7♥ joker");
+        assert_eq!(show_by_rank(two_sevens), "7♥ 7♥ 9♥ joker");
         for bad in ["", "1X", "11S", "ocho", "de de"] {
             let e = Card::parse(bad).unwrap_err().to_string();
             assert!(e.contains(&format!("'{bad}'")), "{e}");

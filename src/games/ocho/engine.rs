@@ -200,6 +200,77 @@ impl Legal {
     }
 }
 
+/// The cards that play in a normal turn under `rules` on the suit in force `suit` and the value
+/// to match `value` (a joker on top counts as a 3): a card of that suit or value, an 8, and a
+/// joker where the rules let it go.
+pub fn playable_on(rules: &Rules, suit: u8, value: u8) -> CardSet {
+    let wild = if rules.joker == JokerRule::Any {
+        JOKERS
+    } else {
+        0
+    };
+    table::follows(suit & 3, value) | wild
+}
+
+/// A game's counts so far. They change no play but for the action cap (`max-actions`), which
+/// counts the actions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tallies {
+    /// Turns taken (a player's extra turn after an A, J or K counts as a turn).
+    pub turns: u32,
+    /// Actions taken.
+    pub actions: u32,
+    /// Cards drawn after the deal.
+    pub cards_drawn: u32,
+    /// Of them, cards taken for draw-threes.
+    pub stack_cards: u32,
+    /// Of them, cards drawn for forgetting «voy por una».
+    pub penalty_cards: u32,
+    /// «Voy por una» forgotten.
+    pub forgotten: u16,
+    /// Reshuffles of the played cards into a new stock.
+    pub reshuffles: u16,
+    /// The longest draw-three so far (cards).
+    pub longest_stack: u16,
+}
+
+/// Everything one player sees at a position, for [`OchoState::at_position`].
+#[derive(Clone, Copy, Debug)]
+pub struct Setup<'a> {
+    /// The seat the position is for.
+    pub seat: Seat,
+    /// Its hand (a card it has just drawn included).
+    pub hand: CardSet,
+    /// Every seat's number of cards, by seat (0 for a player out).
+    pub sizes: &'a [u32],
+    /// Cards in the stock.
+    pub stock: u32,
+    /// The cards played since the last reshuffle, the top one included.
+    pub pile: CardSet,
+    /// The top card.
+    pub top: Card,
+    /// The suit in force under an 8 (the suit named) or a joker (the suit kept); any other top
+    /// card shows its own and this is not read.
+    pub suit: u8,
+    /// The pending draw-three (cards to take), 0 when none.
+    pub pending: u16,
+    /// Whether play goes to the left.
+    pub reversed: bool,
+    /// The seat to act.
+    pub to_act: Seat,
+    /// Whether the seat to act has just drawn a card it may play: drawing until one plays, or
+    /// taking a draw-three, a first card that is a 3 or a joker.
+    pub drawing: bool,
+    /// That card, when the seat to act is the seat of the position (else `None`).
+    pub drawn: Option<Card>,
+    /// The dealer (the starter sits on the dealer's right).
+    pub dealer: Seat,
+    /// The seats out, in the order they went out.
+    pub out: &'a [Seat],
+    /// The counts so far.
+    pub tallies: Tallies,
+}
+
 /// A game of Ocho loco in progress: the rules, the dealer and the starter, and the table the
 /// rules move (card sets of one or two decks as `u128`).
 #[derive(Clone, Debug)]
@@ -382,6 +453,149 @@ impl OchoState {
         };
         t.turns = 0;
         g.refresh();
+        g.invariants()?;
+        Ok(g)
+    }
+
+    /// A game at a position one player sees ([`Setup`]): what that player cannot see (the
+    /// other hands and the stock, and a card another player has just drawn) is dealt from `rng`
+    /// as [`State::deal_for_view`] deals it. The error names what does not fit.
+    pub fn at_position(rules: Rules, s: &Setup<'_>, rng: &mut Stream) -> Result<OchoState, String> {
+        rules.validate().map_err(|e| e.to_string())?;
+        let n = rules.players as usize;
+        let deck = rules.deck_cards();
+        if s.sizes.len() != n || s.seat >= n || s.to_act >= n || s.dealer >= n || s.suit >= 4 {
+            return Err("hand sizes, a seat or the suit out of range".into());
+        }
+        if (s.hand | s.pile) & !deck != 0 || s.hand & s.pile != 0 || s.pile & s.top.bit() == 0 {
+            return Err(
+                "the hand and the pile must be apart, cards of the decks in play, the top card on the pile"
+                    .into(),
+            );
+        }
+        if count(s.hand) != s.sizes[s.seat] {
+            return Err(format!(
+                "seat {} holds {} cards, not {}",
+                s.seat + 1,
+                count(s.hand),
+                s.sizes[s.seat]
+            ));
+        }
+        let unseen = deck & !s.hand & !s.pile;
+        let hidden = (0..n)
+            .filter(|&p| p != s.seat)
+            .map(|p| u64::from(s.sizes[p]))
+            .sum::<u64>()
+            + u64::from(s.stock);
+        if u64::from(count(unseen)) != hidden {
+            return Err(format!(
+                "{} cards unseen, but the other hands and the stock hold {hidden}",
+                count(unseen)
+            ));
+        }
+        let mut out = 0u16;
+        for &p in s.out {
+            if p >= n || out >> p & 1 == 1 || s.sizes[p] != 0 {
+                return Err("the seats out must be the seats without cards, each once".into());
+            }
+            out |= 1 << p;
+        }
+        if (0..n).any(|p| s.sizes[p] == 0 && out >> p & 1 == 0) {
+            return Err("a seat without cards is not among the seats out".into());
+        }
+        let own_draw = s.drawing && s.to_act == s.seat;
+        match s.drawn {
+            Some(d) if !own_draw || s.hand & d.bit() == 0 => {
+                return Err(format!(
+                    "the card drawn, {d}, must be in the hand of the seat to act"
+                ))
+            }
+            None if own_draw => return Err("the card drawn is missing".into()),
+            _ => {}
+        }
+        let mut g = OchoState::dealt(rules, Some(s.dealer as u8), &mut crate::rng::base_stream(0));
+        let t = &mut g.table;
+        // The hidden hands and the stock from the unseen cards in order: dealt afresh below.
+        let mut pool = Cards(unseen);
+        t.hands = [0; SLOTS];
+        for p in 0..n {
+            t.hands[p] = if p == s.seat {
+                s.hand
+            } else {
+                (0..s.sizes[p]).fold(0, |h, _| h | pool.next().map_or(0, |c| c.bit()))
+            };
+        }
+        let mut m = 0;
+        for c in pool {
+            t.stock[m] = c;
+            m += 1;
+        }
+        t.stock[m..].fill(Card(0));
+        t.stock_len = m as u32;
+        t.pile = s.pile;
+        t.top = s.top.0;
+        t.pending = s.pending;
+        t.dir = if s.reversed { 16 } else { 0 };
+        t.active = (0..n)
+            .filter(|&p| s.sizes[p] != 0)
+            .fold(0, |a, p| a | 1 << p);
+        t.n_active = t.active.count_ones() as u8;
+        t.order = [0; MAX_PLAYERS];
+        for (i, &p) in s.out.iter().enumerate() {
+            t.order[i] = p as u8;
+        }
+        t.n_out = s.out.len() as u8;
+        t.seats();
+        t.show(
+            if s.top.is_joker() || s.top.rank() == EIGHT {
+                s.suit
+            } else {
+                s.top.suit()
+            },
+            if s.top.is_joker() {
+                THREE
+            } else {
+                s.top.rank()
+            },
+        );
+        t.to_act = s.to_act as u8;
+        t.phase = match (s.pending > 0, s.drawing) {
+            (false, false) => Phase::Turn,
+            (false, true) => Phase::Drawn,
+            (true, false) => Phase::Stack,
+            (true, true) => Phase::StackDrawn,
+        };
+        t.drawn = s.drawn.map_or(0, |c| c.0);
+        let k = s.tallies;
+        t.turns = k.turns;
+        t.actions = k.actions;
+        t.cards_drawn = k.cards_drawn;
+        t.stack_cards = k.stack_cards;
+        t.penalty_cards = k.penalty_cards;
+        t.forgotten = k.forgotten;
+        t.reshuffles = k.reshuffles;
+        t.longest_stack = k.longest_stack;
+        t.capped = false;
+        if s.drawing && !own_draw {
+            // Another player's drawn card is dealt among the unseen cards that fit it (see
+            // `deal_for_view`): there must be one, and the rest of that hand must fit too.
+            let size = s.sizes[s.to_act];
+            let (fits, others) = if s.pending == 0 {
+                (t.follow, !t.follow)
+            } else {
+                (DRAW_THREE, !0)
+            };
+            if size == 0 || unseen & fits == 0 || count(unseen & others & !fits) < size - 1 {
+                return Err(format!(
+                    "seat {} has just drawn a card that {}, but no unseen card {} with the rest of that hand",
+                    s.to_act + 1,
+                    if s.pending == 0 { "plays" } else { "answers the draw-three" },
+                    "fits"
+                ));
+            }
+        }
+        g.refresh();
+        let g = OchoState::deal_for_view(&g.view(s.seat), rng);
         g.invariants()?;
         Ok(g)
     }
@@ -883,7 +1097,8 @@ impl PlayerView for View<'_> {
 /// not the card), the forgotten «voy por una» and the reshuffles. Private: the player's own
 /// hand, and on their own turn the card they just drew (to everybody else a drawn card is only
 /// a card that plays, or in a draw-three a 3 or a joker). No card leaves the game in Ocho loco:
-/// a player goes out by playing their last card onto the pile.
+/// a player goes out by playing their last card onto the pile. Cards are shown in one deck's
+/// order, the two copies of a card side by side: nobody sees which deck a card comes from.
 impl std::fmt::Debug for View<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let g = self.game;
@@ -894,11 +1109,11 @@ impl std::fmt::Debug for View<'_> {
             .field("rules", &g.rules)
             .field("dealer", &g.dealer)
             .field("starter", &g.starter)
-            .field("hand", &super::cards::show(self.hand()))
+            .field("hand", &super::cards::show_by_rank(self.hand()))
             .field("drawn", &self.drawn().map(|c| c.to_string()))
             .field("hand sizes", &sizes)
             .field("out", &out)
-            .field("pile", &super::cards::show(self.pile()))
+            .field("pile", &super::cards::show_by_rank(self.pile()))
             .field("top", &self.top().to_string())
             .field("suit", &self.suit())
             .field("value", &self.value())
@@ -981,6 +1196,32 @@ impl<'a> View<'a> {
     /// The player who would act after `seat` if the direction reversed.
     pub fn previous_before(&self, seat: Seat) -> Seat {
         next_in(self.game.table.active, seat as u8, self.game.table.dir == 0).into()
+    }
+    /// The dealer (the starter sits on the dealer's right).
+    pub fn dealer(&self) -> Seat {
+        self.game.dealer.into()
+    }
+    /// The seat to act.
+    pub fn to_act(&self) -> Seat {
+        self.game.table.to_act.into()
+    }
+    /// Seats that went out so far, in order.
+    pub fn out(&self) -> impl ExactSizeIterator<Item = Seat> + Clone + 'a {
+        self.game.out_so_far()
+    }
+    /// The game's counts so far.
+    pub fn tallies(&self) -> Tallies {
+        let t = &self.game.table;
+        Tallies {
+            turns: t.turns,
+            actions: t.actions,
+            cards_drawn: t.cards_drawn,
+            stack_cards: t.stack_cards,
+            penalty_cards: t.penalty_cards,
+            forgotten: t.forgotten,
+            reshuffles: t.reshuffles,
+            longest_stack: t.longest_stack,
+        }
     }
     /// The card this player just drew, when playing it is the question.
     pub fn drawn(&self) -> Option<Card> {

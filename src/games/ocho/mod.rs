@@ -14,6 +14,7 @@ pub mod bots;
 pub mod cards;
 pub mod deal;
 pub mod engine;
+pub mod position;
 pub mod rules;
 pub mod value;
 
@@ -62,6 +63,13 @@ impl Game for Ocho {
     type Rules = rules::Rules;
     type State = OchoState;
     type Strategy = bots::Strategy;
+
+    fn start_from(
+        rules: &Self::Rules,
+        text: &str,
+    ) -> crate::error::Result<crate::play::position::StartFrom<Self>> {
+        crate::play::position::start_from::<Self>(rules, text)
+    }
     const INFO: GameInfo = GameInfo {
         key: "ocho",
         title: "Ocho loco",
