@@ -29,6 +29,45 @@ fn sim_from_the_start_of_the_match_is_a_plain_sim_figure_for_figure() {
     for (base, from) in [
         (
             &[
+                "poker",
+                "sim",
+                "--players",
+                "3",
+                "--games",
+                "800",
+                "--seed",
+                "2",
+            ][..],
+            "score: 0 0 0",
+        ),
+        (
+            &[
+                "domino",
+                "sim",
+                "--players",
+                "4",
+                "--to",
+                "100",
+                "--games",
+                "40",
+            ][..],
+            "match: 0 0",
+        ),
+        (
+            &[
+                "ocho",
+                "sim",
+                "--players",
+                "4",
+                "--games",
+                "600",
+                "--seed",
+                "4",
+            ][..],
+            "",
+        ),
+        (
+            &[
                 "dudo",
                 "sim",
                 "--players",
@@ -208,6 +247,32 @@ fn bad_starts_are_refused_in_one_line() {
             &["dudo", "equity", "--lives", "3,x"][..],
             "'x' is not a whole number",
         ),
+        (&["poker", "equity", "--score", "3,1"][..], "is out at 3"),
+        (
+            &["domino", "equity", "--players", "4", "--match", "85-60"][..],
+            "needs a match: give its target",
+        ),
+        (
+            &[
+                "domino",
+                "equity",
+                "--players",
+                "4",
+                "--to",
+                "100",
+                "--match",
+                "85-100",
+            ][..],
+            "give 0 to 99",
+        ),
+        (
+            &["domino", "equity", "--players", "3", "--to", "100"][..],
+            "no match state to play from",
+        ),
+        (
+            &["ocho", "sim", "--players", "4", "--from", "dealer: 0"][..],
+            "give 1 to 4",
+        ),
         (
             &["dudo", "equity", "--lives", "3,0,1"][..],
             "seat 2 has 0 lives",
@@ -366,5 +431,59 @@ fn a_start_is_read_as_a_position_when_it_names_a_seat() {
     assert_eq!(
         start_from::<Dudo>(&rules, "lives: 1 2 3 3").unwrap().seat,
         None
+    );
+}
+
+#[test]
+fn poker_and_domino_equity_favour_the_leader() {
+    // Póker: penalty points, fewer is better; three players at 3 points to go out.
+    let v = json(&[
+        "poker", "equity", "--score", "2,1,0", "--games", "1500", "--format", "json",
+    ]);
+    let row = &v["tables"]["equity"][0];
+    let c = |s: usize| row[format!("seat_{s}_chance")].as_f64().unwrap();
+    assert!(c(3) > c(2) && c(2) > c(1), "{row}");
+    // Dominó to 100, pips scoring: the pair that leads 85-60 is the favourite but not certain;
+    // level scores are even within the interval.
+    let v = json(&[
+        "domino",
+        "equity",
+        "--players",
+        "4",
+        "--to",
+        "100",
+        "--score",
+        "pips",
+        "--match",
+        "85-60",
+        "--games",
+        "600",
+        "--format",
+        "json",
+    ]);
+    let row = &v["tables"]["equity"][0];
+    let lead = row["seats_1_3_chance"].as_f64().unwrap();
+    assert!(lead > 0.6 && lead < 0.98, "{row}");
+    let v = json(&[
+        "domino",
+        "equity",
+        "--players",
+        "2",
+        "--to",
+        "100",
+        "--match",
+        "40-40",
+        "--games",
+        "600",
+        "--format",
+        "json",
+    ]);
+    let ci = v["tables"]["equity"][0]["seat_1_ci95"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(
+        ci[0].as_f64().unwrap() < 0.5 && 0.5 < ci[1].as_f64().unwrap(),
+        "{ci:?}"
     );
 }

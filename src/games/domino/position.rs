@@ -1544,6 +1544,11 @@ impl Matches for Domino {
 
     fn read_match(rules: &Rules, text: &str) -> Result<DominoMatch> {
         let sides = rules.side_count();
+        if !rules.is_match() {
+            return Err(Error::usage(
+                "a match state needs a match: give its target, e.g. --to 100 (single games start alike)",
+            ));
+        }
         let mut points = None;
         for item in text.split(';').map(str::trim).filter(|i| !i.is_empty()) {
             let (key, value) = item.split_once(':').unwrap_or((item, ""));
@@ -1595,11 +1600,6 @@ impl Matches for Domino {
                     )))
                 }
             }
-        }
-        if !rules.is_match() {
-            return Err(Error::usage(
-                "a match state needs a match: give its target, e.g. --to 100 (single games start alike)",
-            ));
         }
         let points = points.ok_or_else(|| {
             Error::usage(format!(

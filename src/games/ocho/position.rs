@@ -956,7 +956,12 @@ impl Matches for Ocho {
         m.map_or(String::new(), |d| format!("dealer: {}", d + 1))
     }
 
-    fn deal_from_match(rules: &Rules, m: &Option<Seat>, start: &Start, rng: &mut Stream) -> OchoState {
+    fn deal_from_match(
+        rules: &Rules,
+        m: &Option<Seat>,
+        start: &Start,
+        rng: &mut Stream,
+    ) -> OchoState {
         let start = match m {
             None => *start,
             Some(d) => Start {
