@@ -1458,76 +1458,6 @@ fn assign(
     Some(hands)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn end(number: u8, double: bool) -> OpenEnd {
-        OpenEnd { number, double }
-    }
-
-    fn set(list: &str) -> TileSet {
-        super::super::tiles::parse_list(list, 9).unwrap()
-    }
-
-    #[test]
-    fn a_line_goes_through_every_tile_between_its_ends() {
-        // 4-2 2-6 6-6 6-3: the double in the middle.
-        let line = line_of(set("4-2,2-6,6-6,6-3"), &[end(4, false), end(3, false)]).unwrap();
-        assert_eq!(line_text(&line), "4-2 2-6 6-6 6-3");
-        // A double at an end is its open side.
-        let line = line_of(set("6-6,6-1,1-1"), &[end(6, true), end(1, true)]).unwrap();
-        assert_eq!(line_text(&line), "6-6 6-1 1-1");
-        // A loop: both ends show 6.
-        let line = line_of(set("6-1,1-2,2-6"), &[end(6, false), end(6, false)]).unwrap();
-        assert_eq!(line_text(&line), "6-1 1-2 2-6");
-        // The opening alone.
-        assert_eq!(
-            line_of(set("5-5"), &[end(5, true), end(5, true)]),
-            Some(vec![(5, 5)])
-        );
-        assert_eq!(
-            line_of(set("5-3"), &[end(3, false), end(5, false)]),
-            Some(vec![(3, 5)])
-        );
-        // No line: tiles apart, a double closed where its number is only an end, wrong ends.
-        assert_eq!(
-            line_of(set("6-1,3-2"), &[end(6, false), end(1, false)]),
-            None
-        );
-        assert_eq!(
-            line_of(set("6-6,6-1"), &[end(6, false), end(1, false)]),
-            None
-        );
-        assert_eq!(
-            line_of(set("6-1,1-2"), &[end(6, false), end(1, false)]),
-            None
-        );
-    }
-
-    #[test]
-    fn numbers_are_read_as_players_say_them() {
-        for (w, n) in [
-            ("4", 4),
-            ("4s", 4),
-            ("cuatros", 4),
-            ("fours", 4),
-            ("seises", 6),
-            ("sixes", 6),
-            ("ases", 1),
-            ("blancas", 0),
-            ("tres", 3),
-        ] {
-            assert_eq!(parse_number(w, 6), Some(n), "{w}");
-        }
-        assert_eq!(parse_number("7", 6), None);
-        assert_eq!(parse_number("x", 6), None);
-        let t = parse_tiles("hand", "doble seis, 6-1 5:4 seis cuatro blanca", 6).unwrap();
-        let shown: Vec<String> = t.iter().map(|t| t.to_string()).collect();
-        assert_eq!(shown, ["6-6", "6-1", "5-4", "6-4", "0-0"]);
-    }
-}
-
 /// A Dominó match state: each side's points from the match's earlier games (a side is a pair,
 /// or a player playing alone); the next game is dealt as a new one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1648,5 +1578,75 @@ impl Matches for Domino {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn end(number: u8, double: bool) -> OpenEnd {
+        OpenEnd { number, double }
+    }
+
+    fn set(list: &str) -> TileSet {
+        super::super::tiles::parse_list(list, 9).unwrap()
+    }
+
+    #[test]
+    fn a_line_goes_through_every_tile_between_its_ends() {
+        // 4-2 2-6 6-6 6-3: the double in the middle.
+        let line = line_of(set("4-2,2-6,6-6,6-3"), &[end(4, false), end(3, false)]).unwrap();
+        assert_eq!(line_text(&line), "4-2 2-6 6-6 6-3");
+        // A double at an end is its open side.
+        let line = line_of(set("6-6,6-1,1-1"), &[end(6, true), end(1, true)]).unwrap();
+        assert_eq!(line_text(&line), "6-6 6-1 1-1");
+        // A loop: both ends show 6.
+        let line = line_of(set("6-1,1-2,2-6"), &[end(6, false), end(6, false)]).unwrap();
+        assert_eq!(line_text(&line), "6-1 1-2 2-6");
+        // The opening alone.
+        assert_eq!(
+            line_of(set("5-5"), &[end(5, true), end(5, true)]),
+            Some(vec![(5, 5)])
+        );
+        assert_eq!(
+            line_of(set("5-3"), &[end(3, false), end(5, false)]),
+            Some(vec![(3, 5)])
+        );
+        // No line: tiles apart, a double closed where its number is only an end, wrong ends.
+        assert_eq!(
+            line_of(set("6-1,3-2"), &[end(6, false), end(1, false)]),
+            None
+        );
+        assert_eq!(
+            line_of(set("6-6,6-1"), &[end(6, false), end(1, false)]),
+            None
+        );
+        assert_eq!(
+            line_of(set("6-1,1-2"), &[end(6, false), end(1, false)]),
+            None
+        );
+    }
+
+    #[test]
+    fn numbers_are_read_as_players_say_them() {
+        for (w, n) in [
+            ("4", 4),
+            ("4s", 4),
+            ("cuatros", 4),
+            ("fours", 4),
+            ("seises", 6),
+            ("sixes", 6),
+            ("ases", 1),
+            ("blancas", 0),
+            ("tres", 3),
+        ] {
+            assert_eq!(parse_number(w, 6), Some(n), "{w}");
+        }
+        assert_eq!(parse_number("7", 6), None);
+        assert_eq!(parse_number("x", 6), None);
+        let t = parse_tiles("hand", "doble seis, 6-1 5:4 seis cuatro blanca", 6).unwrap();
+        let shown: Vec<String> = t.iter().map(|t| t.to_string()).collect();
+        assert_eq!(shown, ["6-6", "6-1", "5-4", "6-4", "0-0"]);
     }
 }

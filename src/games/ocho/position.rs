@@ -892,34 +892,6 @@ fn one_card(key: &str, tokens: &[&str], i: usize) -> Result<(Card, usize)> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suits_and_cards_read_as_written() {
-        for (text, suit) in [
-            ("H", 1),
-            ("♣", 3),
-            ("hearts", 1),
-            ("spade", 0),
-            ("corazones", 1),
-            ("de tréboles", 3),
-            ("Diamantes", 2),
-        ] {
-            assert_eq!(parse_suit(text).unwrap(), suit, "{text}");
-        }
-        assert!(parse_suit("X").unwrap_err().to_string().contains("'X'"));
-        let set = Card(25).bit() | Card(64 + 25).bit() | Card(33).bit() | Card(116).bit();
-        assert_eq!(cards_text(set), "7H 7H 9H joker");
-        assert_eq!(
-            card_in("top", "ocho de picas").unwrap(),
-            Card::new(EIGHT, 0)
-        );
-        assert!(card_in("top", "8S 9S").is_err());
-    }
-}
-
 /// An Ocho loco match state is who deals: every game is dealt afresh, and what a game carries
 /// from the one before is the dealer (the player on the dealer's left plays first).
 impl Matches for Ocho {
@@ -975,5 +947,33 @@ impl Matches for Ocho {
 
     fn equity_grid(_rules: &Rules) -> Vec<Option<Seat>> {
         Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suits_and_cards_read_as_written() {
+        for (text, suit) in [
+            ("H", 1),
+            ("♣", 3),
+            ("hearts", 1),
+            ("spade", 0),
+            ("corazones", 1),
+            ("de tréboles", 3),
+            ("Diamantes", 2),
+        ] {
+            assert_eq!(parse_suit(text).unwrap(), suit, "{text}");
+        }
+        assert!(parse_suit("X").unwrap_err().to_string().contains("'X'"));
+        let set = Card(25).bit() | Card(64 + 25).bit() | Card(33).bit() | Card(116).bit();
+        assert_eq!(cards_text(set), "7H 7H 9H joker");
+        assert_eq!(
+            card_in("top", "ocho de picas").unwrap(),
+            Card::new(EIGHT, 0)
+        );
+        assert!(card_in("top", "8S 9S").is_err());
     }
 }

@@ -1056,56 +1056,6 @@ pub fn exact_chance_after(game: &PokerState, action: Action) -> Option<f64> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dice_are_written_with_the_cup_in_brackets() {
-        let rules = Rules::standard(3);
-        let mut seen = Seen {
-            rules,
-            seat: 1,
-            phase: Phase::Decide,
-            to_act: 1,
-            claim: Some(10),
-            previous: None,
-            claimant: 0,
-            dice: [Some(5), Some(5), None, None, None],
-            hidden: 0b11100,
-            knowers: 1,
-            thrown: 0,
-            points: [0; MAX_PLAYERS],
-            out: Vec::new(),
-            hand_first: 0,
-            first: 0,
-        };
-        assert_eq!(dice_text(&seen, false), "A A [? ? ?]");
-        seen.hidden = 0b01010;
-        seen.dice = [Some(5), Some(4), Some(3), Some(2), Some(1)];
-        seen.thrown = 0b11000;
-        assert_eq!(dice_text(&seen, true), "A [K] Q [J*] 8*");
-        let back = parse_dice("A [K] Q [J*] 8*").unwrap();
-        assert_eq!(
-            back[3],
-            Die {
-                face: Some(2),
-                cup: true,
-                thrown: true
-            }
-        );
-        assert_eq!(parse_dice("aa[???]").unwrap().len(), 5);
-        assert_eq!(
-            parse_dice("as, rey [reina jota roja]").unwrap()[4],
-            Die {
-                face: Some(1),
-                cup: true,
-                thrown: false
-            }
-        );
-    }
-}
-
 /// A Póker match state: each seat's points (all still in) and, if given, who starts the hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PokerMatch {
@@ -1238,5 +1188,55 @@ impl Matches for Poker {
             .filter(|w| !w.is_empty())
             .count();
         (n >= 2).then_some(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dice_are_written_with_the_cup_in_brackets() {
+        let rules = Rules::standard(3);
+        let mut seen = Seen {
+            rules,
+            seat: 1,
+            phase: Phase::Decide,
+            to_act: 1,
+            claim: Some(10),
+            previous: None,
+            claimant: 0,
+            dice: [Some(5), Some(5), None, None, None],
+            hidden: 0b11100,
+            knowers: 1,
+            thrown: 0,
+            points: [0; MAX_PLAYERS],
+            out: Vec::new(),
+            hand_first: 0,
+            first: 0,
+        };
+        assert_eq!(dice_text(&seen, false), "A A [? ? ?]");
+        seen.hidden = 0b01010;
+        seen.dice = [Some(5), Some(4), Some(3), Some(2), Some(1)];
+        seen.thrown = 0b11000;
+        assert_eq!(dice_text(&seen, true), "A [K] Q [J*] 8*");
+        let back = parse_dice("A [K] Q [J*] 8*").unwrap();
+        assert_eq!(
+            back[3],
+            Die {
+                face: Some(2),
+                cup: true,
+                thrown: true
+            }
+        );
+        assert_eq!(parse_dice("aa[???]").unwrap().len(), 5);
+        assert_eq!(
+            parse_dice("as, rey [reina jota roja]").unwrap()[4],
+            Die {
+                face: Some(1),
+                cup: true,
+                thrown: false
+            }
+        );
     }
 }
