@@ -52,13 +52,22 @@ fn advice<G: Positions>(
 }
 
 fn positions(c: &mut Criterion) {
+    use tahur::games::domino::Domino;
     use tahur::games::dudo::Dudo;
     use tahur::games::durak::Durak;
+    use tahur::games::ocho::Ocho;
+    use tahur::games::poker::Poker;
     // Durak, 3 players, a few bouts in: an attack with 6 cards to choose from.
     advice::<Durak>(c, "durak_3p", GameRules::standard(3), 1, 16, 1024);
     // Dudo, Chimbo 9, 4 players, a few rounds in.
     let dudo: <Dudo as Game>::Rules = GameRules::standard(4);
     advice::<Dudo>(c, "dudo_4p", dudo, 1, 9, 512);
+    // Póker, 4 players, the cup in hand after an accepted claim: 236 throws and claims.
+    advice::<Poker>(c, "poker_4p", GameRules::standard(4), 1, 3, 128);
+    // Dominó, 4 players in pairs, single games, a few tiles in.
+    advice::<Domino>(c, "domino_4p", GameRules::standard(4), 1, 5, 1024);
+    // Ocho loco, 4 players, a few turns in.
+    advice::<Ocho>(c, "ocho_4p", GameRules::standard(4), 1, 12, 1024);
 }
 
 criterion_group!(benches, positions);
