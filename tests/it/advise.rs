@@ -308,3 +308,23 @@ fn many_actions_are_screened_first_and_only_the_kept_are_rolled_out_fully() {
 fn setup_with_few_actions() -> AdviceSetup<Durak, Strategy> {
     busy_setup()
 }
+
+/// Advice at seed 1's game after `after` actions of the rollout bots allocates nothing per
+/// rollout: a chunk of many deals allocates what a chunk of few does.
+fn advice_is_flat<G: tahur::play::position::Positions>(rules: G::Rules, after: u64, what: &str) {
+    let bots = G::Strategy::parse_list(G::ROLLOUT_BOTS).unwrap();
+    let position = example::<G, G::Strategy>(&rules, &bots, 1, after).unwrap();
+    let setup = AdviceSetup::<G, G::Strategy> { position, bots };
+    let sim = AdviceSimulation::new(&setup).unwrap();
+    crate::allocations::flat(&sim, 4, 48, what);
+}
+
+#[test]
+fn rollouts_allocate_nothing_per_deal_in_every_game() {
+    use tahur::games::{domino::Domino, dudo::Dudo, ocho::Ocho, poker::Poker};
+    advice_is_flat::<Durak>(GameRules::standard(3), 16, "Durak advice");
+    advice_is_flat::<Dudo>(GameRules::standard(4), 9, "Dudo advice");
+    advice_is_flat::<Poker>(GameRules::standard(4), 4, "Póker advice");
+    advice_is_flat::<Domino>(GameRules::standard(4), 5, "Dominó advice");
+    advice_is_flat::<Ocho>(GameRules::standard(4), 12, "Ocho advice");
+}
