@@ -338,25 +338,40 @@ impl Strategy {
     }
 }
 
-/// A Dudo player: a strategy (`tuned` resolved for its table) with the odds tables of its
-/// table size, and for `ismcts` its search (whose arena is reused from decision to decision).
+/// A Dudo player: its strategy resolved for its table (`tuned` to its row, `ismcts` to its
+/// search, whose arena is reused from decision to decision) with the odds tables of its table
+/// size.
 #[derive(Clone, Debug)]
 pub struct Bot {
-    strategy: Strategy,
+    policy: Policy,
     odds: &'static OddsTables,
-    search: Option<Box<Search>>,
+}
+
+/// What a [`Bot`] plays: the strategy with nothing left to look up, so that each decision
+/// dispatches on four kinds (a comparison or two, not a jump table over every strategy name).
+#[derive(Clone, Debug)]
+enum Policy {
+    Random,
+    Honest,
+    Threshold { t: f64, bluff: f64 },
+    Search(Box<Search>),
 }
 
 impl Bot {
     /// A bot playing `strategy` at a table with these rules.
     pub fn new(strategy: &Strategy, rules: &Rules) -> Bot {
+        let policy = match strategy.resolve(rules.set(), rules.players) {
+            Strategy::Random => Policy::Random,
+            Strategy::Honest => Policy::Honest,
+            Strategy::Threshold { t, bluff } => Policy::Threshold { t, bluff },
+            Strategy::Ismcts { budget } => Policy::Search(Box::new(Search::new(budget))),
+            Strategy::Tuned | Strategy::TunedFile { .. } => {
+                unreachable!("resolving gives `tuned` its row")
+            }
+        };
         Bot {
-            strategy: strategy.resolve(rules.set(), rules.players),
+            policy,
             odds: OddsTables::shared(rules.players as u32 * CUP as u32),
-            search: match *strategy {
-                Strategy::Ismcts { budget } => Some(Box::new(Search::new(budget))),
-                _ => None,
-            },
         }
     }
 }
@@ -380,9 +395,11 @@ impl crate::play::Strategy<super::Dudo> for Strategy {
 impl crate::play::Bot<super::Dudo> for Bot {
     #[inline]
     fn act(&mut self, view: &View<'_>, rng: &mut Stream) -> Action {
-        match &mut self.search {
-            Some(search) => search_action(search, view, rng),
-            None => self.strategy.act(view, self.odds, rng),
+        match &mut self.policy {
+            Policy::Random => random_action(view, rng),
+            Policy::Honest => honest_action(view),
+            Policy::Threshold { t, bluff } => threshold_action(view, self.odds, rng, *t, *bluff),
+            Policy::Search(search) => search_action(search, view, rng),
         }
     }
 }
@@ -534,12 +551,10 @@ fn threshold_action(
     } else if odds.bid_true(view, current, &known, unknown) < t {
         return Action::Doubt;
     }
-    let mut candidates = [None; 6];
     let mut best: Option<(Bid, f64)> = None;
     for face in Face::ALL {
         if let Some(b) = cheapest_raise(view, face) {
             let p = odds.bid_true(view, b, &known, unknown);
-            candidates[face.index()] = Some(b);
             if best.is_none_or(|(_, bp)| p > bp) {
                 best = Some((b, p));
             }
@@ -549,15 +564,15 @@ fn threshold_action(
         return Action::Doubt;
     };
     if bluff > 0.0 && chance(rng, bluff) {
-        // A random one of the cheapest raises, in face order (no list: nothing allocates).
-        let options = candidates.iter().flatten().count();
-        let pick = crate::rng::uniform_below(rng, options);
-        bid = candidates
-            .iter()
-            .flatten()
-            .nth(pick)
-            .copied()
-            .expect("the pick is among the options");
+        // A random one of the cheapest raises, in face order: listed again only here, so that
+        // the usual decision keeps no list (and nothing allocates).
+        let raises = || {
+            Face::ALL
+                .into_iter()
+                .filter_map(|f| cheapest_raise(view, f))
+        };
+        let pick = crate::rng::uniform_below(rng, raises().count());
+        bid = raises().nth(pick).expect("the pick is among the options");
         p = odds.bid_true(view, bid, &known, unknown);
     }
     if view.can_pass() {

@@ -505,6 +505,9 @@ impl DudoState {
 
     /// Plays the current player's action, which [`DudoState::check`] allowed (rolling dice from
     /// `rng` where the rules need it).
+    // Inlined with `apply` into the game loop, as the old engine's one `apply` was: either alone
+    // leaves a call per action (or splits `apply` out of the loop).
+    #[inline(always)]
     fn play(&mut self, action: Action, rng: &mut impl Rng) {
         let me = self.turn;
         match action {
@@ -1082,7 +1085,7 @@ impl State for DudoState {
         out.clear();
         self.for_each_legal(|a| out.push(a));
     }
-    #[inline]
+    #[inline(always)]
     fn apply(&mut self, action: Action, rng: &mut Stream) -> Result<(), Illegal> {
         if let Err(why) = self.check(action) {
             return Err(refused(action, why));

@@ -87,8 +87,9 @@ enum Step {
         /// Whether the defender picked up the cards.
         taken: bool,
     },
-    /// The game is over.
-    GameOver(Outcome),
+    /// The game is over (its outcome is in the state: a payload here would widen every step
+    /// the engine returns).
+    GameOver,
 }
 
 /// The legal actions of the player to act, as card sets and flags (no allocation).
@@ -1022,7 +1023,7 @@ impl DurakState {
                 self.outcome = Some(Outcome::Capped);
                 self.phase = Phase::Over;
                 self.refresh();
-                return Step::GameOver(Outcome::Capped);
+                return Step::GameOver;
             }
             let l = &self.legal;
             if self.phase == Phase::Over || self.n_legal != 1 || l.combos {
@@ -1303,7 +1304,7 @@ impl DurakState {
             self.outcome = Some(o);
             self.phase = Phase::Over;
             self.refresh();
-            return Step::GameOver(o);
+            return Step::GameOver;
         }
         let next = if !taken && self.is_active(def) {
             def

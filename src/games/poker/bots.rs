@@ -328,21 +328,26 @@ impl Bot {
                 }
                 _ => threshold(self.t, view, call, bluff, false),
             },
-            Kind::Ismcts => {
-                let mut choices = 0;
-                let only = view.nth_legal(|n| {
-                    choices = n;
-                    0
-                });
-                if choices == 1 {
-                    return only;
-                }
-                self.search
-                    .as_mut()
-                    .expect("ismcts bots carry a search")
-                    .choose(view, rng)
-            }
+            Kind::Ismcts => self.ismcts_decide(view, rng),
         }
+    }
+
+    /// The `ismcts` decision: its own function, so that the search's large frame stays out of
+    /// the other bots' decisions.
+    #[inline(never)]
+    fn ismcts_decide(&mut self, view: &View<'_>, rng: &mut Stream) -> Action {
+        let mut choices = 0;
+        let only = view.nth_legal(|n| {
+            choices = n;
+            0
+        });
+        if choices == 1 {
+            return only;
+        }
+        self.search
+            .as_mut()
+            .expect("ismcts bots carry a search")
+            .choose(view, rng)
     }
 }
 
@@ -410,6 +415,9 @@ fn threshold(t: &Tables, view: &View<'_>, call: f64, bluff: f64, honest: bool) -
             }
         }
         Phase::Play => {
+            // Bots decide on their own turn: the viewer holds the cup, and the holder knows the
+            // dice (asked first, this also spares the checks of `dice` and `thrown`).
+            assert!(view.to_act(), "a bot decides on its own turn");
             let dice = view.dice().expect("the cup's holder sees the dice");
             let kickers = view.rules().kickers;
             let lowest = t
