@@ -214,8 +214,7 @@ fn position<G: GameCli + Positions>(m: &ArgMatches) -> Result<i32> {
     let after = *m.get_one::<u64>("after").expect("has a default");
     let game = example::<G, G::Strategy>(&rules, &strategies, seed, after)?;
     let written = position_of::<G>(&game);
-    let mut legal = Vec::new();
-    game.legal_actions(&mut legal);
+    let legal = advise::legal_actions::<G>(&game);
     let mut r = Report::new(format!(
         "{}: the position of seat {} after {after} actions of seed {seed}",
         G::INFO.title,

@@ -49,10 +49,11 @@ pub struct AdviceSetup<G: Game, S: Strategy<G>> {
     pub bots: Vec<S>,
 }
 
-/// The legal actions at a position, in the engine's order.
+/// The legal actions at a position that differ in effect ([`State::distinct_actions`]), in the
+/// engine's order.
 pub fn legal_actions<G: Game>(position: &G::State) -> Vec<ActionOf<G>> {
     let mut out = Vec::new();
-    position.legal_actions(&mut out);
+    position.distinct_actions(&mut out);
     out
 }
 
@@ -766,7 +767,7 @@ pub fn report<A: Copy>(
     r.tables.push(table);
     r.note(
         "What the player cannot see is dealt uniformly over what is consistent with the position \
-         (hidden hands are not weighted by what the bids or claims suggest); every action meets \
+         (hidden hands are not weighted by what the bids, claims or plays so far suggest); every action meets \
          the same deals and the same random streams, so the differences are paired.",
     );
     if t.faults > 0 {

@@ -331,6 +331,12 @@ pub trait State: Clone + Debug + Send + Sync + Sized {
     fn view(&self, seat: Seat) -> Self::View<'_>;
     /// Replaces the contents of `out` with every legal action of the player to act.
     fn legal_actions(&self, out: &mut Vec<Self::Action>);
+    /// The legal actions with one of each set that has the same effect (two copies of one
+    /// card, two jokers), in the engine's order: what advice compares and a position lists.
+    /// A game whose actions all differ in effect keeps the default.
+    fn distinct_actions(&self, out: &mut Vec<Self::Action>) {
+        self.legal_actions(out)
+    }
     /// Applies the action of the player to act; chance events (dice rolled mid-game, cards
     /// drawn) come from `rng`. An illegal action is refused with the reason and changes nothing.
     fn apply(&mut self, action: Self::Action, rng: &mut Stream) -> Result<(), Illegal>;

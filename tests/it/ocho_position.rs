@@ -195,6 +195,16 @@ fn a_typed_position_reads_as_typed() {
     let g = read(&rules(6, ""), two).unwrap();
     assert!(position_of::<Ocho>(&g)
         .starts_with("seat: 1; hand: 7H 7H QS joker joker joker; top: 9H; hands: 6 8 8 8 8 8"));
+    // Advice lists one play of each face: three jokers and two 7H are five legal plays on the
+    // 9H, two distinct ones.
+    let mut legal = Vec::new();
+    g.legal_actions(&mut legal);
+    assert_eq!(legal.len(), 5, "{legal:?}");
+    let names: Vec<String> = advise::legal_actions::<Ocho>(&g)
+        .into_iter()
+        .map(Ocho::action_name)
+        .collect();
+    assert_eq!(names, ["play 7H", "play joker"]);
 }
 
 #[test]

@@ -1541,10 +1541,12 @@ impl<'a> View<'a> {
     }
 
     /// A game consistent with everything this player sees ([`State::deal_for_view`]): the
-    /// unseen tiles dealt at random into the other hands (their sizes known) and the boneyard,
-    /// no hand getting a tile showing a number its player is known to lack. The most
-    /// constrained hands are filled first, each uniformly from the tiles it may hold; a deal
-    /// that cannot be completed is tried again (and after 32 tries the knocks are ignored).
+    /// unseen tiles dealt into the other hands (their sizes known) and the boneyard uniformly
+    /// over the deals that give no hand a tile showing a number its player is known to lack.
+    /// With one such hand it is filled first, uniformly from the tiles it may hold, and the
+    /// rest shared uniformly; with two or more, the exact sampler of `hidden` weighs how many
+    /// tiles of each kind each hand gets by the deals that complete it. When no deal is
+    /// consistent (a knock the hands cannot honour) the knocks are ignored after 32 tries.
     /// Everything public is copied: in a match, the match goes on after the current game.
     pub fn determinize(&self, rng: &mut impl Rng) -> DominoState {
         let g = self.game;
@@ -1569,6 +1571,29 @@ impl<'a> View<'a> {
             }
         }
         let order = &mut order[..k];
+        let constrained = order
+            .iter()
+            .filter(|&&s| forbidden(s as usize) & unseen != 0)
+            .count();
+        if constrained >= 2 {
+            // Filling one constrained hand after another is no longer uniform: the exact
+            // sampler weighs each split by its completions.
+            let mut sizes = [0u32; 4];
+            let mut banned = [0 as TileSet; 4];
+            for &s in order.iter() {
+                sizes[s as usize] = g.hands[s as usize].count_ones();
+                banned[s as usize] = forbidden(s as usize);
+            }
+            if let Some((hands, stock)) =
+                super::hidden::deal_uniform(g.set.count_ones(), unseen, order, &sizes, &banned, rng)
+            {
+                for &s in order.iter() {
+                    copy.hands[s as usize] = hands[s as usize];
+                }
+                copy.stock = stock;
+                return copy;
+            }
+        }
         order.sort_by_key(|&s| (unseen & !forbidden(s as usize)).count_ones());
         for attempt in 0..=32 {
             let mut pool = unseen;

@@ -8,6 +8,7 @@
 pub mod bots;
 pub mod deal;
 pub mod engine;
+mod hidden;
 pub mod position;
 pub mod rules;
 pub mod search;

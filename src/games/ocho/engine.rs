@@ -1358,6 +1358,27 @@ impl State for OchoState {
     fn legal_actions(&self, out: &mut Vec<Action>) {
         self.list_legal(out)
     }
+    /// One play of each face: the two jokers of a deck, and the two copies of a card with two
+    /// decks, do the same (the first in the engine's order is kept).
+    fn distinct_actions(&self, out: &mut Vec<Action>) {
+        self.list_legal(out);
+        let face = |a: &Action| match *a {
+            Action::Play { card, suit, silent } => {
+                let f = if card.is_joker() { 52 } else { card.0 & 63 };
+                Some((f, suit, silent))
+            }
+            _ => None,
+        };
+        let mut i = 0;
+        while i < out.len() {
+            let f = face(&out[i]);
+            if f.is_some() && out[..i].iter().any(|b| face(b) == f) {
+                out.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
     /// Applies the action of the player to act; a reshuffle of the played cards draws from
     /// `rng`. An illegal action is refused with the reason and changes nothing.
     #[inline]
