@@ -167,9 +167,25 @@ fn command<G: GameCli + Positions>(name: &'static str) -> Command {
                  --rollouts 1e5",
                 wrapped(G::POSITION_EXAMPLE)
             ));
-        cmd = SeedArgs::augment_args(cmd);
+        cmd = keeping_about(cmd, SeedArgs::augment_args);
     }
-    OutputArgs::augment_args(cmd)
+    with_output_args(cmd)
+}
+
+/// The output flags added to `cmd`.
+fn with_output_args(cmd: Command) -> Command {
+    keeping_about(cmd, OutputArgs::augment_args)
+}
+
+/// `add(cmd)` with `cmd`'s own description kept (an `Args` struct's doc comment would replace
+/// it: `--help` said "Output options").
+fn keeping_about(cmd: Command, add: impl FnOnce(Command) -> Command) -> Command {
+    let about = cmd.get_about().cloned();
+    let cmd = add(cmd);
+    match about {
+        Some(about) => cmd.about(about),
+        None => cmd,
+    }
 }
 
 /// `--keep K`: 0 (no screening) to 64 actions kept.
@@ -397,8 +413,8 @@ fn equity_command<G: GameCli + Matches>() -> Command {
              Examples:\n  tahur {key} equity --{flag} {example_value}\n  \
              tahur {key} equity --games 1e5 --format csv"
         ));
-    cmd = SeedArgs::augment_args(cmd);
-    OutputArgs::augment_args(cmd)
+    cmd = keeping_about(cmd, SeedArgs::augment_args);
+    with_output_args(cmd)
 }
 
 /// A side of the table as players say it: `seat 2`, or `seats 1+3` for a pair.

@@ -328,3 +328,29 @@ fn rollouts_allocate_nothing_per_deal_in_every_game() {
     advice_is_flat::<Domino>(GameRules::standard(4), 5, "Dominó advice");
     advice_is_flat::<Ocho>(GameRules::standard(4), 12, "Ocho advice");
 }
+
+#[test]
+fn the_position_commands_help_says_what_each_does() {
+    // The output flags' own doc comment ("Output options") once replaced every description.
+    for game in ["dudo", "durak", "poker", "domino", "ocho"] {
+        let mut cases = vec![
+            ("position", "The position of the player to act"),
+            ("advise", "Every legal action at a position"),
+        ];
+        if matches!(game, "dudo" | "poker" | "domino") {
+            cases.push(("equity", "Each side's chance to win the match"));
+        }
+        if game == "dudo" {
+            // Dudo's advise is its own command (raises by P(true), or a position's rollouts).
+            cases.retain(|c| c.0 != "advise");
+        }
+        for (cmd, first) in cases {
+            let out = crate::common::tahur()
+                .args([game, cmd, "--help"])
+                .output()
+                .unwrap();
+            let text = String::from_utf8(out.stdout).unwrap();
+            assert!(text.starts_with(first), "{game} {cmd}: {text}");
+        }
+    }
+}
