@@ -188,3 +188,117 @@ pub fn example<G: Game, S: Strategy<G>>(
 pub fn position_of<G: Positions>(game: &G::State) -> String {
     G::write_position(&game.view(game.to_act()))
 }
+
+/// The keys a game's positions accept: each key with the other words players use for it.
+pub type PositionKeys = [(&'static str, &'static [&'static str])];
+
+/// The items of a typed position (`key: value; key: value`) by key, each key given at most
+/// once; a key is matched to its canonical name or an alias after [`crate::text::normalize`]
+/// (accents, case, spaces).
+pub struct Fields<'a> {
+    values: Vec<(&'static str, &'a str)>,
+    example: &'static str,
+}
+
+impl<'a> Fields<'a> {
+    /// Splits `text` at `;` into items of `keys`. `item_example` shows one item in messages
+    /// (`hand: 7H 9H QS`); `example` is a whole position, quoted when a needed key is missing.
+    pub fn split(
+        text: &'a str,
+        keys: &PositionKeys,
+        item_example: &str,
+        example: &'static str,
+    ) -> Result<Self> {
+        let mut values: Vec<(&'static str, &'a str)> = Vec::new();
+        for item in text.split(';').map(str::trim).filter(|i| !i.is_empty()) {
+            let Some((key, value)) = item.split_once(':') else {
+                return Err(Error::usage(format!(
+                    "'{item}' in the position is not key: value (e.g. {item_example}); items are separated by ;"
+                )));
+            };
+            let typed = crate::text::normalize(key);
+            let typed = typed.split_whitespace().collect::<Vec<_>>().join(" ");
+            let Some(&(name, _)) = keys
+                .iter()
+                .find(|(k, aliases)| *k == typed || aliases.contains(&typed.as_str()))
+            else {
+                let all: Vec<&str> = keys.iter().map(|(k, _)| *k).collect();
+                return Err(Error::usage(format!(
+                    "unknown key '{}' in the position: use {}",
+                    key.trim(),
+                    all.join(", ")
+                )));
+            };
+            if values.iter().any(|(k, _)| *k == name) {
+                return Err(Error::usage(format!(
+                    "'{name}' is given twice in the position: give it once"
+                )));
+            }
+            values.push((name, value.trim()));
+        }
+        Ok(Fields { values, example })
+    }
+
+    /// The value of `key`, if given.
+    pub fn get(&self, key: &str) -> Option<&'a str> {
+        self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
+    /// The value of `key`, which the position must give.
+    pub fn need(&self, key: &str) -> Result<&'a str> {
+        self.get(key).ok_or_else(|| {
+            Error::usage(format!(
+                "the position has no '{key}': give it, as in {}",
+                self.example
+            ))
+        })
+    }
+
+    /// A yes/no value (no when absent).
+    pub fn flag(&self, key: &str) -> Result<bool> {
+        match self.get(key) {
+            None => Ok(false),
+            Some(v) => super::rules::switch(v)
+                .ok_or_else(|| Error::usage(format!("{key}: '{v}': use yes or no"))),
+        }
+    }
+
+    /// A whole number from `lo` to `hi` (`default` when the key is absent).
+    pub fn number(&self, key: &str, lo: u32, hi: u32, default: u32) -> Result<u32> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => v
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|x| (lo..=hi).contains(x))
+                .ok_or_else(|| {
+                    if hi == u32::MAX {
+                        Error::usage(format!("{key}: '{v}': give a whole number, {lo} or more"))
+                    } else {
+                        Error::usage(format!(
+                            "{key}: '{v}': give a whole number from {lo} to {hi}"
+                        ))
+                    }
+                }),
+        }
+    }
+}
+
+/// A seat as written (`seat 3`, `asiento 3`, `3`), 0-based, among `n`; `numbering` says how
+/// the game numbers its seats in the message (`clockwise`, `in turn order`).
+pub fn parse_seat(key: &str, text: &str, n: usize, numbering: &str) -> Result<Seat> {
+    let t = crate::text::normalize(text);
+    let t = t
+        .strip_prefix("seat")
+        .or_else(|| t.strip_prefix("asiento"))
+        .unwrap_or(&t)
+        .trim();
+    match t.parse::<usize>() {
+        Ok(s) if (1..=n).contains(&s) => Ok(s - 1),
+        _ => Err(Error::usage(format!(
+            "{key}: '{}' is not a seat: give 1 to {n} (seats are numbered from 1 {numbering})",
+            text.trim()
+        ))),
+    }
+}

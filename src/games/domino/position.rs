@@ -52,7 +52,7 @@ use super::rules::{Rules, Score, MAX_PLAYERS};
 use super::tiles::{full_set, number_word, Tile, TileSet, DOUBLES, NUMBERS, WITH};
 use super::Domino;
 use crate::error::{Error, Result};
-use crate::play::position::{Matches, Positions};
+use crate::play::position::{Fields, Matches, Positions};
 use crate::play::Start;
 use crate::play::{GameRules, PlayerView, Seat, State};
 use crate::rng::Stream;
@@ -415,89 +415,9 @@ impl Positions for Domino {
     }
 }
 
-/// The items of a position by key, each given at most once.
-struct Fields<'a> {
-    values: Vec<(&'static str, &'a str)>,
-}
-
-impl<'a> Fields<'a> {
-    fn split(text: &'a str) -> Result<Self> {
-        let mut values: Vec<(&'static str, &'a str)> = Vec::new();
-        for item in text.split(';').map(str::trim).filter(|i| !i.is_empty()) {
-            let Some((key, value)) = item.split_once(':') else {
-                return Err(Error::usage(format!(
-                    "'{item}' in the position is not key: value (e.g. hand: 6-6, 6-1, 5-4); items are separated by ;"
-                )));
-            };
-            let typed = normalize(key);
-            let typed = typed.split_whitespace().collect::<Vec<_>>().join(" ");
-            let Some(&(name, _)) = KEYS
-                .iter()
-                .find(|(k, aliases)| *k == typed || aliases.contains(&typed.as_str()))
-            else {
-                let all: Vec<&str> = KEYS.iter().map(|(k, _)| *k).collect();
-                return Err(Error::usage(format!(
-                    "unknown key '{}' in the position: use {}",
-                    key.trim(),
-                    all.join(", ")
-                )));
-            };
-            if values.iter().any(|(k, _)| *k == name) {
-                return Err(Error::usage(format!(
-                    "'{name}' is given twice in the position: give it once"
-                )));
-            }
-            values.push((name, value.trim()));
-        }
-        Ok(Fields { values })
-    }
-
-    fn get(&self, key: &str) -> Option<&'a str> {
-        self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
-    }
-
-    fn need(&self, key: &str) -> Result<&'a str> {
-        self.get(key).ok_or_else(|| {
-            Error::usage(format!(
-                "the position has no '{key}': give it, as in {}",
-                <Domino as Positions>::POSITION_EXAMPLE
-            ))
-        })
-    }
-
-    /// A whole number from `lo` to `hi` (`default` when the key is absent).
-    fn number(&self, key: &str, lo: u32, hi: u32, default: u32) -> Result<u32> {
-        match self.get(key) {
-            None => Ok(default),
-            Some(v) => v
-                .trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|x| (lo..=hi).contains(x))
-                .ok_or_else(|| {
-                    Error::usage(format!(
-                        "{key}: '{v}': give a whole number from {lo} to {hi}"
-                    ))
-                }),
-        }
-    }
-}
-
 /// A seat as written (`seat 3`, `3`), 0-based, among `n`.
 fn parse_seat(key: &str, text: &str, n: usize) -> Result<Seat> {
-    let t = normalize(text);
-    let t = t
-        .strip_prefix("seat")
-        .or_else(|| t.strip_prefix("asiento"))
-        .unwrap_or(&t)
-        .trim();
-    match t.parse::<usize>() {
-        Ok(s) if (1..=n).contains(&s) => Ok(s - 1),
-        _ => Err(Error::usage(format!(
-            "{key}: '{}' is not a seat: give 1 to {n} (seats are numbered from 1 in turn order)",
-            text.trim()
-        ))),
-    }
+    crate::play::position::parse_seat(key, text, n, "in turn order")
 }
 
 /// A number on a tile half as written: `4`, `cuatro`, `four`, plurals too (`4s`, `cuatros`,
@@ -771,7 +691,12 @@ fn board_of(rules: &Rules, table: TileSet, ends: &[OpenEnd], cross: Option<u8>) 
 /// Reads a position into the game it describes, with the hidden tiles placed in some order
 /// that fits (the caller deals them afresh).
 fn read(rules: &Rules, text: &str) -> Result<Setup> {
-    let f = Fields::split(text)?;
+    let f = Fields::split(
+        text,
+        KEYS,
+        "hand: 6-6, 6-1, 5-4",
+        <Domino as Positions>::POSITION_EXAMPLE,
+    )?;
     let n = rules.players as usize;
     let top = rules.set;
     let set = full_set(top);

@@ -42,7 +42,7 @@ use super::engine::{DurakState, Phase, Setup, View};
 use super::rules::{Rules, Variant, MAX_ATTACK, MAX_PLAYERS};
 use super::Durak;
 use crate::error::{Error, Result};
-use crate::play::position::{Matches, Positions};
+use crate::play::position::{parse_seat, Fields, Matches, Positions};
 use crate::play::{ActionOf, GameRules, PlayerView, Seat, Start, State};
 use crate::rng::Stream;
 use crate::text::normalize;
@@ -198,7 +198,12 @@ impl Positions for Durak {
     }
 
     fn read_position(rules: &Rules, text: &str, rng: &mut Stream) -> Result<DurakState> {
-        let fields = Fields::split(text)?;
+        let fields = Fields::split(
+            text,
+            KEYS,
+            "hand: 7H 9H QS",
+            <Durak as Positions>::POSITION_EXAMPLE,
+        )?;
         let n = rules.players as usize;
         let seats = Seats { n };
         if let Some(v) = fields.get("variant") {
@@ -490,8 +495,8 @@ impl Positions for Durak {
                 to_act + 1
             )));
         }
-        let bouts = fields.number("bouts")?;
-        let moves = fields.number("moves")?;
+        let bouts = fields.number("bouts", 0, u32::MAX, 0)?;
+        let moves = fields.number("moves", 0, u32::MAX, 0)?;
         let first_attacker = match fields.get("first attacker") {
             Some(v) => seats.parse("first attacker", v)?,
             None => attacker,
@@ -583,75 +588,6 @@ impl Positions for Durak {
     }
 }
 
-/// The items of a position by key, each given at most once.
-struct Fields<'a> {
-    values: Vec<(&'static str, &'a str)>,
-}
-
-impl<'a> Fields<'a> {
-    fn split(text: &'a str) -> Result<Self> {
-        let mut values: Vec<(&'static str, &'a str)> = Vec::new();
-        for item in text.split(';').map(str::trim).filter(|i| !i.is_empty()) {
-            let Some((key, value)) = item.split_once(':') else {
-                return Err(Error::usage(format!(
-                    "'{item}' in the position is not key: value (e.g. hand: 7H 9H QS); items are separated by ;"
-                )));
-            };
-            let typed = normalize(key);
-            let typed = typed.split_whitespace().collect::<Vec<_>>().join(" ");
-            let Some(&(name, _)) = KEYS
-                .iter()
-                .find(|(k, aliases)| *k == typed || aliases.contains(&typed.as_str()))
-            else {
-                let all: Vec<&str> = KEYS.iter().map(|(k, _)| *k).collect();
-                return Err(Error::usage(format!(
-                    "unknown key '{}' in the position: use {}",
-                    key.trim(),
-                    all.join(", ")
-                )));
-            };
-            if values.iter().any(|(k, _)| *k == name) {
-                return Err(Error::usage(format!(
-                    "'{name}' is given twice in the position: give it once"
-                )));
-            }
-            values.push((name, value.trim()));
-        }
-        Ok(Fields { values })
-    }
-
-    fn get(&self, key: &str) -> Option<&'a str> {
-        self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
-    }
-
-    fn need(&self, key: &str) -> Result<&'a str> {
-        self.get(key).ok_or_else(|| {
-            Error::usage(format!(
-                "the position has no '{key}': give it, as in {}",
-                <Durak as Positions>::POSITION_EXAMPLE
-            ))
-        })
-    }
-
-    fn flag(&self, key: &str) -> Result<bool> {
-        match self.get(key) {
-            None => Ok(false),
-            Some(v) => crate::play::rules::switch(v)
-                .ok_or_else(|| Error::usage(format!("{key}: '{v}': use yes or no"))),
-        }
-    }
-
-    fn number(&self, key: &str) -> Result<u32> {
-        match self.get(key) {
-            None => Ok(0),
-            Some(v) => v
-                .trim()
-                .parse::<u32>()
-                .map_err(|_| Error::usage(format!("{key}: '{v}': give a whole number, 0 or more"))),
-        }
-    }
-}
-
 /// Seat numbers as written (from 1) for a table of `n`.
 struct Seats {
     n: usize,
@@ -659,20 +595,7 @@ struct Seats {
 
 impl Seats {
     fn parse(&self, key: &str, text: &str) -> Result<Seat> {
-        let t = normalize(text);
-        let t = t
-            .strip_prefix("seat")
-            .or_else(|| t.strip_prefix("asiento"))
-            .unwrap_or(&t)
-            .trim();
-        match t.parse::<usize>() {
-            Ok(s) if (1..=self.n).contains(&s) => Ok(s - 1),
-            _ => Err(Error::usage(format!(
-                "{key}: '{}' is not a seat: give 1 to {} (seats are numbered from 1 clockwise)",
-                text.trim(),
-                self.n
-            ))),
-        }
+        parse_seat(key, text, self.n, "clockwise")
     }
 }
 

@@ -47,7 +47,7 @@ use super::engine::{playable_on, Action, OchoState, Phase, Setup, Tallies, View,
 use super::rules::Rules;
 use super::Ocho;
 use crate::error::{Error, Result};
-use crate::play::position::{Matches, Positions};
+use crate::play::position::{parse_seat, Fields, Matches, Positions};
 use crate::play::{GameRules, PlayerView, Seat, Start, State};
 use crate::rng::Stream;
 use crate::text::normalize;
@@ -241,7 +241,12 @@ impl Positions for Ocho {
     }
 
     fn read_position(rules: &Rules, text: &str, rng: &mut Stream) -> Result<OchoState> {
-        let fields = Fields::split(text)?;
+        let fields = Fields::split(
+            text,
+            KEYS,
+            "hand: 7H 9H QS",
+            <Ocho as Positions>::POSITION_EXAMPLE,
+        )?;
         let n = rules.players as usize;
         let seats = Seats { n };
         if let Some(v) = fields.get("rules") {
@@ -700,57 +705,6 @@ fn check_tallies(rules: &Rules, t: &Tallies, pending: u16) -> Result<()> {
     Ok(())
 }
 
-/// The items of a position by key, each given at most once.
-struct Fields<'a> {
-    values: Vec<(&'static str, &'a str)>,
-}
-
-impl<'a> Fields<'a> {
-    fn split(text: &'a str) -> Result<Self> {
-        let mut values: Vec<(&'static str, &'a str)> = Vec::new();
-        for item in text.split(';').map(str::trim).filter(|i| !i.is_empty()) {
-            let Some((key, value)) = item.split_once(':') else {
-                return Err(Error::usage(format!(
-                    "'{item}' in the position is not key: value (e.g. hand: 7H 9H QS); items are separated by ;"
-                )));
-            };
-            let typed = normalize(key);
-            let typed = typed.split_whitespace().collect::<Vec<_>>().join(" ");
-            let Some(&(name, _)) = KEYS
-                .iter()
-                .find(|(k, aliases)| *k == typed || aliases.contains(&typed.as_str()))
-            else {
-                let all: Vec<&str> = KEYS.iter().map(|(k, _)| *k).collect();
-                return Err(Error::usage(format!(
-                    "unknown key '{}' in the position: use {}",
-                    key.trim(),
-                    all.join(", ")
-                )));
-            };
-            if values.iter().any(|(k, _)| *k == name) {
-                return Err(Error::usage(format!(
-                    "'{name}' is given twice in the position: give it once"
-                )));
-            }
-            values.push((name, value.trim()));
-        }
-        Ok(Fields { values })
-    }
-
-    fn get(&self, key: &str) -> Option<&'a str> {
-        self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
-    }
-
-    fn need(&self, key: &str) -> Result<&'a str> {
-        self.get(key).ok_or_else(|| {
-            Error::usage(format!(
-                "the position has no '{key}': give it, as in {}",
-                <Ocho as Positions>::POSITION_EXAMPLE
-            ))
-        })
-    }
-}
-
 /// Seat numbers as written (from 1) for a table of `n`.
 struct Seats {
     n: usize,
@@ -758,20 +712,7 @@ struct Seats {
 
 impl Seats {
     fn parse(&self, key: &str, text: &str) -> Result<Seat> {
-        let t = normalize(text);
-        let t = t
-            .strip_prefix("seat")
-            .or_else(|| t.strip_prefix("asiento"))
-            .unwrap_or(&t)
-            .trim();
-        match t.parse::<usize>() {
-            Ok(s) if (1..=self.n).contains(&s) => Ok(s - 1),
-            _ => Err(Error::usage(format!(
-                "{key}: '{}' is not a seat: give 1 to {} (seats are numbered from 1 to the right)",
-                text.trim(),
-                self.n
-            ))),
-        }
+        parse_seat(key, text, self.n, "to the right")
     }
 
     /// Seats separated by spaces or commas (`2 4`, `seat 2, seat 4`).
