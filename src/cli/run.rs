@@ -18,7 +18,7 @@ use super::{emit, OutputArgs};
 use tahur::error::{Error, Result};
 use tahur::jobs::Job;
 use tahur::progress::{Display, Progress};
-use tahur::report::{self, Report};
+use tahur::report::{self, Format, Report};
 use tahur::runner::{ChunkSet, RunControl, RunSummary, Shard};
 use tahur::shards::Partial;
 
@@ -66,7 +66,7 @@ pub struct RunArgs {
     pub seeds: SeedArgs,
     /// Run only shard K of N and write a partial result for `tahur merge`; `auto` (or
     /// `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job.
-    #[arg(long, value_name = "K/N|auto")]
+    #[arg(long, value_name = "K/N|auto", allow_hyphen_values = true)]
     pub shard: Option<String>,
 }
 
@@ -151,6 +151,12 @@ pub(crate) fn run_job(
 ) -> Result<i32> {
     let spec = job.spec(samples, run.seeds.seed);
     let asked = run.shard.as_deref();
+    if let (Some(_), Format::Csv | Format::Markdown) = (asked, out.format) {
+        return Err(Error::usage(format!(
+            "--format {} with --shard: a shard writes its partial result as JSON for `tahur merge`; give --format to merge, or leave it out",
+            out.format.name()
+        )));
+    }
     let shard = asked.map(Shard::parse).transpose()?;
     let planned = match shard {
         Some(s) => spec.samples_in(&ChunkSet::from_range(s.chunks(spec.total_chunks()))),
