@@ -30,9 +30,10 @@ fn make(base: &[&str]) -> Run {
 }
 
 /// `dudo sim` (one table), `durak flags` (a table and its changes, Durak's re-deals), and a job
-/// of every other kind: `dudo prob`, `veintiuno sim`, `ocho value`, `domino deal`.
-fn runs() -> &'static [Run; 6] {
-    static RUNS: OnceLock<[Run; 6]> = OnceLock::new();
+/// of every other kind: `dudo prob`, `veintiuno sim`, `ocho value`, `domino deal`, and a
+/// tournament (its pairs play each deal at every seating).
+fn runs() -> &'static [Run; 7] {
+    static RUNS: OnceLock<[Run; 7]> = OnceLock::new();
     RUNS.get_or_init(|| {
         [
             make(&["dudo", "sim", "--players", "3", "--games", "700"]),
@@ -50,6 +51,16 @@ fn runs() -> &'static [Run; 6] {
             make(&["veintiuno", "sim", "--players", "3", "--hands", "2000"]),
             make(&["ocho", "value", "--players", "3", "--deals", "300"]),
             make(&["domino", "deal", "--players", "4", "--samples", "3000"]),
+            make(&[
+                "durak",
+                "tournament",
+                "--players",
+                "2",
+                "--strategies",
+                "random,greedy",
+                "--games",
+                "300",
+            ]),
         ]
     })
 }
@@ -268,7 +279,7 @@ proptest! {
     /// its report are refused naming the files.)
     #[test]
     fn a_changed_number_never_crashes_merge(
-        which in 0usize..6,
+        which in 0usize..7,
         pick in any::<prop::sample::Index>(),
         number in new_number(),
     ) {
@@ -286,7 +297,7 @@ proptest! {
     /// changed nothing that counts, the whole run's report exactly.
     #[test]
     fn damaged_bytes_are_refused_or_change_nothing(
-        which in 0usize..6,
+        which in 0usize..7,
         at in any::<prop::sample::Index>(),
         byte in any::<u8>(),
         cut in any::<bool>(),
