@@ -228,8 +228,8 @@ pub fn checksum_of(value: &serde_json::Value) -> String {
 /// shape of `empty` (the job's tally of no samples) where it has one: the same fields, and
 /// lists that are not empty there (one entry per seat, per strategy) of the same length; and
 /// what every game tally must satisfy: draws and capped games within the games, the games
-/// within `samples`, later-game counts within later games, and |Σx| ≤ Σx² for sums of whole
-/// numbers. `Err` is the field (`tally.a.seats.2`) and what is wrong with it.
+/// within `samples`, later-game counts within later games, paired counts within their pairs
+/// and the pairs within `samples`, and |Σx| ≤ Σx² for sums of whole numbers. `Err` is the field (`tally.a.seats.2`) and what is wrong with it.
 pub fn check_tally(
     value: &serde_json::Value,
     empty: Option<&serde_json::Value>,
@@ -330,6 +330,46 @@ pub fn check_tally(
                             at("length_hist"),
                             format!("counts more games than games ({games})"),
                         ));
+                    }
+                }
+            }
+            // Paired counts (event in A only, in B only, in both) count pairs, each once.
+            if let Some(pairs) = count("pairs") {
+                if pairs > samples {
+                    return Err((
+                        at("pairs"),
+                        format!("is {pairs}, more than the samples the file holds ({samples})"),
+                    ));
+                }
+                let paired = |v: &Value| -> Option<u64> {
+                    let o = v.as_object()?;
+                    if o.len() != 3 {
+                        return None;
+                    }
+                    let get = |k: &str| o.get(k).and_then(Value::as_u64);
+                    Some(
+                        get("a_only")?
+                            .saturating_add(get("b_only")?)
+                            .saturating_add(get("both")?),
+                    )
+                };
+                for (k, v) in fields {
+                    let items = match v {
+                        Value::Array(items) => items.iter().collect::<Vec<_>>(),
+                        other => vec![other],
+                    };
+                    for (i, item) in items.into_iter().enumerate() {
+                        if paired(item).is_some_and(|n| n > pairs) {
+                            let field = if v.is_array() {
+                                format!("{k}.{i}")
+                            } else {
+                                k.clone()
+                            };
+                            return Err((
+                                at(&field),
+                                format!("counts more than the {pairs} pairs"),
+                            ));
+                        }
                     }
                 }
             }
