@@ -165,6 +165,94 @@ impl Job {
         }
     }
 
+    /// Checks a job read from a shard file as the command line would have (whole-game jobs:
+    /// [`crate::play::job::Job::check`]; the others are checked by their own constructors when
+    /// the report is made). `Err` names the value.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        match self {
+            Job::Play(p) => p.erased().check(),
+            _ => Ok(()),
+        }
+    }
+
+    /// What a tally of `samples` samples of this job must hold beyond its shape: `dudo prob`'s
+    /// histogram counts every sample once, at a count no larger than the dice on the table.
+    /// `Err` is the field and what is wrong with it.
+    pub fn check_tally(
+        &self,
+        tally: &serde_json::Value,
+        samples: u64,
+    ) -> std::result::Result<(), (String, String)> {
+        let count = |k: &str| tally.get(k).and_then(serde_json::Value::as_u64);
+        let total = |k: &str| {
+            tally.get(k).and_then(|v| v.as_array()).and_then(|a| {
+                a.iter()
+                    .try_fold(0u64, |t, c| c.as_u64().and_then(|c| t.checked_add(c)))
+            })
+        };
+        if let Job::DominoDeal(_) = self {
+            // Every deal is opened by one double or has none, and its first hand holds some
+            // number of doubles; the other counts are deals with a property.
+            let deals = count("deals").unwrap_or(0);
+            let opened = total("opens").zip(count("no_double"));
+            if opened.and_then(|(o, n)| o.checked_add(n)) != Some(deals) {
+                return Err((
+                    "tally.opens".into(),
+                    format!("and no_double do not add up to deals ({deals})"),
+                ));
+            }
+            if total("doubles_in_hand") != Some(deals) {
+                return Err((
+                    "tally.doubles_in_hand".into(),
+                    format!("does not add up to deals ({deals})"),
+                ));
+            }
+            for k in ["top_sleeps", "some_hand_without"] {
+                if count(k).is_none_or(|n| n > deals) {
+                    return Err((
+                        format!("tally.{k}"),
+                        format!("is more than deals ({deals})"),
+                    ));
+                }
+            }
+        }
+        if let Job::DudoProb(q) = self {
+            let Some(counts) = tally.get("counts").and_then(|c| c.as_array()) else {
+                return Err(("tally.counts".into(), "is missing".into()));
+            };
+            let most = q.situation.dice as usize + 1;
+            if counts.len() > most {
+                return Err((
+                    "tally.counts".into(),
+                    format!(
+                        "lists {} counts (at most {most}: 0 to {} dice)",
+                        counts.len(),
+                        q.situation.dice
+                    ),
+                ));
+            }
+            let total = counts
+                .iter()
+                .try_fold(0u64, |t, c| c.as_u64().and_then(|c| t.checked_add(c)));
+            if total != Some(samples) {
+                return Err((
+                    "tally.counts".into(),
+                    format!("do not add up to the {samples} samples the file holds"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The tally of no samples, as JSON, for whole-game jobs (lists of one entry per seat, per
+    /// strategy, …); `None` for jobs whose tallies are histograms that grow as needed.
+    pub fn empty_tally(&self) -> Result<Option<serde_json::Value>> {
+        match self {
+            Job::Play(p) => p.erased().empty_tally().map(Some),
+            _ => Ok(None),
+        }
+    }
+
     /// The command that asks this job (`dudo prob`, `durak flags`) and the chart flags it draws.
     pub fn command_and_charts(&self) -> (String, &'static [&'static str]) {
         match self {

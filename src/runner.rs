@@ -8,8 +8,10 @@
 //! split into shards (`--shard K/N`, each a contiguous block of chunks) adds up to exactly the
 //! unsharded result.
 //!
-//! Ctrl-C, SIGTERM or SIGHUP (see [`install_interrupt_handler`]) stops the run between chunks;
-//! the result then covers only the chunks that finished, and says how many samples that is.
+//! Ctrl-C, SIGTERM or SIGHUP (see [`install_interrupt_handler`]) stops the run between chunks,
+//! and search bots inside a chunk ([`crate::signals::stop_inside`]; such a chunk's group is
+//! dropped); the result then covers only the chunks that finished whole, and says how many
+//! samples that is.
 
 use std::ops::Range;
 use std::sync::atomic::Ordering;
@@ -25,20 +27,25 @@ use crate::rng::{ChunkStreams, Stream};
 pub use crate::signals::{interrupted, INTERRUPTED};
 
 /// Installs the handler of Ctrl-C (SIGINT), SIGTERM (what Slurm and Kubernetes send at a time
-/// limit) and SIGHUP: the first signal asks running work to stop between chunks and report what
-/// it has; a second one exits at once with code 130. Only commands that check
-/// [`INTERRUPTED`] install it, so a quick command still stops at the first Ctrl-C.
+/// limit) and SIGHUP: the first signal asks running work to stop (between chunks, and inside
+/// long games at the search bots' next check) and report what it has, then exit with 128 + the
+/// signal's number ([`crate::signals::exit_code`]); a second one exits at once the same way.
+/// Only commands that check [`INTERRUPTED`] install it, so a quick command still stops at the
+/// first Ctrl-C.
 pub fn install_interrupt_handler() {
     // Installing twice fails harmlessly (e.g. in tests calling the CLI in-process).
-    let _ = ctrlc::set_handler(|| {
+    let installed = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             say!("tahur: second signal: quitting at once, nothing more is printed or written");
-            std::process::exit(130);
+            std::process::exit(crate::signals::exit_code_now());
         }
         crate::progress::say(
             "tahur: stopping: finishing the work under way, then printing what was computed (a second Ctrl-C or SIGTERM quits at once)",
         );
     });
+    if installed.is_ok() {
+        crate::signals::record_which();
+    }
 }
 
 /// A tally of simulation results. Tallies hold integers so that adding them is exact.
@@ -497,6 +504,7 @@ fn run_chunks<S: Simulation>(
                 let mut t = sim.empty_tally();
                 let mut done = Vec::with_capacity(group.len());
                 let mut stopped = false;
+                crate::signals::take_cut_short();
                 for (i, stream) in group.iter_mut() {
                     if INTERRUPTED.load(Ordering::Relaxed) {
                         stopped = true;
@@ -504,6 +512,11 @@ fn run_chunks<S: Simulation>(
                     }
                     let samples = spec.chunk_samples(*i);
                     sim.run_chunk(stream, samples, &mut t);
+                    if crate::signals::take_cut_short() {
+                        // A search inside the chunk stopped part-way at the signal: the group's
+                        // tally no longer holds whole chunks, so none of it counts.
+                        return (sim.empty_tally(), Vec::new(), true);
+                    }
                     progress.inc(samples);
                     done.push(*i);
                 }

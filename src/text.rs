@@ -87,6 +87,15 @@ pub fn parse_samples(s: &str, unit: &str) -> std::result::Result<u64, String> {
             "negative: give at least 1 {} (e.g. 10000, 1_000_000 or 1e6)",
             singular(unit)
         )),
+        // A whole number too large for any count (1e30): say the limit, as for 1e18.
+        None if s
+            .trim()
+            .replace('_', "")
+            .parse::<f64>()
+            .is_ok_and(|x| x.is_finite() && x.fract() == 0.0 && x > 0.0) =>
+        {
+            Err(format!("at most {MAX_SAMPLES} (1e15) {unit}"))
+        }
         None => Err(format!(
             "expected a whole number of {unit} such as 10000, 1_000_000 or 1e6"
         )),

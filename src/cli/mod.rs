@@ -129,7 +129,8 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let matches = match command().try_get_matches_from(args) {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let matches = match command().try_get_matches_from(&args) {
         Ok(m) => m,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -139,7 +140,9 @@ where
                     0
                 }
                 ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-                    let _ = e.print();
+                    // `tahur`, `tahur dudo`: a command is missing. Like every other mistake,
+                    // one line on stderr and exit 2 (the whole help is one --help away).
+                    say!("tahur: error: {}", missing_command(&args));
                     2
                 }
                 _ => {
@@ -160,7 +163,7 @@ where
         }
     };
     run::set_progress_every(matches.get_one::<Duration>("progress").copied());
-    if let Err(e) = check_output_paths(&matches) {
+    if let Err(e) = check_list_flags(&matches).and_then(|_| check_output_paths(&matches)) {
         say!("tahur: error: {e}");
         return e.exit_code();
     }
@@ -178,6 +181,72 @@ where
             e.exit_code()
         }
     }
+}
+
+/// The line for a command line that stops before its command (`tahur`, `tahur dudo`): the
+/// commands that can follow and where their help is.
+fn missing_command(args: &[std::ffi::OsString]) -> String {
+    let mut cmd = command();
+    let mut path = vec![cmd.get_name().to_string()];
+    for a in args.iter().skip(1).filter_map(|a| a.to_str()) {
+        if a.starts_with('-') {
+            continue;
+        }
+        match cmd.find_subcommand(a) {
+            Some(sub) => {
+                let sub = sub.clone();
+                path.push(sub.get_name().to_string());
+                cmd = sub;
+            }
+            None => break,
+        }
+    }
+    let names: Vec<&str> = cmd
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.get_name())
+        .filter(|n| *n != "help")
+        .collect();
+    let path = path.join(" ");
+    format!(
+        "{path} needs a command: one of {} (see {path} --help)",
+        names.join(", ")
+    )
+}
+
+/// List flags whose items a command reads, by game and flag: given explicitly, an empty list or
+/// an empty item is a slip (`--hand ''` would run as if no hand were given).
+const LIST_FLAGS: [(&str, &str, &str); 4] = [
+    ("dudo", "hand", "1,4,4,2,6"),
+    ("dudo", "shown", "3,3"),
+    ("veintiuno", "removed", "AH,AS,KD"),
+    ("domino", "holding", "6-6,5-4,3-0"),
+];
+
+/// Refuses an explicitly given list flag ([`LIST_FLAGS`]) that is empty or has an empty item.
+fn check_list_flags(matches: &clap::ArgMatches) -> Result<()> {
+    let Some((game, mut m)) = matches.subcommand() else {
+        return Ok(());
+    };
+    while let Some((_, sub)) = m.subcommand() {
+        m = sub;
+    }
+    for (g, id, example) in LIST_FLAGS {
+        // `try_get_one` first: asking the source of an argument a command lacks panics.
+        let Ok(Some(value)) = m.try_get_one::<String>(id) else {
+            continue;
+        };
+        if g != game || m.value_source(id) != Some(clap::parser::ValueSource::CommandLine) {
+            continue;
+        }
+        if value.trim().is_empty() {
+            return Err(tahur::error::Error::usage(format!(
+                "--{id} '{value}' is empty: give items such as {example}, or leave --{id} out"
+            )));
+        }
+        tahur::text::list_items(value, &format!("--{id}"))?;
+    }
+    Ok(())
 }
 
 /// Flags naming a file to write (`--output -` is standard output), and flags naming a folder to
@@ -299,7 +368,30 @@ fn merge(m: MergeArgs) -> Result<i32> {
     for f in &m.files {
         files.push((f.display().to_string(), Partial::read(f)?));
     }
-    let merged = shards::merge(&files, m.partial)?;
+    let names: Vec<String> = files.iter().map(|(n, _)| format!("'{n}'")).collect();
+    // Every field was checked on reading; should values that each pass still not fit together
+    // in a way no check foresaw, the report refuses them as damaged files (exit 2), not as a
+    // crash (exit 101).
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| merged_report(m, &files)));
+    std::panic::set_hook(previous);
+    made.unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(tahur::error::Error::usage(format!(
+            "the shard files {} hold values that do not fit together ({why}); give the files as tahur wrote them, or run those shards again",
+            names.join(", ")
+        )))
+    })
+}
+
+/// The merge of checked shard files, its charts and its report.
+fn merged_report(m: MergeArgs, files: &[(String, Partial)]) -> Result<i32> {
+    let merged = shards::merge(files, m.partial)?;
     let charts = tahur::play::job::ChartFiles {
         main: m.chart,
         strategies: m.strategy_chart,

@@ -465,16 +465,51 @@ pub(crate) fn rules_with_players<G: Game>(
         if let Some(v) = change {
             let spec = format!("{}={v}", rule.key);
             // Name the value as the user typed it: `--deck 40`, not `deck=40`.
-            rules = rules.with_changes(&spec).map_err(|e| match e {
+            let changed = rules.with_changes(&spec).map_err(|e| match e {
                 Error::BadRule { accepts, .. } => {
                     Error::usage(format!("invalid --{long} {v}: {accepts}"))
                 }
                 Error::Usage(m) => Error::usage(m.replace(&spec, &format!("--{long} {v}"))),
                 e => e,
             })?;
+            if matches!(rule.flag, Flag::Switch { .. }) {
+                no_effect::<G>(rule, &rules, &changed, &format!("--{long}"))?;
+            }
+            rules = changed;
+        }
+    }
+    for (k, v) in tahur::text::key_values(house, "house rule", &hint)? {
+        match tahur::play::rules::rule::<G::Rules>(k) {
+            Some(rule) if matches!(rule.flag, Flag::Switch { .. }) => {
+                if let Ok(changed) = rules.with_changes(&format!("{k}={v}")) {
+                    no_effect::<G>(rule, &rules, &changed, &format!("--house {k}={v}"))?;
+                }
+            }
+            _ => {}
         }
     }
     rules.with_changes(house)
+}
+
+/// Refuses a switch (`--no-pairs`, `pairs=off`) that changes nothing at this table and that the
+/// game has no meaningful change of here (Dominó's pairs with 2 or 3 players): given, it would
+/// be silently ignored.
+fn no_effect<G: Game>(
+    rule: &Rule<G::Rules>,
+    before: &G::Rules,
+    after: &G::Rules,
+    given: &str,
+) -> Result<()> {
+    if before == after && (rule.changes)(before).is_empty() {
+        return Err(Error::usage(format!(
+            "{given} changes nothing at a table of {} ({} is {} already; the rule: {}); leave it out",
+            before.describe_players(),
+            rule.key,
+            (rule.get)(before),
+            rule.help.to_lowercase()
+        )));
+    }
+    Ok(())
 }
 
 fn text<'a>(m: &'a ArgMatches, id: &str) -> &'a str {
@@ -525,6 +560,20 @@ fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> 
             }
         }
         "compare" => {
+            // --batch and --alpha shape the looks of --until-decided, and nothing else.
+            if !m.get_flag("until-decided") {
+                for (id, shown) in [
+                    ("batch", m.get_one::<u64>("batch").map(u64::to_string)),
+                    ("alpha", m.get_one::<f64>("alpha").map(f64::to_string)),
+                ] {
+                    if m.value_source(id) == Some(ValueSource::CommandLine) {
+                        return Err(Error::usage(format!(
+                            "--{id} {} is read only by --until-decided: add --until-decided, or leave --{id} out",
+                            shown.unwrap_or_default()
+                        )));
+                    }
+                }
+            }
             let variant = |spec: &str, own: Option<&String>| -> Result<TableSetup<G>> {
                 let list = strategies(own.map_or(text(m, "strategies"), String::as_str))?;
                 TableSetup::new(base.with_changes(spec)?, &list, false)?.with_series(series)

@@ -74,12 +74,13 @@ fn parse_dice_count(s: &str) -> std::result::Result<usize, String> {
 
 /// `tahur poker reroll`.
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("claim").args(["beat", "reach"]).required(true).multiple(true)))]
 pub struct RerollArgs {
     /// Your five dice: AAKQJ, or as,as,rey,reina,jota.
     #[arg(long, value_name = "DICE", allow_hyphen_values = true)]
     pub dice: String,
     /// The claim you accepted: the goal is a hand strictly above it.
-    #[arg(long, value_name = "CLAIM", num_args = 1.., required_unless_present = "reach")]
+    #[arg(long, value_name = "CLAIM", num_args = 1..)]
     pub beat: Vec<String>,
     /// A claim to reach (at least it); with --beat it must be above that claim.
     #[arg(long, value_name = "CLAIM", num_args = 1..)]

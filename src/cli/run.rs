@@ -18,12 +18,9 @@ use super::{emit, OutputArgs};
 use tahur::error::{Error, Result};
 use tahur::jobs::Job;
 use tahur::progress::{Display, Progress};
-use tahur::report::{self, Report};
+use tahur::report::{self, Format, Report};
 use tahur::runner::{ChunkSet, RunControl, RunSummary, Shard};
 use tahur::shards::Partial;
-
-/// Exit code of a run stopped by a signal (Ctrl-C, SIGTERM, SIGHUP), after printing what it has.
-pub(crate) const EXIT_INTERRUPTED: i32 = 130;
 
 /// `--progress[=SECONDS]` of the command line this process runs.
 static PROGRESS_EVERY: OnceLock<Option<Duration>> = OnceLock::new();
@@ -69,7 +66,7 @@ pub struct RunArgs {
     pub seeds: SeedArgs,
     /// Run only shard K of N and write a partial result for `tahur merge`; `auto` (or
     /// `auto/N`) takes K and N from a Slurm job array or a Kubernetes Indexed Job.
-    #[arg(long, value_name = "K/N|auto")]
+    #[arg(long, value_name = "K/N|auto", allow_hyphen_values = true)]
     pub shard: Option<String>,
 }
 
@@ -88,6 +85,25 @@ pub(crate) fn parse_threads(s: &str) -> std::result::Result<usize, String> {
     tahur::text::parse_whole(s, 1, 1024, "give 1 to 1024 threads").map(|n| n as usize)
 }
 
+/// `--threads n`, at most the processors this process may use: more threads only take turns
+/// on them (1000 threads on 2 cores ran 17 times slower than 1). Says so once on stderr.
+fn capped_threads(n: usize) -> usize {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let Ok(cores) = std::thread::available_parallelism() else {
+        return n;
+    };
+    let cores = cores.get();
+    if n <= cores {
+        return n;
+    }
+    if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        say!(
+            "tahur: --threads {n}: this machine runs {cores} at once, so {cores} are used (the numbers are the same)"
+        );
+    }
+    cores
+}
+
 /// The parser of a count of `unit` (`--games`, `--hands`, `--deals`, `--samples`): 1 to
 /// [`tahur::text::MAX_SAMPLES`], written `10000`, `1_000_000` or `1e6`.
 pub(crate) fn samples(
@@ -103,18 +119,22 @@ pub(crate) fn with_progress<T>(
     progress: Progress,
     work: impl FnOnce(&RunControl) -> T,
 ) -> T {
-    let control = RunControl { threads, progress };
+    let control = RunControl {
+        threads: threads.map(capped_threads),
+        progress,
+    };
     let out = work(&control);
     control.progress.finish();
     out
 }
 
 /// The exit code of a command that prints what it computed: after a signal stopped the work,
-/// `message` (the line after "tahur: ") on stderr and [`EXIT_INTERRUPTED`]; else 0.
+/// `message` (the line after "tahur: ") on stderr and 128 + the signal's number (130 Ctrl-C,
+/// 143 SIGTERM, 129 SIGHUP: [`tahur::signals::exit_code`]); else 0.
 pub(crate) fn exit_code(interrupted: bool, message: impl FnOnce() -> String) -> i32 {
     if interrupted {
         say!("tahur: {}", message());
-        EXIT_INTERRUPTED
+        tahur::signals::exit_code()
     } else {
         0
     }
@@ -131,6 +151,12 @@ pub(crate) fn run_job(
 ) -> Result<i32> {
     let spec = job.spec(samples, run.seeds.seed);
     let asked = run.shard.as_deref();
+    if let (Some(_), Format::Csv | Format::Markdown) = (asked, out.format) {
+        return Err(Error::usage(format!(
+            "--format {} with --shard: a shard writes its partial result as JSON for `tahur merge`; give --format to merge, or leave it out",
+            out.format.name()
+        )));
+    }
     let shard = asked.map(Shard::parse).transpose()?;
     let planned = match shard {
         Some(s) => spec.samples_in(&ChunkSet::from_range(s.chunks(spec.total_chunks()))),

@@ -82,7 +82,13 @@ impl<G: Game> Search<G> {
             available: 0,
             reward: 0.0,
         });
-        for _ in 0..self.budget {
+        for i in 0..self.budget {
+            // After the first iteration (the root then has a child) and every 64 after it: a
+            // signal stops a search of thousands of iterations within moments, and every later
+            // search of the chunk after one iteration (the runner drops the chunk).
+            if i & 63 == 1 && crate::signals::stop_inside() {
+                break;
+            }
             let root = G::State::deal_for_view(view, rng);
             let mut game = root.clone();
             self.iterate(&root, &mut game, rng);

@@ -12,7 +12,7 @@ use super::flags::{self, FlagsSetup, FlagsSimulation, FlagsTally};
 use super::sim::{self, GameSimulation, SimTally};
 use super::table::TableSetup;
 use super::tournament::{self, TournamentSetup, TournamentSimulation, TournamentTally};
-use super::Game;
+use super::{Game, GameRules as _};
 use crate::error::{Error, Result};
 use crate::report::chart::SvgChart;
 use crate::report::Report;
@@ -113,6 +113,58 @@ impl<G: Game> Job<G> {
         })
     }
 
+    /// Checks a job read from a shard file as the command line would have: every table's rules
+    /// (players within the game's limits, …), a strategy per seat, series of at least one game,
+    /// a tournament's two to [`tournament::MAX_STRATEGIES`] strategies. `Err` names the value.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        fn table<G: Game>(t: &TableSetup<G>) -> std::result::Result<(), String> {
+            t.rules.validate().map_err(|e| e.to_string())?;
+            let players = t.rules.players();
+            if t.strategies.len() != players {
+                return Err(format!(
+                    "{} strategies for {players} players (one per seat)",
+                    t.strategies.len()
+                ));
+            }
+            if t.series == 0 {
+                return Err("series 0 (at least 1 game a series)".into());
+            }
+            Ok(())
+        }
+        match self {
+            Job::Sim(t) => table(t),
+            Job::Compare(c) => table(&c.a).and_then(|_| table(&c.b)),
+            Job::Tournament(t) => {
+                t.rules.validate().map_err(|e| e.to_string())?;
+                let n = t.strategies.len();
+                if !(2..=tournament::MAX_STRATEGIES).contains(&n) {
+                    return Err(format!(
+                        "{n} strategies (a tournament has 2 to {})",
+                        tournament::MAX_STRATEGIES
+                    ));
+                }
+                Ok(())
+            }
+            Job::Flags(f) => {
+                table(&f.base)?;
+                f.changes.iter().try_for_each(|c| table(&c.table))
+            }
+        }
+    }
+
+    /// The tally of no samples, as JSON: the shape every tally of the job has (lists of one
+    /// entry per seat, per strategy, per change). Call it on a [`Job::check`]ed job only.
+    pub fn empty_tally(&self) -> Result<serde_json::Value> {
+        use crate::runner::Simulation as _;
+        let v = match self {
+            Job::Sim(t) => serde_json::to_value(GameSimulation::new(t).empty_tally()),
+            Job::Compare(c) => serde_json::to_value(CompareSimulation::new(c).empty_tally()),
+            Job::Tournament(t) => serde_json::to_value(TournamentSimulation::new(t).empty_tally()),
+            Job::Flags(f) => serde_json::to_value(FlagsSimulation::new(f).empty_tally()),
+        };
+        v.map_err(|e| Error::Internal(e.to_string()))
+    }
+
     /// The command (`durak tournament`) and the chart flags it draws (`chart`, …), for `merge`.
     pub fn command_and_charts(&self) -> (String, &'static [&'static str]) {
         let (name, charts): (&str, &'static [&'static str]) = match self {
@@ -179,6 +231,10 @@ pub trait AnyJob {
     fn charts(&self, tally: &serde_json::Value, files: &ChartFiles) -> Result<()>;
     /// The command and the chart flags it draws.
     fn command_and_charts(&self) -> (String, &'static [&'static str]);
+    /// Checks a job read from a shard file ([`Job::check`]).
+    fn check(&self) -> std::result::Result<(), String>;
+    /// The tally of no samples ([`Job::empty_tally`]).
+    fn empty_tally(&self) -> Result<serde_json::Value>;
 }
 
 impl<G: Game> AnyJob for Job<G> {
@@ -202,5 +258,11 @@ impl<G: Game> AnyJob for Job<G> {
     }
     fn command_and_charts(&self) -> (String, &'static [&'static str]) {
         Job::command_and_charts(self)
+    }
+    fn check(&self) -> std::result::Result<(), String> {
+        Job::check(self)
+    }
+    fn empty_tally(&self) -> Result<serde_json::Value> {
+        Job::empty_tally(self)
     }
 }

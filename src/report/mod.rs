@@ -322,17 +322,32 @@ pub fn render(report: &Report, format: Format) -> Result<String> {
 /// A reader never sees a half-written file, and an existing file is replaced only on success.
 /// The file gets the permissions `File::create` would give it (0666 less the umask on Unix),
 /// or keeps those of the file it replaces. Errors name `path`, never the temporary file.
+///
+/// Only regular files (or none yet) are replaced so ([`paths::target_of`]): a device, FIFO or
+/// terminal is opened and written in place, and a symlink keeps pointing where it did, at the
+/// new content. Temporary files that killed processes left in the folder are removed first.
 pub fn write_atomic(path: &Path, content: &[u8]) -> Result<()> {
     let shown = path.display();
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
     if path.is_dir() {
         return Err(Error::usage(format!(
             "cannot write '{shown}': it is a directory; give a file path"
         )));
     }
+    let real = match paths::target_of(path) {
+        paths::Target::Direct(p) => {
+            let written = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&p)
+                .and_then(|mut f| f.write_all(content).and_then(|_| f.flush()));
+            return written.map_err(|e| Error::usage(format!("cannot write '{shown}': {e}")));
+        }
+        paths::Target::Replace(real) => real,
+    };
+    let dir = match real.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    paths::remove_stale_temps(dir);
     let (tmp, mut file) = paths::create_temp(dir).map_err(|e| {
         Error::usage(format!(
             "cannot write '{shown}': {e}; give a path in an existing, writable folder"
@@ -340,14 +355,14 @@ pub fn write_atomic(path: &Path, content: &[u8]) -> Result<()> {
     })?;
     let written = (|| {
         #[cfg(unix)]
-        if let Ok(old) = std::fs::metadata(path) {
+        if let Ok(old) = std::fs::metadata(&real) {
             // Replacing a file keeps its mode.
             file.set_permissions(old.permissions())?;
         }
         file.write_all(content)?;
         file.sync_all()?;
         drop(file);
-        std::fs::rename(&tmp, path)
+        std::fs::rename(&tmp, &real)
     })();
     written.map_err(|e| {
         let _ = std::fs::remove_file(&tmp);

@@ -1283,3 +1283,145 @@ fn veintiuno_strategy_and_compare() {
         assert!(e.contains(needle), "{args:?}: {e}");
     }
 }
+
+/// Inputs once run as if absent, ignored, or answered with a misleading message: each is now
+/// one line naming the value and what is accepted, exit 2.
+#[test]
+fn empty_lists_ignored_flags_and_misleading_messages_are_answered() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["dudo", "prob", "3", "cuadras", "--dice", "10", "--hand", ""],
+            &["--hand '' is empty", "1,4,4,2,6"],
+        ),
+        (
+            &[
+                "dudo", "prob", "3", "cuadras", "--dice", "10", "--shown", "",
+            ],
+            &["--shown '' is empty"],
+        ),
+        (&["dudo", "paso", "--shown", " "], &["--shown ' ' is empty"]),
+        (
+            &["veintiuno", "odds", "--removed", ""],
+            &["--removed '' is empty", "AH,AS,KD"],
+        ),
+        (
+            &["domino", "deal", "--players", "4", "--holding", "6-6,,5-5"],
+            &["--holding '6-6,,5-5'", "empty item between two commas"],
+        ),
+        (
+            &[
+                "domino",
+                "sim",
+                "--players",
+                "2",
+                "--no-pairs",
+                "--games",
+                "10",
+            ],
+            &[
+                "--no-pairs changes nothing",
+                "2 players",
+                "pairs is off already",
+            ],
+        ),
+        (
+            &[
+                "domino",
+                "sim",
+                "--players",
+                "3",
+                "--house",
+                "pairs=off",
+                "--games",
+                "10",
+            ],
+            &["--house pairs=off changes nothing", "3 players"],
+        ),
+        (
+            &[
+                "dudo",
+                "sim",
+                "--players",
+                "3",
+                "--games",
+                "100",
+                "--shard",
+                "1/2",
+                "--format",
+                "markdown",
+            ],
+            &["--format markdown with --shard", "JSON"],
+        ),
+        (
+            &[
+                "durak",
+                "compare",
+                "--players",
+                "3",
+                "--b",
+                "variant=perevodnoy",
+                "--batch",
+                "1000",
+            ],
+            &["--batch 1000 is read only by --until-decided"],
+        ),
+        (
+            &[
+                "ocho",
+                "compare",
+                "--players",
+                "3",
+                "--b",
+                "joker=three",
+                "--alpha",
+                "0.01",
+            ],
+            &["--alpha 0.01 is read only by --until-decided"],
+        ),
+        (
+            &["dudo", "sim", "--players", "3", "--games", "1e30"],
+            &["'1e30'", "at most 1000000000000000 (1e15) games"],
+        ),
+        (
+            &[
+                "dudo",
+                "sim",
+                "--players",
+                "3",
+                "--games",
+                "100",
+                "--shard",
+                "-1/3",
+            ],
+            &["invalid --shard '-1/3'", "1 ≤ K ≤ N"],
+        ),
+        (
+            &["poker", "reroll", "--dice", "AAKQJ"],
+            &["--beat", "--reach"],
+        ),
+        (
+            &[],
+            &["tahur needs a command", "dudo", "veintiuno", "tahur --help"],
+        ),
+        (
+            &["dudo"],
+            &["tahur dudo needs a command", "prob", "tahur dudo --help"],
+        ),
+    ];
+    for (args, says) in cases {
+        let err = fails(args);
+        for s in *says {
+            assert!(err.contains(s), "{args:?}: {s:?} not in {err}");
+        }
+    }
+    // The same switches where they mean something still run.
+    stdout(&[
+        "domino",
+        "sim",
+        "--players",
+        "4",
+        "--no-pairs",
+        "--games",
+        "10",
+    ]);
+}

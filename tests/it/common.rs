@@ -90,8 +90,14 @@ pub fn fails(args: &[&str]) -> String {
     err
 }
 
-/// Runs `tahur BASE --shard K/N --output FILE` for every K and returns the files.
+/// Runs `tahur BASE --shard K/N --output FILE` for every K and returns the files. A
+/// `--format` in BASE is left out: shards write JSON, and refuse another format.
 pub fn shard_files(dir: &Path, base: &[&str], n: u32) -> Vec<String> {
+    let mut without_format = base.to_vec();
+    if let Some(i) = without_format.iter().position(|a| *a == "--format") {
+        without_format.drain(i..(i + 2).min(without_format.len()));
+    }
+    let base = &without_format;
     (1..=n)
         .map(|k| {
             let path = dir.join(format!("part{k}.json")).display().to_string();

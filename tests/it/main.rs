@@ -8,6 +8,7 @@ mod cli;
 mod common;
 mod completions;
 mod conformance;
+mod damaged_shards;
 mod domino_deal;
 mod domino_games;
 mod domino_position;

@@ -410,3 +410,208 @@ fn written_files_follow_the_umask_and_keep_the_mode_they_replace() {
         "no temporary file left: {names:?}"
     );
 }
+
+/// The report `tahur dudo table --players 2 --format json` prints on standard output.
+#[cfg(unix)]
+const TABLE: [&str; 5] = ["dudo", "table", "--players", "2", "--format"];
+
+#[cfg(unix)]
+fn table_to(path: &Path) -> std::process::Output {
+    let out = output_within(
+        tahur().args(TABLE).args(["json", "--output"]).arg(path),
+        Duration::from_secs(120),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_stays_a_fifo_and_its_reader_gets_the_report() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let expected = stdout(&[TABLE[0], TABLE[1], TABLE[2], TABLE[3], TABLE[4], "json"]);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    table_to(&fifo);
+    assert_eq!(reader.join().unwrap(), expected);
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "replaced by {kind:?}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_device_node_stays_a_device() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let null = dir.path().join("null");
+    // A copy of /dev/null (major 1, minor 3); making one needs root (CAP_MKNOD).
+    let made = std::process::Command::new("mknod")
+        .arg(&null)
+        .args(["c", "1", "3"])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        eprintln!("skipped: mknod needs root here");
+        return;
+    }
+    std::fs::set_permissions(&null, std::os::unix::fs::PermissionsExt::from_mode(0o666)).unwrap();
+    let out = table_to(&null);
+    assert!(out.stdout.is_empty());
+    let kind = std::fs::symlink_metadata(&null).unwrap().file_type();
+    assert!(kind.is_char_device(), "replaced by {kind:?}");
+    assert_eq!(std::fs::metadata(&null).unwrap().len(), 0);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_stays_a_link_and_its_target_gets_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = stdout(&[TABLE[0], TABLE[1], TABLE[2], TABLE[3], TABLE[4], "json"]);
+    std::fs::create_dir(dir.path().join("real")).unwrap();
+    let target = dir.path().join("real/out.json");
+    let link = dir.path().join("out.json");
+    std::os::unix::fs::symlink("real/out.json", &link).unwrap();
+    // Dangling first (the target is created), then over an existing target (it is replaced).
+    for _ in 0..2 {
+        table_to(&link);
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), expected);
+        assert_eq!(
+            std::fs::read_dir(dir.path().join("real")).unwrap().count(),
+            1
+        );
+    }
+    // A link to this process's standard output writes there.
+    let fd1 = dir.path().join("fd1");
+    std::os::unix::fs::symlink("/proc/self/fd/1", &fd1).unwrap();
+    if Path::new("/proc/self/fd/1").exists() {
+        let out = table_to(&fd1);
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn temporary_files_of_killed_processes_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    // Left by a process killed between creating its temporary file and renaming it (no process
+    // id reaches 99 999 999), in the name format of an earlier version too.
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default();
+    let mut stale = vec![dir.path().join(".tahur-99999999-0-5f")];
+    if !host.is_empty() {
+        stale.push(dir.path().join(format!(".tahur-99999999-1-5f-{host}")));
+    }
+    for p in &stale {
+        std::fs::write(p, "half a report").unwrap();
+    }
+    table_to(&dir.path().join("out.json"));
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["out.json"]);
+}
+
+/// Whether this test runs as root (who may make devices, set flags and run as another user).
+#[cfg(unix)]
+fn is_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0")
+}
+
+#[cfg(unix)]
+#[test]
+fn files_this_user_cannot_replace_are_refused_before_any_work() {
+    use std::os::unix::process::CommandExt;
+    if !is_root() {
+        eprintln!("skipped: needs root to make a file of another user or an immutable one");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sticky = dir.path().join("sticky");
+    std::fs::create_dir(&sticky).unwrap();
+    let perm = std::os::unix::fs::PermissionsExt::from_mode;
+    std::fs::set_permissions(dir.path(), perm(0o755)).unwrap();
+    std::fs::set_permissions(&sticky, perm(0o1777)).unwrap();
+    let theirs = sticky.join("out.json");
+    std::fs::write(&theirs, "root's").unwrap();
+    std::fs::set_permissions(&theirs, perm(0o666)).unwrap();
+    let shown = theirs.display().to_string();
+    // As user 65534 (nobody): the folder takes new files, the file is writable, but the rename
+    // that replaces it would fail (EPERM) after the work.
+    let out = output_within(
+        tahur()
+            .uid(65534)
+            .gid(65534)
+            .args(["dudo", "sim", "--players", "6", "--games", NEVER_FINISHES])
+            .args(["--output", &shown]),
+        Duration::from_secs(300),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    if err.contains("Permission denied") && !err.contains(&shown) {
+        eprintln!("skipped: user 65534 cannot run the test binary here: {err}");
+        return;
+    }
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("'{shown}'")) && err.contains("sticky"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&theirs).unwrap(), "root's");
+
+    // An immutable file (chattr +i), which not even root may replace.
+    let fixed = dir.path().join("fixed.json");
+    std::fs::write(&fixed, "kept").unwrap();
+    let flagged = std::process::Command::new("chattr")
+        .arg("+i")
+        .arg(&fixed)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !flagged {
+        eprintln!("skipped: this file system takes no immutable flag");
+        return;
+    }
+    let shown = fixed.display().to_string();
+    let err = fails_before_work(
+        &[
+            "dudo",
+            "sim",
+            "--players",
+            "6",
+            "--games",
+            NEVER_FINISHES,
+            "--output",
+            &shown,
+        ],
+        &shown,
+    );
+    let _ = std::process::Command::new("chattr")
+        .arg("-i")
+        .arg(&fixed)
+        .status();
+    assert!(err.contains("immutable"), "{err}");
+}

@@ -85,37 +85,89 @@ fn slurm_array_script_shards_and_merges_to_the_unsharded_run() {
         .expect("the script sets its array");
     let (a, b) = array.split_once('-').unwrap();
     let (first, last): (u32, u32) = (a.parse().unwrap(), b.parse().unwrap());
+    let count = last - first + 1;
+    assert_eq!(default_of(&shards, "SHARDS"), count.to_string());
+    // The CPUs come from submit.sh (CPUS, a small default), never a fixed 8 a node may lack;
+    // the time limit's signal reaches tahur, which `exec` made the batch script.
+    assert!(!shards.contains("--cpus-per-task"), "{shards}");
+    assert!(shards.contains("#SBATCH --signal=B:TERM@"), "{shards}");
+    assert!(shards.contains("%A_%a"), "log names per array job and task");
     let seed = default_of(&shards, "SEED");
     let dir = tempfile::tempdir().unwrap();
-    let shards_dir = dir.path().join("shards");
-    let base = |extra: &[(&'static str, String)]| {
-        let mut v = vec![
+    // Submitted as submit.sh does: from this folder, the array job 4242.
+    let task = |id: u32, extra: &[(&'static str, String)]| {
+        let mut cmd = Command::new("bash");
+        cmd.arg("-c").arg(&shards).current_dir(dir.path());
+        let mut vars = vec![
             ("GAMES", GAMES.to_string()),
-            ("SHARDS_DIR", shards_dir.display().to_string()),
             ("SLURM_CPUS_PER_TASK", "1".to_string()),
+            ("SLURM_ARRAY_JOB_ID", "4242".to_string()),
+            ("SLURM_ARRAY_TASK_ID", id.to_string()),
+            ("SLURM_ARRAY_TASK_MIN", first.to_string()),
+            ("SLURM_ARRAY_TASK_STEP", "1".to_string()),
+            ("SLURM_ARRAY_TASK_COUNT", count.to_string()),
         ];
-        v.extend(extra.iter().cloned());
-        v
+        vars.extend(extra.iter().cloned());
+        cmd.env_remove("SHARDS_DIR")
+            .env_remove("SHARD")
+            .env_remove("SLURM_ARRAY_TASK_STEP");
+        (cmd, vars)
     };
     for id in first..=last {
-        let mut cmd = Command::new("bash");
-        cmd.arg("-c").arg(&shards);
-        let err = run(
-            cmd,
-            &base(&[
-                ("SLURM_ARRAY_TASK_ID", id.to_string()),
-                ("SLURM_ARRAY_TASK_MIN", first.to_string()),
-                ("SLURM_ARRAY_TASK_STEP", "1".to_string()),
-                ("SLURM_ARRAY_TASK_COUNT", (last - first + 1).to_string()),
-            ]),
-        );
+        let (cmd, vars) = task(id, &[]);
+        let err = run(cmd, &vars);
         // The task's log says which block of the run it holds.
-        let shard = format!("is shard {}/{}", id - first + 1, last - first + 1);
+        let shard = format!("is shard {}/{count}", id - first + 1);
         assert!(err.contains(&shard), "{err}");
     }
+    // The run's own folder, named by the array job: one file per shard, named by the shard.
+    let shards_dir = dir.path().join("tahur-shards-4242");
+    let mut names: Vec<String> = std::fs::read_dir(&shards_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    let mut expected: Vec<String> = (1..=count).map(|k| format!("part-{k}.json")).collect();
+    expected.sort();
+    assert_eq!(names, expected);
+
+    // Re-running shard 3 as the script's comment says (a lone `--array=2` task, SHARD given)
+    // writes the same file again, byte for byte.
+    let third = shards_dir.join("part-3.json");
+    let before = std::fs::read(&third).unwrap();
+    std::fs::remove_file(&third).unwrap();
+    let (cmd, vars) = task(
+        first + 2,
+        &[
+            ("SLURM_ARRAY_TASK_MIN", (first + 2).to_string()),
+            ("SLURM_ARRAY_TASK_COUNT", "1".to_string()),
+            ("SHARD", format!("3/{count}")),
+            ("SHARDS_DIR", shards_dir.display().to_string()),
+        ],
+    );
+    run(cmd, &vars);
+    assert_eq!(std::fs::read(&third).unwrap(), before);
+    // The same lone task without SHARD is refused (exit 2), not run as a whole run of 1 shard.
+    let (mut cmd, vars) = task(
+        first + 2,
+        &[
+            ("SLURM_ARRAY_TASK_MIN", (first + 2).to_string()),
+            ("SLURM_ARRAY_TASK_COUNT", "1".to_string()),
+            ("SHARDS_DIR", shards_dir.display().to_string()),
+        ],
+    );
+    cmd.env("PATH", path_with_tahur());
+    let out = cmd.envs(vars).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read(&third).unwrap(),
+        before,
+        "nothing overwritten"
+    );
+
     let mut cmd = Command::new("bash");
     cmd.arg("-c").arg(&merge);
-    run(cmd, &base(&[]));
+    run(cmd, &[("SHARDS_DIR", shards_dir.display().to_string())]);
 
     let whole_chart = dir.path().join("whole.svg");
     let whole = unsharded(&seed, "markdown", &whole_chart);
@@ -135,6 +187,72 @@ fn slurm_array_script_shards_and_merges_to_the_unsharded_run() {
             .unwrap();
     assert_eq!(json["games"], 20000);
     assert_eq!(json["seed"].to_string(), seed);
+}
+
+#[test]
+fn slurm_submit_script_asks_few_cpus_and_gives_the_merge_the_runs_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    // A stand-in for sbatch: records its arguments, answers as `sbatch --parsable` does.
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let log = dir.path().join("sbatch.log");
+    let fake = bin.join("sbatch");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\necho \"$*\" >> '{}'\necho '4242;cluster'\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/slurm/submit.sh");
+    let submit = |cpus: Option<&str>| {
+        let _ = std::fs::remove_file(&log);
+        let mut cmd = Command::new("bash");
+        cmd.arg(&script).current_dir(dir.path()).env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        );
+        cmd.env_remove("CPUS");
+        if let Some(c) = cpus {
+            cmd.env("CPUS", c);
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            std::fs::read_to_string(&log).unwrap(),
+        )
+    };
+    let here = script.parent().unwrap().display().to_string();
+    let folder = dir.path().join("tahur-shards-4242").display().to_string();
+    let (said, calls) = submit(None);
+    let calls: Vec<&str> = calls.lines().collect();
+    assert_eq!(
+        calls,
+        [
+            format!("--parsable --cpus-per-task=2 {here}/shards.sbatch"),
+            format!(
+                "--dependency=afterany:4242 --export=ALL,SHARDS_DIR={folder} {here}/merge.sbatch"
+            ),
+        ]
+    );
+    assert!(said.contains(&folder), "{said}");
+    let (_, calls) = submit(Some("8"));
+    assert!(
+        calls.starts_with("--parsable --cpus-per-task=8 "),
+        "{calls}"
+    );
 }
 
 /// The text of the block scalar (`- |`) that follows `after` in a manifest, dedented.
@@ -204,6 +322,10 @@ fn kubernetes_indexed_job_shards_and_merges_to_the_unsharded_run() {
     let mut cmd = Command::new("sh");
     cmd.arg("-c").arg(block_after(&merge, "containers:"));
     let printed = run_stdout(cmd, &vars(None));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["games"], 20000, "the merge job writes JSON too");
 
     let whole_chart = dir.path().join("whole.svg");
     let whole = unsharded(&seed, "markdown", &whole_chart);
@@ -277,5 +399,67 @@ fn a_lost_task_leaves_a_partial_report_that_says_so() {
     assert!(
         e.contains("--length-chart") && e.contains("durak flags") && e.contains("--chart"),
         "{e}"
+    );
+}
+
+#[test]
+fn kubernetes_run_script_merges_after_a_failed_job_without_waiting_out_its_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let log = dir.path().join("kubectl.log");
+    // A stand-in for kubectl: records each call (and the manifests applied), says the shards Job
+    // failed and the merge Job completed.
+    let fake = bin.join("kubectl");
+    std::fs::write(
+        &fake,
+        format!(
+            r#"#!/bin/bash
+echo "kubectl $*" >> '{log}'
+case "$*" in
+  "apply -f -") cat >> '{log}' ;;
+  *"get job/tahur-shards"*) printf 'Failed ' ;;
+  *"get job/tahur-merge"*) printf 'Complete ' ;;
+  "logs job/tahur-merge") echo "the report" ;;
+esac
+"#,
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kubernetes/run.sh");
+    let out = Command::new("bash")
+        .arg(&script)
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("tahur-shards failed: merging what is there"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("the report"));
+    let calls = std::fs::read_to_string(&log).unwrap();
+    // Both Jobs write into the same folder of this run, named in place of RUN_FOLDER.
+    assert!(!calls.contains("RUN_FOLDER"), "{calls}");
+    let folders: Vec<&str> = calls
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("value: /shards/"))
+        .collect();
+    assert_eq!(folders.len(), 2, "{calls}");
+    assert_eq!(folders[0], folders[1]);
+    assert!(folders[0].starts_with("run-"), "{calls}");
+    assert!(
+        calls.contains("kind: Job\nmetadata:\n  name: tahur-merge"),
+        "{calls}"
     );
 }
