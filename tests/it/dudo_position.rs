@@ -173,7 +173,7 @@ fn bad_positions_are_refused_naming_what_does_not_fit() {
         (&chimbo, "lives: 3 2 3 1; dice: 1 4 7 2 6; opener: seat 1".into(), &["'7' is not a die"]),
         (&chimbo, "lives: 3 2 3 1; opener: seat 1".into(), &["no dice"]),
         (&chimbo, "lives: 3 0 3 1; dice: 1 4 4 2 6; opener: seat 2".into(), &["seat 2 is out"]),
-        (&chimbo, "lives: 3 2 3 1; dice: 1 4 4 2 6; opener: seat 9".into(), &["'seat 9' is not a seat", "seat 1 to seat 4"]),
+        (&chimbo, "lives: 3 2 3 1; dice: 1 4 4 2 6; opener: seat 9".into(), &["'seat 9' is not a seat", "give 1 to 4"]),
         (&chimbo, format!("{base}; colour: red"), &["unknown position key 'colour'", "lives"]),
         (&chimbo, format!("{base}; lives: 3 3 3 3"), &["given twice"]),
         (&chimbo, format!("{base}; rules: caleuchano"), &["position is Caleuchano", "Chimbo 9"]),

@@ -335,7 +335,7 @@ fn bad_positions_are_refused_naming_what_does_not_fit() {
         (
             &three,
             "points: 0 0 0; seat: 4".into(),
-            &["'4' is not a seat", "seat 1 to seat 3"],
+            &["'4' is not a seat", "give 1 to 3"],
         ),
         (&three, "points: 0 0 0".into(), &["no seat"]),
         (

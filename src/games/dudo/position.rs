@@ -450,19 +450,7 @@ fn items(text: &str) -> Result<Vec<(Key, String)>> {
 
 /// A seat as written (`seat 3`, `3`), 0-based, among `n` seats.
 fn parse_seat(text: &str, what: &str, n: usize) -> Result<usize> {
-    let t = normalize(text);
-    let digits = t
-        .strip_prefix("seat")
-        .or_else(|| t.strip_prefix("asiento"))
-        .unwrap_or(&t)
-        .trim();
-    match digits.parse::<usize>() {
-        Ok(s) if (1..=n).contains(&s) => Ok(s - 1),
-        _ => Err(Error::usage(format!(
-            "{what}: '{}' is not a seat: give seat 1 to seat {n}",
-            text.trim()
-        ))),
-    }
+    crate::play::position::parse_seat(what, text, n, "around the table")
 }
 
 /// Whole numbers separated by spaces or commas.
