@@ -121,7 +121,8 @@ pub struct Rules {
     pub hand: u8,
     /// Four players in two pairs, partners opposite (seats 1+3 against 2+4).
     pub pairs: bool,
-    /// A player who cannot play draws from the sleeping tiles until able to, then passes.
+    /// A player who cannot play draws from the sleeping tiles until one fits and plays it; with
+    /// none left, knocks.
     pub draw: bool,
     /// The opening double must be covered on all four sides before play goes on (drawing if
     /// needed); then four ends.
@@ -325,7 +326,7 @@ const TABLE: &[Rule<Rules>] = &[
         key: "draw",
         aliases: &[],
         flag: Flag::Switch { long: "draw", sets: "on" },
-        help: "The draw game: a player who cannot play draws from the sleeping tiles until able to, then passes",
+        help: "The draw game: a player who cannot play draws from the sleeping tiles until one fits and plays it; with none left, knocks",
         accepts: "use on or off",
         set: |r, v| switch(v).map(|b| r.draw = b).is_some(),
         get: |r| on_off(r.draw),
