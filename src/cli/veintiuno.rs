@@ -43,11 +43,12 @@ pub enum VeintiunoCommand {
   tahur veintiuno sim --players 4 --hands 1e8 --shard 1/10 --output part1.json")]
     Sim(SimCmd),
     /// The best move at every decision point (hit/stand, split, tapo, withdraw) by the bank's up
-    /// card, for a fresh shoe or a depleted one, from expected values on common random numbers.
+    /// card, for a fresh shoe or a depleted one: every move's expected value computed exactly
+    /// from the cards left (or estimated by Monte Carlo with --samples), with each cell's margin.
     #[command(after_help = "Examples:
   tahur veintiuno strategy
-  tahur veintiuno strategy --removed AH,AS,KD,KS,QH,5C,7C --samples 50000 \\
-      --chart ev.svg
+  tahur veintiuno strategy --removed AH,AS,KD,KS,QH,5C,7C --chart grid.svg
+  tahur veintiuno strategy --samples 50000        # Monte Carlo, the check
   tahur veintiuno strategy --write data/veintiuno/strategy.csv --format markdown")]
     Strategy(StrategyCmd),
 }
@@ -243,9 +244,11 @@ pub struct StrategyCmd {
     /// The bank stands at this total or more.
     #[arg(long, default_value_t = 17, value_parser = parse_bank_stand)]
     pub bank_stand: u8,
-    /// Sampled hands per decision point, up card and action.
-    #[arg(long, value_name = "N", default_value = "20000", value_parser = parse_strategy_samples)]
-    pub samples: u32,
+    /// Estimate by Monte Carlo instead, with this many sampled hands per decision point, up card
+    /// and action (common random numbers; the check of the exact sheet). Without it every cell
+    /// is computed exactly.
+    #[arg(long, value_name = "N", value_parser = parse_strategy_samples)]
+    pub samples: Option<u32>,
     #[command(flatten)]
     pub run: SeedArgs,
     /// Draw the EV of the best move by hard total, one line per up card, as SVG.
@@ -286,13 +289,20 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
             stand: a.bank_stand,
             puje: true,
         },
-        samples: a.samples,
+        samples: a.samples.unwrap_or(0),
         seed: a.run.seed,
     };
-    let progress = super::run::progress(st::decision_points(&q), "decision points");
-    let sheet = with_progress(a.run.threads, progress, |control| {
-        tahur::runner::in_threads(control.threads, || st::derive_with(&q, &control.progress))
-    })?;
+    let sheet = match a.samples {
+        Some(_) => {
+            let progress = super::run::progress(st::decision_points(&q), "decision points");
+            with_progress(a.run.threads, progress, |control| {
+                tahur::runner::in_threads(control.threads, || {
+                    st::derive_with(&q, &control.progress)
+                })
+            })?
+        }
+        None => tahur::runner::in_threads(a.run.threads, || st::derive_exact(&q))?,
+    };
     if let Some(p) = &a.chart {
         st::chart(&sheet, "21 ecuatoriano · EV of the best move").write(p)?;
     }

@@ -12,6 +12,7 @@ pub mod exact;
 pub mod rules;
 pub mod sim;
 pub mod sitting;
+pub mod solve;
 pub mod strategy;
 
 use std::sync::LazyLock;

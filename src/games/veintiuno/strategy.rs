@@ -19,6 +19,7 @@ use serde::Serialize;
 use super::cards::{Card, Composition, DECK, RANKS};
 use super::engine::{BankPolicy, Move, PlayerPolicy};
 use super::rules::{two_card, two_card_total, Options, Points, TwoCard};
+use super::solve::{solve_rows, Row};
 use crate::progress::Progress;
 use crate::report::chart::{LineChart, RefLine, Series, Unit};
 use crate::report::{Report, Table, Value};
@@ -62,6 +63,94 @@ pub struct Sheet {
     /// The cells a derivation stopped by a signal did not compute; `None` for a whole sheet.
     #[serde(skip)]
     pub not_computed: Option<NotComputed>,
+    /// An exact sheet's every cell: each move's EV, row by row (empty for a sampled sheet).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exact: Vec<ExactRow>,
+}
+
+/// One row of an exact sheet: its name (`hard 16`, `soft 18`, `two cards 16`, `13 in two
+/// cards`, `pair 77`) and, by up-card class ([`UP_CLASSES`]), every move's EV (empty where no
+/// hand reaches the cell).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct ExactRow {
+    /// The row's name.
+    pub row: String,
+    /// `cells[up class]`: (move code, EV) for each move compared.
+    pub cells: Vec<Vec<(char, f64)>>,
+}
+
+impl ExactRow {
+    /// The best move of a cell, its EV and its margin over the next best move; `None` where
+    /// no hand reaches the cell.
+    pub fn best(&self, up: usize) -> Option<(char, f64, f64)> {
+        best_of(&self.cells[up])
+    }
+}
+
+/// The best move of a cell's (move, EV) list, its EV and the margin over the next best (ties go
+/// to the earlier move: stand before hit before the special move).
+pub fn best_of(cell: &[(char, f64)]) -> Option<(char, f64, f64)> {
+    let (mut best, mut ev) = *cell.first()?;
+    for &(m, v) in &cell[1..] {
+        if v > ev {
+            (best, ev) = (m, v);
+        }
+    }
+    let next = cell
+        .iter()
+        .filter(|(m, _)| *m != best)
+        .map(|x| x.1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    Some((best, ev, if next.is_finite() { ev - next } else { 0.0 }))
+}
+
+/// The name of a row of the sheet.
+pub fn row_name(row: Row) -> String {
+    match row {
+        Row::Hard(t) => format!("hard {t}"),
+        Row::Soft(t) => format!("soft {t}"),
+        Row::TwoCards(t) => format!("two cards {t}"),
+        Row::Thirteen => "13 in two cards".into(),
+        Row::Pair(r) => format!("pair {}{}", RANKS[r], RANKS[r]),
+    }
+}
+
+/// Derives the sheet exactly ([`super::solve`]): every cell's moves by enumeration over the
+/// cards in the shoe, for the bank's policy `q.bank` (the samples and seed are not used).
+pub fn derive_exact(q: &StrategyQuery) -> Sheet {
+    let (rows, _) = solve_rows(&q.options, &q.composition.counts, q.bank.stand, q.bank.puje);
+    let mut sheet = Sheet {
+        hard: vec![[('—', 0.0); 8]; 22],
+        soft: vec![[('—', 0.0); 8]; 22],
+        pairs: vec![[(false, 0.0); 8]; 10],
+        tapo: vec![[(false, 0.0); 8]; 22],
+        withdraw: [(false, 0.0); 8],
+        not_computed: None,
+        exact: Vec::new(),
+    };
+    for (row, cells) in &rows {
+        for (up, cell) in cells.iter().enumerate() {
+            let Some((best, ev, _)) = best_of(cell) else {
+                continue;
+            };
+            let get = |m: Move| cell.iter().find(|x| x.0 == m.code()).map_or(0.0, |x| x.1);
+            let plain = get(Move::Stand).max(get(Move::Hit));
+            match *row {
+                Row::Hard(t) => sheet.hard[t as usize][up] = (best, ev),
+                Row::Soft(t) => sheet.soft[t as usize][up] = (best, ev),
+                Row::TwoCards(t) => {
+                    sheet.tapo[t as usize][up] = (best == 'T', get(Move::Tapo) - plain)
+                }
+                Row::Thirteen => sheet.withdraw[up] = (best == 'W', plain),
+                Row::Pair(r) => sheet.pairs[r][up] = (best == 'P', get(Move::Split) - plain),
+            }
+        }
+        sheet.exact.push(ExactRow {
+            row: row_name(*row),
+            cells: cells.to_vec(),
+        });
+    }
+    sheet
 }
 
 /// The cells of a stopped derivation that were not computed (`true`), laid out as the sheet.
@@ -516,6 +605,7 @@ pub fn derive_with(q: &StrategyQuery, progress: &Progress) -> Sheet {
         tapo: vec![[(false, 0.0); 8]; 22],
         withdraw: [(false, 0.0); 8],
         not_computed: None,
+        exact: Vec::new(),
     };
     let mut missing = NotComputed::new();
     let ranks_of = |class: usize| -> Vec<usize> {
@@ -701,12 +791,21 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
         "cards in the shoe",
         Value::Int(q.composition.total() as i64),
     );
-    r.field(
-        "samples",
-        "hands per point, up card and action",
-        Value::Int(q.samples as i64),
-    );
-    r.field("seed", "seed", Value::Int(q.seed as i64));
+    let exact = !sheet.exact.is_empty();
+    if exact {
+        r.field(
+            "method",
+            "computed by",
+            Value::Text("exact enumeration of the cards left".into()),
+        );
+    } else {
+        r.field(
+            "samples",
+            "hands per point, up card and action",
+            Value::Int(q.samples as i64),
+        );
+        r.field("seed", "seed", Value::Int(q.seed as i64));
+    }
     let planned = decision_points(q);
     let not_computed = sheet.not_computed.as_ref().map_or(0, NotComputed::count);
     if not_computed > 0 {
@@ -803,8 +902,39 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
         }));
         evs.push(row);
     }
-    r.tables.push(evs);
-    r.note("Moves compare expected values on common random numbers; a point's sampling error is about 1/sqrt(samples) per hand, much less for the difference between moves.");
+    if exact {
+        // Every row: the best move's EV, and its margin over the next best move.
+        let mut evs = Table::new("ev", "Expected value of the best move", &cols);
+        let mut margins = Table::new(
+            "margin",
+            "Margin of the best move over the next best (EV per unit bet)",
+            &cols,
+        );
+        for row in &sheet.exact {
+            let mut e = vec![Value::Text(row.row.clone())];
+            let mut m = vec![Value::Text(row.row.clone())];
+            for up in 0..UP_CLASSES.len() {
+                match row.best(up) {
+                    Some((best, ev, margin)) => {
+                        e.push(Value::Num(ev, 4));
+                        m.push(Value::Text(format!("{best} {margin:.4}")));
+                    }
+                    None => {
+                        e.push(Value::Empty);
+                        m.push(Value::Empty);
+                    }
+                }
+            }
+            evs.push(e);
+            margins.push(m);
+        }
+        r.tables.push(evs);
+        r.tables.push(margins);
+        r.note("Exact: every move's expected value by enumeration of the cards left (each card drawn weighed by its copies left and removed), against the bank's fixed policy, the hole card never one that sends the players al puje (then nobody decides); later decisions play the sheet's own cells. A cell averages the hands of its row (two cards, and three for hard and soft totals) by their chance of being dealt; F is J, Q and K.");
+    } else {
+        r.tables.push(evs);
+        r.note("Moves compare expected values on common random numbers; a point's sampling error is about 1/sqrt(samples) per hand, much less for the difference between moves.");
+    }
     if not_computed > 0 {
         r.note(format!(
             "Interrupted (Ctrl-C or SIGTERM): {} of the {planned} decision points (by up card) were computed; cells marked ? (not_computed in CSV and JSON) were not. Every cell shown is what the whole derivation gives.",
@@ -894,6 +1024,7 @@ mod tests {
             tapo: vec![[(false, 0.0); 8]; 22],
             withdraw: [(false, 0.0); 8],
             not_computed: Some(missing),
+            exact: Vec::new(),
         };
         sheet.hard[20][0] = ('S', 0.61);
         (q, sheet)
