@@ -824,3 +824,176 @@ pub fn solve_rows(
     }
     (out, policy)
 }
+
+/// Every move's exact EV for one hand (`hand`, its cards in the order dealt) against the up
+/// card `up`, the cards unseen (the hole card among them) being `comp` less the hand and the up
+/// card, later decisions by `policy`; the moves are those the engine allows a lone player:
+/// stand, hit, tapo y quedo (two cards), withdraw (13 in two cards), split (a pair; see
+/// [`Solver::split`]). `None` when `comp` does not hold the cards, or no decision can be reached
+/// (every hole card left would send the players al puje, or the hand is settled or at 21).
+#[allow(clippy::too_many_arguments)]
+pub fn hand_evs(
+    opts: &Options,
+    comp: &[u8; DECK],
+    stand: u8,
+    puje: bool,
+    policy: &PlayerPolicy,
+    hand: &[Card],
+    up: Card,
+) -> Option<Vec<(Move, f64)>> {
+    let mut rest = *comp;
+    for c in hand.iter().chain([&up]) {
+        rest[c.index()] = rest[c.index()].checked_sub(1)?;
+    }
+    let pair = (hand.len() == 2 && hand[0].rank() == hand[1].rank()).then(|| hand[0].rank());
+    let mut solver = Solver::new(opts, stand, puje, up, pair);
+    let s = solver.canon(&rest);
+    if solver.reach(&s) == 0.0 || hand.len() < 2 {
+        return None;
+    }
+    let pts = hand.iter().fold(Points::default(), |p, &c| p.add(c));
+    let kind = (hand.len() == 2).then(|| two_card(hand[0], hand[1], opts));
+    let total = match kind {
+        Some(TwoCard::Natural | TwoCard::Monona | TwoCard::TwelveSuited) => return None,
+        Some(TwoCard::Twelve) => 20,
+        _ => pts.total(),
+    };
+    if pts.hard > 21 || total >= 21 {
+        return None;
+    }
+    let mut v = vec![(Move::Stand, solver.stand(&s, total))];
+    let hit = if solver.can_draw(&s) {
+        solver.hit(policy, &s, pts, hand.len() as u8)
+    } else {
+        v[0].1
+    };
+    v.push((Move::Hit, hit));
+    if hand.len() == 2 && opts.tapo {
+        v.push((Move::Tapo, solver.tapo(&s, pts)));
+    }
+    if kind == Some(TwoCard::Thirteen) && opts.withdraw_13 {
+        v.push((Move::Withdraw, 0.0));
+    }
+    if pair.is_some() {
+        let (a, b) = (hand[0].index() as u8, hand[1].index() as u8);
+        v.push((Move::Split, solver.split(policy, &s, a, b)));
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::veintiuno::engine::{BankPolicy, Table};
+    use crate::rng::{SeedableRng, Stream};
+
+    fn c(s: &str) -> Card {
+        Card::parse(s).unwrap()
+    }
+
+    /// Every ordering of `unseen` dealt by the engine itself: the player holds `hand` (two
+    /// cards) against `up`, the hole card is the ordering's first card, the rest are drawn in
+    /// order; the player makes `first` and then plays `policy`. The mean net over the orderings
+    /// where the player decides (the hole card does not send the players al puje).
+    fn brute_force(
+        opts: &Options,
+        hand: [Card; 2],
+        up: Card,
+        unseen: &[Card],
+        first: Move,
+        policy: &PlayerPolicy,
+    ) -> f64 {
+        let mut table = Table::seated(
+            *opts,
+            2,
+            BankPolicy::default(),
+            Stream::seed_from_u64(1),
+            false,
+        );
+        let mut order: Vec<usize> = (0..unseen.len()).collect();
+        let (mut sum, mut n) = (0.0, 0u64);
+        // Heap's algorithm over every ordering.
+        let mut stack = vec![0usize; order.len()];
+        let mut play = |order: &[usize]| {
+            table.restart(Stream::seed_from_u64(2));
+            let mut next = vec![
+                Some(hand[0]),
+                Some(unseen[order[0]]),
+                Some(hand[1]),
+                Some(up),
+            ];
+            next.extend(order[1..].iter().map(|&k| Some(unseen[k])));
+            table.put_next(&next).unwrap();
+            table.start_hand();
+            let Some((seat, _)) = table.pending() else {
+                let rep = table.finish_hand();
+                assert!(
+                    rep.puje,
+                    "only the puje leaves the player nothing to decide"
+                );
+                return;
+            };
+            table.apply(first).unwrap();
+            while let Some((_, d)) = table.pending() {
+                table.apply(policy.decide(&d)).unwrap();
+            }
+            let rep = table.finish_hand();
+            assert!(
+                table.dealt_in_hand() <= next.len(),
+                "the tiny shoe ran dry: choose other cards"
+            );
+            sum += rep.player_net[seat] as f64;
+            n += 1;
+        };
+        play(&order);
+        let mut i = 0;
+        while i < order.len() {
+            if stack[i] < i {
+                if i % 2 == 0 {
+                    order.swap(0, i);
+                } else {
+                    order.swap(stack[i], i);
+                }
+                play(&order);
+                stack[i] += 1;
+                i = 0;
+            } else {
+                stack[i] = 0;
+                i += 1;
+            }
+        }
+        sum / n as f64
+    }
+
+    #[test]
+    fn a_tiny_shoe_matches_every_ordering_dealt_by_the_engine() {
+        let opts = Options::default();
+        let policy = PlayerPolicy::basic();
+        // Hands and up cards where suits count (5 + 7 of one suit, a 2 against a figure) and
+        // the hole card can send the players al puje; eight unseen cards: 40 320 orderings.
+        let cases: [(&str, &str, &str, &str); 3] = [
+            ("JH", "6S", "7C", "AH,2D,3S,5H,5C,KC,QD,4C"),
+            ("AD", "5S", "KC", "2C,2H,3S,7H,6D,QD,JS,4C"),
+            ("4H", "3S", "5C", "7C,7D,2H,QS,6D,KC,AD,3C"),
+        ];
+        for (a, b, up, unseen) in cases {
+            let (hand, up) = ([c(a), c(b)], c(up));
+            let unseen: Vec<Card> = unseen.split(',').map(c).collect();
+            let mut comp = [0u8; DECK];
+            for x in unseen.iter().chain(&hand).chain([&up]) {
+                comp[x.index()] += 1;
+            }
+            let evs = hand_evs(&opts, &comp, 17, true, &policy, &hand, up).unwrap();
+            for (m, ev) in evs {
+                if m == Move::Split {
+                    continue;
+                }
+                let want = brute_force(&opts, hand, up, &unseen, m, &policy);
+                assert!(
+                    (ev - want).abs() < 1e-12,
+                    "{a} {b} against {up}, {m}: exact {ev}, every ordering {want}"
+                );
+            }
+        }
+    }
+}
