@@ -5,6 +5,7 @@
 //! shared [`crate::play`] layer, which plays 21 in sittings ([`VeintiunoState`]), with the
 //! policies and a search bot ([`bots`]).
 
+pub mod advise;
 pub mod bots;
 pub mod cards;
 pub mod engine;

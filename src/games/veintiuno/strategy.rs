@@ -985,6 +985,121 @@ pub fn chart(sheet: &Sheet, title: &str) -> LineChart {
     }
 }
 
+/// An exact sheet drawn as players read it: a coloured decision grid, hand totals down and the
+/// bank's up card across, each cell's colour its best move and its text the margin over the
+/// next best move (EV per unit bet); hit or stand by hard and soft total on the left, pairs,
+/// tapo y quedo and 13 in two cards on the right.
+pub struct SheetGrid<'a> {
+    /// The sheet (its exact rows).
+    pub sheet: &'a Sheet,
+    /// The title.
+    pub title: String,
+}
+
+/// The colour of a move in the grid.
+fn move_colour(code: char) -> plotters::style::RGBColor {
+    use plotters::style::RGBColor;
+    match code {
+        'S' => RGBColor(0x9e, 0xc9, 0xe8),
+        'H' => RGBColor(0xf4, 0xa5, 0x82),
+        'P' => RGBColor(0x9f, 0xd8, 0x8f),
+        'T' => RGBColor(0xc9, 0xa7, 0xe0),
+        'W' => RGBColor(0xd0, 0xd0, 0xd0),
+        _ => RGBColor(0xff, 0xff, 0xff),
+    }
+}
+
+impl crate::report::chart::SvgChart for SheetGrid<'_> {
+    fn draw<DB: plotters::prelude::DrawingBackend>(
+        &self,
+        root: &plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
+    ) -> std::result::Result<(), plotters::prelude::DrawingAreaErrorKind<DB::ErrorType>> {
+        use plotters::prelude::*;
+        use plotters::style::text_anchor::{HPos, Pos, VPos};
+        const FAMILY: &str = "DejaVu Sans";
+        root.fill(&WHITE)?;
+        let centre = Pos::new(HPos::Center, VPos::Center);
+        let left = Pos::new(HPos::Left, VPos::Center);
+        let title =
+            TextStyle::from((FAMILY, 20).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+        root.draw(&Text::new(self.title.clone(), (450, 8), title))?;
+        let small = TextStyle::from((FAMILY, 10).into_font()).pos(centre);
+        let label = TextStyle::from((FAMILY, 12).into_font()).pos(left);
+        let head = TextStyle::from((FAMILY, 12).into_font()).pos(centre);
+        let (cw, ch) = (42i32, 17i32);
+        let top = 56;
+        // The rows of each panel with a hand reaching them.
+        let reached = |r: &&ExactRow| r.cells.iter().any(|c| !c.is_empty());
+        let plain: Vec<&ExactRow> = self
+            .sheet
+            .exact
+            .iter()
+            .filter(|r| r.row.starts_with("hard") || r.row.starts_with("soft"))
+            .filter(reached)
+            .collect();
+        let mut order: Vec<&ExactRow> = plain
+            .iter()
+            .filter(|r| r.row.starts_with("hard"))
+            .copied()
+            .collect();
+        order.sort_by_key(|r| std::cmp::Reverse(r.row[5..].parse::<u32>().unwrap_or(0)));
+        let mut soft: Vec<&ExactRow> = plain
+            .iter()
+            .filter(|r| r.row.starts_with("soft"))
+            .copied()
+            .collect();
+        soft.sort_by_key(|r| std::cmp::Reverse(r.row[5..].parse::<u32>().unwrap_or(0)));
+        order.extend(soft);
+        let special: Vec<&ExactRow> = self
+            .sheet
+            .exact
+            .iter()
+            .filter(|r| !(r.row.starts_with("hard") || r.row.starts_with("soft")))
+            .filter(reached)
+            .collect();
+        let panel = |x0: i32,
+                     rows: &[&ExactRow],
+                     name: &str|
+         -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+            let lw = 92;
+            root.draw(&Text::new(name.to_string(), (x0, top - 26), label.clone()))?;
+            for (u, up) in UP_CLASSES.iter().enumerate() {
+                let x = x0 + lw + u as i32 * cw + cw / 2;
+                root.draw(&Text::new(up.to_string(), (x, top - 8), head.clone()))?;
+            }
+            for (i, row) in rows.iter().enumerate() {
+                let y = top + i as i32 * ch;
+                root.draw(&Text::new(row.row.clone(), (x0, y + ch / 2), label.clone()))?;
+                for u in 0..UP_CLASSES.len() {
+                    let x = x0 + lw + u as i32 * cw;
+                    let (fill, text) = match row.best(u) {
+                        Some((m, _, margin)) => (move_colour(m), format!("{m} {margin:.3}")),
+                        None => (move_colour('—'), "—".to_string()),
+                    };
+                    root.draw(&Rectangle::new([(x, y), (x + cw, y + ch)], fill.filled()))?;
+                    root.draw(&Rectangle::new(
+                        [(x, y), (x + cw, y + ch)],
+                        WHITE.stroke_width(1),
+                    ))?;
+                    root.draw(&Text::new(text, (x + cw / 2, y + ch / 2), small.clone()))?;
+                }
+            }
+            Ok(())
+        };
+        panel(10, &order, "Hit (H) or stand (S), by total")?;
+        panel(460, &special, "Split (P), tapo y quedo (T), withdraw (W)")?;
+        let note = TextStyle::from((FAMILY, 11).into_font()).pos(left);
+        let bottom = top + order.len().max(special.len()) as i32 * ch + 14;
+        root.draw(&Text::new(
+            "Colour: the best move; text: its margin over the next best move, in units of the bet. F: J, Q or K."
+                .to_string(),
+            (10, bottom),
+            note,
+        ))?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
