@@ -291,3 +291,166 @@ fn exact_moves_match_the_engine_dealing_at_random() {
         }
     }
 }
+
+/// The shipped sheet is the exact sheet of a fresh shoe (it is stale otherwise: regenerate it
+/// with `cargo run --release -- veintiuno strategy --write data/veintiuno/strategy.json
+/// --format markdown --output data/veintiuno/strategy.md --chart data/veintiuno/strategy.svg`).
+#[test]
+fn the_shipped_sheet_is_the_exact_fresh_shoe_sheet() {
+    use tahur::games::veintiuno::advise::SHIPPED;
+    use tahur::games::veintiuno::engine::BankPolicy;
+    use tahur::games::veintiuno::strategy::{derive_exact, Sheet, StrategyQuery};
+    let shipped: Sheet = serde_json::from_str(SHIPPED).unwrap();
+    let q = StrategyQuery {
+        options: Options::default(),
+        composition: Composition::full(1),
+        bank: BankPolicy::default(),
+        samples: 0,
+        seed: 0,
+    };
+    let now = derive_exact(&q);
+    assert_eq!(
+        now.exact.len(),
+        shipped.exact.len(),
+        "data/veintiuno/strategy.json is stale"
+    );
+    for (a, b) in now.exact.iter().zip(&shipped.exact) {
+        assert_eq!(a.row, b.row, "data/veintiuno/strategy.json is stale");
+        for (x, y) in a.cells.iter().zip(&b.cells) {
+            assert_eq!(x.len(), y.len(), "{}: stale", a.row);
+            for (m, n) in x.iter().zip(y) {
+                assert!(
+                    m.0 == n.0 && (m.1 - n.1).abs() < 1e-12,
+                    "data/veintiuno/strategy.json is stale at {}: {m:?} now, {n:?} shipped",
+                    a.row
+                );
+            }
+        }
+    }
+    assert_eq!(now.hard, shipped.hard);
+}
+
+/// `veintiuno advise` answers every cell of the shipped sheet as the sheet has it: for each row
+/// and up card, a hand of that row gets the cell's moves, EVs and best move.
+#[test]
+fn advise_agrees_with_the_sheet_cell_for_cell() {
+    use tahur::games::veintiuno::advise::{report, situation, Situation, SHIPPED};
+    use tahur::games::veintiuno::strategy::{best_of, Sheet};
+    use tahur::report::{render, Format};
+    let opts = Options::default();
+    let sheet: Sheet = serde_json::from_str(SHIPPED).unwrap();
+    // Hands of two and three cards by rank, in different suits.
+    let mut hands: Vec<Vec<Card>> = Vec::new();
+    for a in 0..10 {
+        for b in 0..10 {
+            hands.push(vec![Card::new(a, 0), Card::new(b, 1)]);
+            for c in 0..10 {
+                hands.push(vec![Card::new(a, 0), Card::new(b, 1), Card::new(c, 2)]);
+            }
+        }
+    }
+    let mut checked = 0;
+    for row in &sheet.exact {
+        let Some(hand) = hands
+            .iter()
+            .find(|h| matches!(situation(h, &opts), Situation::Row(r) if r == row.row))
+        else {
+            // Hard 4 and 5 are two-card hands only, which the two-card rows answer, and two
+            // cards of 4 are 2 and 2, which the pair row answers.
+            assert!(
+                row.cells.iter().all(|c| c.is_empty())
+                    || ["hard 4", "hard 5", "two cards 4"].contains(&row.row.as_str()),
+                "no hand for {}",
+                row.row
+            );
+            continue;
+        };
+        for up_rank in 0..10 {
+            let cell = &row.cells[up_rank.min(7)];
+            let up = Card::new(up_rank, 3);
+            if cell.is_empty() {
+                continue;
+            }
+            let rep = report(hand, up, &sheet, &opts, "test").unwrap();
+            let v: serde_json::Value =
+                serde_json::from_str(&render(&rep, Format::Json).unwrap()).unwrap();
+            let moves = v["moves"].as_array().unwrap();
+            assert_eq!(moves.len(), cell.len(), "{} against {up}", row.row);
+            let (best, _, margin) = best_of(cell).unwrap();
+            for (m, (code, ev)) in moves.iter().zip(cell) {
+                let name = tahur::games::veintiuno::engine::Move::from_code(*code)
+                    .unwrap()
+                    .to_string();
+                assert_eq!(m["move"], name.as_str());
+                assert!((m["ev"].as_f64().unwrap() - ev).abs() < 1e-12);
+                assert_eq!(
+                    m["best"] == "best",
+                    *code == best,
+                    "{} against {up}",
+                    row.row
+                );
+            }
+            assert!((v["margin"].as_f64().unwrap() - margin).abs() < 1e-12);
+            checked += 1;
+        }
+    }
+    assert!(checked > 300, "{checked} cells");
+}
+
+#[test]
+fn advise_refuses_bad_input_with_one_line() {
+    for (args, needle) in [
+        (
+            &["veintiuno", "advise", "--hand", "10,x", "--up", "7"][..],
+            "'x'",
+        ),
+        (
+            &["veintiuno", "advise", "--hand", "10", "--up", "7"][..],
+            "two cards",
+        ),
+        (
+            &["veintiuno", "advise", "--hand", "10,6", "--up", "8"][..],
+            "'8'",
+        ),
+        (
+            &[
+                "veintiuno",
+                "advise",
+                "--hand",
+                "10,6",
+                "--up",
+                "7",
+                "--removed",
+                "AH,AH",
+            ][..],
+            "AH",
+        ),
+        (
+            &[
+                "veintiuno",
+                "advise",
+                "--hand",
+                "10,6",
+                "--up",
+                "7",
+                "--house",
+                "decks=0",
+            ][..],
+            "decks",
+        ),
+    ] {
+        let e = crate::common::fails(args);
+        assert!(e.contains(needle), "{args:?}: {e}");
+    }
+    let v = crate::common::json(&[
+        "veintiuno",
+        "advise",
+        "--hand",
+        "rey,seis",
+        "--up",
+        "siete",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["best"], "tapo y quedo");
+}
