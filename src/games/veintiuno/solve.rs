@@ -180,10 +180,10 @@ impl<'a> Solver<'a> {
     fn sizes(&self, s: &Shoe) -> (u32, u32) {
         let mut n = 0;
         let mut q = 0;
-        for i in 0..DECK {
-            n += s[i] as u32;
-            if !self.puje[i] {
-                q += s[i] as u32;
+        for (&c, &puje) in s.iter().zip(&self.puje) {
+            n += c as u32;
+            if !puje {
+                q += c as u32;
             }
         }
         (n, q)
@@ -533,6 +533,10 @@ struct RowHand {
     weight: f64,
 }
 
+/// What tells two hands of a row apart: the cards unseen, the hand's hard points, ace and
+/// cards, and (for a split) its two cards.
+type HandKey = ([u8; DECK], u8, bool, u8, u8, u8);
+
 /// One up card of a derivation: its solver, its share of its up-card class, and the hands of
 /// each row dealt with it.
 struct UpCard<'a> {
@@ -614,7 +618,7 @@ impl<'a> UpCard<'a> {
         // The chance of a decision at all (no puje), and the hands merged where the solver
         // cannot tell them apart.
         for (row, list) in hands.iter_mut() {
-            let mut merged: HashMap<([u8; DECK], u8, bool, u8, u8, u8), f64> = HashMap::new();
+            let mut merged: HashMap<HandKey, f64> = HashMap::new();
             for h in list.iter() {
                 let shoe = solver.canon(&h.shoe);
                 let w = h.weight * solver.reach(&shoe);
