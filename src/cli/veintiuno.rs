@@ -43,13 +43,77 @@ pub enum VeintiunoCommand {
   tahur veintiuno sim --players 4 --hands 1e8 --shard 1/10 --output part1.json")]
     Sim(SimCmd),
     /// The best move at every decision point (hit/stand, split, tapo, withdraw) by the bank's up
-    /// card, for a fresh shoe or a depleted one, from expected values on common random numbers.
+    /// card, for a fresh shoe or a depleted one: every move's expected value computed exactly
+    /// from the cards left (or estimated by Monte Carlo with --samples), with each cell's margin.
     #[command(after_help = "Examples:
   tahur veintiuno strategy
-  tahur veintiuno strategy --removed AH,AS,KD,KS,QH,5C,7C --samples 50000 \\
-      --chart ev.svg
+  tahur veintiuno strategy --removed AH,AS,KD,KS,QH,5C,7C --chart grid.svg
+  tahur veintiuno strategy --samples 50000        # Monte Carlo, the check
   tahur veintiuno strategy --write data/veintiuno/strategy.csv --format markdown")]
     Strategy(StrategyCmd),
+    /// One decision at once: every legal move's EV and its margin to the best, for a hand
+    /// against the bank's up card — from the built-in exact sheet for a fresh shoe, computed
+    /// exactly for a depleted one (--removed).
+    #[command(after_help = "Examples:
+  tahur veintiuno advise --hand 10,6 --up 7
+  tahur veintiuno advise --hand \"as, cinco\" --up rey
+  tahur veintiuno advise --hand 7H,7S --up 5 --removed AH,AS,KD,KS,QH")]
+    Advise(AdviseCmd),
+}
+
+/// `tahur veintiuno advise`.
+#[derive(Args, Debug)]
+pub struct AdviseCmd {
+    /// Your cards in the order dealt: ranks (10 for a figure) or cards with suits (AH, 7♦,
+    /// rey de picas) where a 12 of one suit matters.
+    #[arg(long, value_name = "CARDS")]
+    pub hand: String,
+    /// The bank's up card (a rank, or a card with its suit).
+    #[arg(long, value_name = "CARD")]
+    pub up: String,
+    /// Cards already dealt from the shoe (then the sheet is computed exactly for what is left).
+    #[arg(long, value_name = "CARDS", default_value = "", alias = "deck-state")]
+    pub removed: String,
+    #[command(flatten)]
+    pub house: HouseArgs,
+    /// The bank stands at this total or more.
+    #[arg(long, default_value_t = 17, value_parser = parse_bank_stand)]
+    pub bank_stand: u8,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// Runs `tahur veintiuno advise`.
+pub fn advise(a: AdviseCmd) -> Result<i32> {
+    use tahur::games::veintiuno::advise as adv;
+    let opts = a.house.options()?;
+    let items = tahur::text::list_items(&a.hand, "--hand")?;
+    if items.len() < 2 {
+        return Err(Error::usage(format!(
+            "--hand '{}': give at least two cards, e.g. --hand 10,6",
+            a.hand.trim()
+        )));
+    }
+    // Cards named without a suit take different suits (a 12 of one suit needs its suits named).
+    let hand = items
+        .iter()
+        .enumerate()
+        .map(|(i, w)| adv::parse_card(w, i))
+        .collect::<Result<Vec<Card>>>()?;
+    let up = adv::parse_card(&a.up, 3)?;
+    let composition = Composition::from_removed(opts.decks, &a.removed)?;
+    if composition.total() < 12 {
+        return Err(Error::usage(
+            "fewer than 12 cards left: too few to play a hand out; remove fewer cards",
+        ));
+    }
+    let bank = BankPolicy {
+        stand: a.bank_stand,
+        puje: true,
+    };
+    let (sheet, source) = adv::sheet_for(&composition, &opts, bank, a.removed.trim().is_empty())?;
+    emit(&adv::report(&hand, up, &sheet, &opts, &source)?, &a.out)?;
+    Ok(0)
 }
 
 /// House rules shared by the commands.
@@ -229,6 +293,7 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
             )
         }
         VeintiunoCommand::Strategy(a) => strategy(a),
+        VeintiunoCommand::Advise(a) => advise(a),
     }
 }
 
@@ -243,12 +308,15 @@ pub struct StrategyCmd {
     /// The bank stands at this total or more.
     #[arg(long, default_value_t = 17, value_parser = parse_bank_stand)]
     pub bank_stand: u8,
-    /// Sampled hands per decision point, up card and action.
-    #[arg(long, value_name = "N", default_value = "20000", value_parser = parse_strategy_samples)]
-    pub samples: u32,
+    /// Estimate by Monte Carlo instead, with this many sampled hands per decision point, up card
+    /// and action (common random numbers; the check of the exact sheet). Without it every cell
+    /// is computed exactly.
+    #[arg(long, value_name = "N", value_parser = parse_strategy_samples)]
+    pub samples: Option<u32>,
     #[command(flatten)]
     pub run: SeedArgs,
-    /// Draw the EV of the best move by hard total, one line per up card, as SVG.
+    /// Draw the sheet as a coloured decision grid (best move and margin by hand and up card;
+    /// with --samples, the EV of the best move by hard total, one line per up card), as SVG.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<std::path::PathBuf>,
     /// Also write the sheet as JSON, playable with `--policies sheet:FILE.json` (the `sheet`
@@ -286,15 +354,33 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
             stand: a.bank_stand,
             puje: true,
         },
-        samples: a.samples,
+        samples: a.samples.unwrap_or(0),
         seed: a.run.seed,
     };
-    let progress = super::run::progress(st::decision_points(&q), "decision points");
-    let sheet = with_progress(a.run.threads, progress, |control| {
-        tahur::runner::in_threads(control.threads, || st::derive_with(&q, &control.progress))
-    })?;
+    let sheet = match a.samples {
+        Some(_) => {
+            let progress = super::run::progress(st::decision_points(&q), "decision points");
+            with_progress(a.run.threads, progress, |control| {
+                tahur::runner::in_threads(control.threads, || {
+                    st::derive_with(&q, &control.progress)
+                })
+            })?
+        }
+        None => tahur::runner::in_threads(a.run.threads, || st::derive_exact(&q))?,
+    };
     if let Some(p) = &a.chart {
-        st::chart(&sheet, "21 ecuatoriano · EV of the best move").write(p)?;
+        if sheet.exact.is_empty() {
+            st::chart(&sheet, "21 ecuatoriano · EV of the best move").write(p)?;
+        } else {
+            st::SheetGrid {
+                sheet: &sheet,
+                title: format!(
+                    "21 ecuatoriano · best move by the bank's up card · {} cards",
+                    q.composition.total()
+                ),
+            }
+            .write(p)?;
+        }
     }
     let rep = st::report(&q, &sheet, &a.removed);
     if let Some(p) = &a.write {

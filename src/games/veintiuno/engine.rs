@@ -443,6 +443,31 @@ impl Table {
         }
     }
 
+    /// Sets the next cards the shoe deals: `cards[k]`, where given, is swapped into the place
+    /// of the `k`-th card to be dealt from now, and the other undealt cards keep their places
+    /// (so in a shuffled shoe they stay in random order). For tests and set-up hands; between
+    /// hands, the first cards of a hand are each player's first card in playing order, the
+    /// bank's hole card, each player's second card, the bank's up card. An error when a card
+    /// is not in the undealt shoe (or is asked for twice more than it holds).
+    pub fn put_next(&mut self, cards: &[Option<Card>]) -> Result<(), String> {
+        let start = self.pos;
+        if start + cards.len() > self.shoe.len() {
+            return Err("more cards asked for than the shoe has left".into());
+        }
+        let fixed = |j: usize| j >= start && j < start + cards.len() && cards[j - start].is_some();
+        for (k, c) in cards.iter().enumerate() {
+            let Some(c) = c else { continue };
+            let want = c.index() as u8;
+            let at = start + k;
+            // Not from a place already set.
+            let from = (start..self.shoe.len())
+                .find(|&j| self.shoe[j] == want && (j >= at || !fixed(j)))
+                .ok_or_else(|| format!("card {c} is not in the undealt shoe"))?;
+            self.shoe.swap(at, from);
+        }
+        Ok(())
+    }
+
     /// The seat holding the bank.
     pub fn bank(&self) -> usize {
         self.bank

@@ -5,6 +5,7 @@
 //! shared [`crate::play`] layer, which plays 21 in sittings ([`VeintiunoState`]), with the
 //! policies and a search bot ([`bots`]).
 
+pub mod advise;
 pub mod bots;
 pub mod cards;
 pub mod engine;
@@ -12,6 +13,7 @@ pub mod exact;
 pub mod rules;
 pub mod sim;
 pub mod sitting;
+pub mod solve;
 pub mod strategy;
 
 use std::sync::LazyLock;

@@ -19,6 +19,7 @@ use serde::Serialize;
 use super::cards::{Card, Composition, DECK, RANKS};
 use super::engine::{BankPolicy, Move, PlayerPolicy};
 use super::rules::{two_card, two_card_total, Options, Points, TwoCard};
+use super::solve::{solve_rows, Row};
 use crate::progress::Progress;
 use crate::report::chart::{LineChart, RefLine, Series, Unit};
 use crate::report::{Report, Table, Value};
@@ -62,6 +63,94 @@ pub struct Sheet {
     /// The cells a derivation stopped by a signal did not compute; `None` for a whole sheet.
     #[serde(skip)]
     pub not_computed: Option<NotComputed>,
+    /// An exact sheet's every cell: each move's EV, row by row (empty for a sampled sheet).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exact: Vec<ExactRow>,
+}
+
+/// One row of an exact sheet: its name (`hard 16`, `soft 18`, `two cards 16`, `13 in two
+/// cards`, `pair 77`) and, by up-card class ([`UP_CLASSES`]), every move's EV (empty where no
+/// hand reaches the cell).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct ExactRow {
+    /// The row's name.
+    pub row: String,
+    /// `cells[up class]`: (move code, EV) for each move compared.
+    pub cells: Vec<Vec<(char, f64)>>,
+}
+
+impl ExactRow {
+    /// The best move of a cell, its EV and its margin over the next best move; `None` where
+    /// no hand reaches the cell.
+    pub fn best(&self, up: usize) -> Option<(char, f64, f64)> {
+        best_of(&self.cells[up])
+    }
+}
+
+/// The best move of a cell's (move, EV) list, its EV and the margin over the next best (ties go
+/// to the earlier move: stand before hit before the special move).
+pub fn best_of(cell: &[(char, f64)]) -> Option<(char, f64, f64)> {
+    let (mut best, mut ev) = *cell.first()?;
+    for &(m, v) in &cell[1..] {
+        if v > ev {
+            (best, ev) = (m, v);
+        }
+    }
+    let next = cell
+        .iter()
+        .filter(|(m, _)| *m != best)
+        .map(|x| x.1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    Some((best, ev, if next.is_finite() { ev - next } else { 0.0 }))
+}
+
+/// The name of a row of the sheet.
+pub fn row_name(row: Row) -> String {
+    match row {
+        Row::Hard(t) => format!("hard {t}"),
+        Row::Soft(t) => format!("soft {t}"),
+        Row::TwoCards(t) => format!("two cards {t}"),
+        Row::Thirteen => "13 in two cards".into(),
+        Row::Pair(r) => format!("pair {}{}", RANKS[r], RANKS[r]),
+    }
+}
+
+/// Derives the sheet exactly ([`super::solve`]): every cell's moves by enumeration over the
+/// cards in the shoe, for the bank's policy `q.bank` (the samples and seed are not used).
+pub fn derive_exact(q: &StrategyQuery) -> Sheet {
+    let (rows, _) = solve_rows(&q.options, &q.composition.counts, q.bank.stand, q.bank.puje);
+    let mut sheet = Sheet {
+        hard: vec![[('—', 0.0); 8]; 22],
+        soft: vec![[('—', 0.0); 8]; 22],
+        pairs: vec![[(false, 0.0); 8]; 10],
+        tapo: vec![[(false, 0.0); 8]; 22],
+        withdraw: [(false, 0.0); 8],
+        not_computed: None,
+        exact: Vec::new(),
+    };
+    for (row, cells) in &rows {
+        for (up, cell) in cells.iter().enumerate() {
+            let Some((best, ev, _)) = best_of(cell) else {
+                continue;
+            };
+            let get = |m: Move| cell.iter().find(|x| x.0 == m.code()).map_or(0.0, |x| x.1);
+            let plain = get(Move::Stand).max(get(Move::Hit));
+            match *row {
+                Row::Hard(t) => sheet.hard[t as usize][up] = (best, ev),
+                Row::Soft(t) => sheet.soft[t as usize][up] = (best, ev),
+                Row::TwoCards(t) => {
+                    sheet.tapo[t as usize][up] = (best == 'T', get(Move::Tapo) - plain)
+                }
+                Row::Thirteen => sheet.withdraw[up] = (best == 'W', plain),
+                Row::Pair(r) => sheet.pairs[r][up] = (best == 'P', get(Move::Split) - plain),
+            }
+        }
+        sheet.exact.push(ExactRow {
+            row: row_name(*row),
+            cells: cells.to_vec(),
+        });
+    }
+    sheet
 }
 
 /// The cells of a stopped derivation that were not computed (`true`), laid out as the sheet.
@@ -516,6 +605,7 @@ pub fn derive_with(q: &StrategyQuery, progress: &Progress) -> Sheet {
         tapo: vec![[(false, 0.0); 8]; 22],
         withdraw: [(false, 0.0); 8],
         not_computed: None,
+        exact: Vec::new(),
     };
     let mut missing = NotComputed::new();
     let ranks_of = |class: usize| -> Vec<usize> {
@@ -701,12 +791,21 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
         "cards in the shoe",
         Value::Int(q.composition.total() as i64),
     );
-    r.field(
-        "samples",
-        "hands per point, up card and action",
-        Value::Int(q.samples as i64),
-    );
-    r.field("seed", "seed", Value::Int(q.seed as i64));
+    let exact = !sheet.exact.is_empty();
+    if exact {
+        r.field(
+            "method",
+            "computed by",
+            Value::Text("exact enumeration of the cards left".into()),
+        );
+    } else {
+        r.field(
+            "samples",
+            "hands per point, up card and action",
+            Value::Int(q.samples as i64),
+        );
+        r.field("seed", "seed", Value::Int(q.seed as i64));
+    }
     let planned = decision_points(q);
     let not_computed = sheet.not_computed.as_ref().map_or(0, NotComputed::count);
     if not_computed > 0 {
@@ -803,8 +902,39 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
         }));
         evs.push(row);
     }
-    r.tables.push(evs);
-    r.note("Moves compare expected values on common random numbers; a point's sampling error is about 1/sqrt(samples) per hand, much less for the difference between moves.");
+    if exact {
+        // Every row: the best move's EV, and its margin over the next best move.
+        let mut evs = Table::new("ev", "Expected value of the best move", &cols);
+        let mut margins = Table::new(
+            "margin",
+            "Margin of the best move over the next best (EV per unit bet)",
+            &cols,
+        );
+        for row in &sheet.exact {
+            let mut e = vec![Value::Text(row.row.clone())];
+            let mut m = vec![Value::Text(row.row.clone())];
+            for up in 0..UP_CLASSES.len() {
+                match row.best(up) {
+                    Some((best, ev, margin)) => {
+                        e.push(Value::Num(ev, 4));
+                        m.push(Value::Text(format!("{best} {margin:.4}")));
+                    }
+                    None => {
+                        e.push(Value::Empty);
+                        m.push(Value::Empty);
+                    }
+                }
+            }
+            evs.push(e);
+            margins.push(m);
+        }
+        r.tables.push(evs);
+        r.tables.push(margins);
+        r.note("Exact: every move's expected value by enumeration of the cards left (each card drawn weighed by its copies left and removed), against the bank's fixed policy, the hole card never one that sends the players al puje (then nobody decides); later decisions play the sheet's own cells. A cell averages the hands of its row (two cards, and three for hard and soft totals) by their chance of being dealt; F is J, Q and K.");
+    } else {
+        r.tables.push(evs);
+        r.note("Moves compare expected values on common random numbers; a point's sampling error is about 1/sqrt(samples) per hand, much less for the difference between moves.");
+    }
     if not_computed > 0 {
         r.note(format!(
             "Interrupted (Ctrl-C or SIGTERM): {} of the {planned} decision points (by up card) were computed; cells marked ? (not_computed in CSV and JSON) were not. Every cell shown is what the whole derivation gives.",
@@ -855,6 +985,121 @@ pub fn chart(sheet: &Sheet, title: &str) -> LineChart {
     }
 }
 
+/// An exact sheet drawn as players read it: a coloured decision grid, hand totals down and the
+/// bank's up card across, each cell's colour its best move and its text the margin over the
+/// next best move (EV per unit bet); hit or stand by hard and soft total on the left, pairs,
+/// tapo y quedo and 13 in two cards on the right.
+pub struct SheetGrid<'a> {
+    /// The sheet (its exact rows).
+    pub sheet: &'a Sheet,
+    /// The title.
+    pub title: String,
+}
+
+/// The colour of a move in the grid.
+fn move_colour(code: char) -> plotters::style::RGBColor {
+    use plotters::style::RGBColor;
+    match code {
+        'S' => RGBColor(0x9e, 0xc9, 0xe8),
+        'H' => RGBColor(0xf4, 0xa5, 0x82),
+        'P' => RGBColor(0x9f, 0xd8, 0x8f),
+        'T' => RGBColor(0xc9, 0xa7, 0xe0),
+        'W' => RGBColor(0xd0, 0xd0, 0xd0),
+        _ => RGBColor(0xff, 0xff, 0xff),
+    }
+}
+
+impl crate::report::chart::SvgChart for SheetGrid<'_> {
+    fn draw<DB: plotters::prelude::DrawingBackend>(
+        &self,
+        root: &plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
+    ) -> std::result::Result<(), plotters::prelude::DrawingAreaErrorKind<DB::ErrorType>> {
+        use plotters::prelude::*;
+        use plotters::style::text_anchor::{HPos, Pos, VPos};
+        const FAMILY: &str = "DejaVu Sans";
+        root.fill(&WHITE)?;
+        let centre = Pos::new(HPos::Center, VPos::Center);
+        let left = Pos::new(HPos::Left, VPos::Center);
+        let title =
+            TextStyle::from((FAMILY, 20).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+        root.draw(&Text::new(self.title.clone(), (450, 8), title))?;
+        let small = TextStyle::from((FAMILY, 10).into_font()).pos(centre);
+        let label = TextStyle::from((FAMILY, 12).into_font()).pos(left);
+        let head = TextStyle::from((FAMILY, 12).into_font()).pos(centre);
+        let (cw, ch) = (42i32, 17i32);
+        let top = 56;
+        // The rows of each panel with a hand reaching them.
+        let reached = |r: &&ExactRow| r.cells.iter().any(|c| !c.is_empty());
+        let plain: Vec<&ExactRow> = self
+            .sheet
+            .exact
+            .iter()
+            .filter(|r| r.row.starts_with("hard") || r.row.starts_with("soft"))
+            .filter(reached)
+            .collect();
+        let mut order: Vec<&ExactRow> = plain
+            .iter()
+            .filter(|r| r.row.starts_with("hard"))
+            .copied()
+            .collect();
+        order.sort_by_key(|r| std::cmp::Reverse(r.row[5..].parse::<u32>().unwrap_or(0)));
+        let mut soft: Vec<&ExactRow> = plain
+            .iter()
+            .filter(|r| r.row.starts_with("soft"))
+            .copied()
+            .collect();
+        soft.sort_by_key(|r| std::cmp::Reverse(r.row[5..].parse::<u32>().unwrap_or(0)));
+        order.extend(soft);
+        let special: Vec<&ExactRow> = self
+            .sheet
+            .exact
+            .iter()
+            .filter(|r| !(r.row.starts_with("hard") || r.row.starts_with("soft")))
+            .filter(reached)
+            .collect();
+        let panel = |x0: i32,
+                     rows: &[&ExactRow],
+                     name: &str|
+         -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+            let lw = 92;
+            root.draw(&Text::new(name.to_string(), (x0, top - 26), label.clone()))?;
+            for (u, up) in UP_CLASSES.iter().enumerate() {
+                let x = x0 + lw + u as i32 * cw + cw / 2;
+                root.draw(&Text::new(up.to_string(), (x, top - 8), head.clone()))?;
+            }
+            for (i, row) in rows.iter().enumerate() {
+                let y = top + i as i32 * ch;
+                root.draw(&Text::new(row.row.clone(), (x0, y + ch / 2), label.clone()))?;
+                for u in 0..UP_CLASSES.len() {
+                    let x = x0 + lw + u as i32 * cw;
+                    let (fill, text) = match row.best(u) {
+                        Some((m, _, margin)) => (move_colour(m), format!("{m} {margin:.3}")),
+                        None => (move_colour('—'), "—".to_string()),
+                    };
+                    root.draw(&Rectangle::new([(x, y), (x + cw, y + ch)], fill.filled()))?;
+                    root.draw(&Rectangle::new(
+                        [(x, y), (x + cw, y + ch)],
+                        WHITE.stroke_width(1),
+                    ))?;
+                    root.draw(&Text::new(text, (x + cw / 2, y + ch / 2), small.clone()))?;
+                }
+            }
+            Ok(())
+        };
+        panel(10, &order, "Hit (H) or stand (S), by total")?;
+        panel(460, &special, "Split (P), tapo y quedo (T), withdraw (W)")?;
+        let note = TextStyle::from((FAMILY, 11).into_font()).pos(left);
+        let bottom = top + order.len().max(special.len()) as i32 * ch + 14;
+        root.draw(&Text::new(
+            "Colour: the best move; text: its margin over the next best move, in units of the bet. F: J, Q or K."
+                .to_string(),
+            (10, bottom),
+            note,
+        ))?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -894,6 +1139,7 @@ mod tests {
             tapo: vec![[(false, 0.0); 8]; 22],
             withdraw: [(false, 0.0); 8],
             not_computed: Some(missing),
+            exact: Vec::new(),
         };
         sheet.hard[20][0] = ('S', 0.61);
         (q, sheet)

@@ -1,0 +1,1003 @@
+//! Exact expected values of a player's moves against the bank's up card, by enumeration over the
+//! cards left in the shoe: every card a move can draw, weighed by how many copies are left,
+//! removed as it is drawn, with the values memoised on the cards left and the hand.
+//!
+//! The model is one player's hand against the bank as [`super::engine::Table`] plays it:
+//! - The bank's hole card is one of the unseen cards, and when the bank would send the players
+//!   al puje (its two cards count 20) no player decides anything; so at a decision the hole card
+//!   is uniform over the unseen cards that do **not** make 20 with the up card. A card the player
+//!   draws is then any unseen card but the hole card: a card of kind `x` comes with probability
+//!   `n_x (1 − [x can be the hole] / Q) / (N − 1)`, `N` the unseen cards and `Q` those that can
+//!   be the hole, and after it the hole card is still uniform over those left that can be.
+//! - The bank stands on its two-card specials (21 in two cards, moñona, a 12 counting 20 or 21)
+//!   and otherwise draws to its standing total (the ace 11 when that does not pass 21), then
+//!   every open hand is compared with it; the bank wins ties; a bank that passes 21 pays every
+//!   open hand, and a tapo hand past 21 then neither wins nor loses.
+//! - A hand that passes 21 loses at once; 21 in seven cards (trillona) is paid 7× at once.
+//! - A split puts the pair's first card with the next card (the bet stays) and its second card
+//!   with the card after (2 units), both dealt at once; a split hand may be a two-card special
+//!   (21 in two cards and moñona are paid at once), may withdraw on 13, may split again up to
+//!   four hands, never plays tapo; the hands are played in the engine's order.
+//! - Suits matter only where a 12 of one suit counts 21: the solver keeps the suits of the ranks
+//!   that can make such a 12 with the up card (or with a split pair) and pools the others.
+//! - A shoe that runs dry (no card left but the hole card) ends the drawing: the player stands,
+//!   and the bank stands on what it holds (the engine would reshuffle the discards; a sheet
+//!   needs at least 12 cards, and hands that long do not arise there).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::cards::{rank_points, Card, DECK, RANK_COUNT};
+use super::engine::{Decision, Move, PlayerPolicy};
+use super::rules::{two_card, two_card_total, Options, Points, TwoCard};
+
+/// The Fx hash (multiply and rotate): the memo keys are small arrays of counts.
+#[derive(Default, Clone, Copy)]
+struct Fx(u64);
+
+impl Fx {
+    #[inline]
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut b = [0u8; 8];
+            b[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(b));
+        }
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.add(x as u64);
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.add(x);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.add(x as u64);
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// The bank's final total: `[t]` for t = 0..=21, `[22]` = bust.
+pub type Dist = [f64; 23];
+
+/// Cards left by card index; ranks whose suits do not matter are pooled on their first suit.
+pub type Shoe = [u8; DECK];
+
+/// The net of an open hand of total `total` (bet 1) against the bank's final total `d`; a
+/// `total` above 21 is a tapo hand past 21 (it loses unless the bank passes 21 too).
+#[inline]
+pub fn pay(d: &Dist, total: u8) -> f64 {
+    let bust = d[22];
+    if total > 21 {
+        return -(d[..22].iter().sum::<f64>());
+    }
+    let less: f64 = d[..total as usize].iter().sum();
+    let rest: f64 = d[total as usize..22].iter().sum();
+    bust + less - rest
+}
+
+/// The solver for one up card: what each hole card gives the bank, and the memos.
+pub struct Solver<'a> {
+    opts: &'a Options,
+    stand: u8,
+    up: Card,
+    /// Ranks whose suits are kept apart.
+    tracked: [bool; RANK_COUNT],
+    /// Of those, the ranks whose suits matter with the up card (the others matter only while a
+    /// split pair may still be split).
+    up_tracked: [bool; RANK_COUNT],
+    /// Whether a hole card (by index) would send the players al puje.
+    puje: [bool; DECK],
+    /// The bank's two-card total with each hole card, and whether it draws on.
+    bank_two: [u8; DECK],
+    bank_draws: [bool; DECK],
+    draw_memo: FxMap<(u64, u8, bool), Dist>,
+    dist_memo: FxMap<u128, Dist>,
+    hand_memo: FxMap<(u128, u8, bool, u8), f64>,
+}
+
+/// The ranks that make 12 with a card of rank `rank` (where suits can count: a 12 of one suit).
+fn twelve_partners(rank: usize) -> impl Iterator<Item = usize> {
+    (0..RANK_COUNT).filter(move |&r| rank_points(rank) + rank_points(r) == 12)
+}
+
+impl<'a> Solver<'a> {
+    /// A solver for the up card `up`, the bank standing at `stand` and sending players al puje
+    /// when `puje` (and the rules allow it), keeping apart the suits of the ranks that make a 12
+    /// with the up card or with a card of rank `pair` (a split pair).
+    pub fn new(opts: &'a Options, stand: u8, puje: bool, up: Card, pair: Option<usize>) -> Self {
+        let suits_count = opts.suited_twelve_21;
+        let mut tracked = [false; RANK_COUNT];
+        if suits_count {
+            for r in twelve_partners(up.rank()) {
+                tracked[r] = true;
+            }
+            if let Some(p) = pair {
+                for r in twelve_partners(p) {
+                    tracked[r] = true;
+                }
+            }
+        }
+        let mut up_tracked = [false; RANK_COUNT];
+        if suits_count {
+            for r in twelve_partners(up.rank()) {
+                up_tracked[r] = true;
+            }
+        }
+        let mut s = Self {
+            opts,
+            stand,
+            up,
+            tracked,
+            up_tracked,
+            puje: [false; DECK],
+            bank_two: [0; DECK],
+            bank_draws: [false; DECK],
+            draw_memo: FxMap::default(),
+            dist_memo: FxMap::default(),
+            hand_memo: FxMap::default(),
+        };
+        for i in 0..DECK {
+            let hole = Card::from_index(i);
+            let two = two_card_total(up, hole, opts);
+            let pts = Points::default().add(up).add(hole);
+            s.bank_two[i] = two;
+            s.bank_draws[i] = two == pts.total() && two < stand;
+            s.puje[i] = puje && opts.puje && two == 20;
+        }
+        s
+    }
+
+    /// The cards `counts` (by card index) as this solver keeps them.
+    pub fn canon(&self, counts: &[u8; DECK]) -> Shoe {
+        let mut s = [0u8; DECK];
+        for r in 0..RANK_COUNT {
+            if self.tracked[r] {
+                s[r * 4..r * 4 + 4].copy_from_slice(&counts[r * 4..r * 4 + 4]);
+            } else {
+                s[r * 4] = counts[r * 4..r * 4 + 4].iter().sum();
+            }
+        }
+        s
+    }
+
+    /// Unseen cards and those that can be the hole card.
+    #[inline]
+    fn sizes(&self, s: &Shoe) -> (u32, u32) {
+        let mut n = 0;
+        let mut q = 0;
+        for (&c, &puje) in s.iter().zip(&self.puje) {
+            n += c as u32;
+            if !puje {
+                q += c as u32;
+            }
+        }
+        (n, q)
+    }
+
+    /// The chance that a decision is reached with these cards unseen: the hole card does not
+    /// send the players al puje.
+    pub fn reach(&self, s: &Shoe) -> f64 {
+        let (n, q) = self.sizes(s);
+        if n == 0 {
+            0.0
+        } else {
+            q as f64 / n as f64
+        }
+    }
+
+    /// Whether the player can draw: a card is left besides the hole card.
+    #[inline]
+    fn can_draw(&self, s: &Shoe) -> bool {
+        self.sizes(s).0 >= 2
+    }
+
+    /// The chance of drawing each card index (zero where none is left), the hole card being
+    /// one of the cards that can be it.
+    #[inline]
+    fn draw_odds(&self, s: &Shoe) -> [f64; DECK] {
+        let (n, q) = self.sizes(s);
+        let mut p = [0.0; DECK];
+        if n < 2 || q == 0 {
+            return p;
+        }
+        let (nf, qf) = ((n - 1) as f64, q as f64);
+        for i in 0..DECK {
+            if s[i] > 0 {
+                let hole = if self.puje[i] { 0.0 } else { 1.0 / qf };
+                p[i] = s[i] as f64 * (1.0 - hole) / nf;
+            }
+        }
+        p
+    }
+
+    /// The bank's final total with these cards unseen (the hole card among them).
+    pub fn bank(&mut self, s: &Shoe) -> Dist {
+        let key = self.key_pooled(s);
+        if let Some(d) = self.dist_memo.get(&key) {
+            return *d;
+        }
+        let (_, q) = self.sizes(s);
+        let mut d = [0.0; 23];
+        if q > 0 {
+            let mut ranks = [0u8; RANK_COUNT];
+            for (i, &c) in s.iter().enumerate() {
+                ranks[i / 4] += c;
+            }
+            for i in 0..DECK {
+                if s[i] == 0 || self.puje[i] {
+                    continue;
+                }
+                let w = s[i] as f64 / q as f64;
+                if !self.bank_draws[i] {
+                    d[self.bank_two[i] as usize] += w;
+                } else {
+                    let mut rest = ranks;
+                    rest[i / 4] -= 1;
+                    let pts = Points::default().add(self.up).add(Card::from_index(i));
+                    let sub = self.draw_from(rest, pts);
+                    for (x, y) in d.iter_mut().zip(sub) {
+                        *x += w * y;
+                    }
+                }
+            }
+        }
+        self.dist_memo.insert(key, d);
+        d
+    }
+
+    fn draw_from(&mut self, ranks: [u8; RANK_COUNT], pts: Points) -> Dist {
+        let key = ranks.iter().fold(0u64, |k, &c| (k << 6) | c as u64);
+        if let Some(d) = self.draw_memo.get(&(key, pts.hard, pts.ace)) {
+            return *d;
+        }
+        let mut d = [0.0; 23];
+        let left: u32 = ranks.iter().map(|&c| c as u32).sum();
+        if left == 0 {
+            d[pts.total() as usize] = 1.0;
+        } else {
+            for r in 0..RANK_COUNT {
+                if ranks[r] == 0 {
+                    continue;
+                }
+                let p = ranks[r] as f64 / left as f64;
+                let next = Points {
+                    hard: pts.hard + rank_points(r),
+                    ace: pts.ace || r == 0,
+                };
+                if next.hard > 21 {
+                    d[22] += p;
+                } else if next.total() >= self.stand {
+                    d[next.total() as usize] += p;
+                } else {
+                    let mut rest = ranks;
+                    rest[r] -= 1;
+                    for (x, y) in d.iter_mut().zip(self.draw_from(rest, next)) {
+                        *x += p * y;
+                    }
+                }
+            }
+        }
+        self.draw_memo.insert((key, pts.hard, pts.ace), d);
+        d
+    }
+
+    /// EV of standing on `total` (a tapo hand past 21 above 21).
+    pub fn stand(&mut self, s: &Shoe, total: u8) -> f64 {
+        let d = self.bank(s);
+        pay(&d, total)
+    }
+
+    /// EV of hitting a hand of `pts` in `cards` cards (no two-card special left once it draws),
+    /// then playing on with `policy`.
+    pub fn hit(&mut self, policy: &PlayerPolicy, s: &Shoe, pts: Points, cards: u8) -> f64 {
+        let p = self.draw_odds(s);
+        let mut ev = 0.0;
+        for i in 0..DECK {
+            if p[i] == 0.0 {
+                continue;
+            }
+            let next = pts.add(Card::from_index(i));
+            let v = if next.hard > 21 {
+                -1.0
+            } else if next.total() == 21 && cards + 1 == 7 && self.opts.trillona {
+                7.0
+            } else {
+                let mut rest = *s;
+                rest[i] -= 1;
+                self.play_on(policy, &rest, next, cards + 1)
+            };
+            ev += p[i] * v;
+        }
+        ev
+    }
+
+    /// EV of a hand of `pts` in `cards` cards (three or more, or two without a special) played
+    /// on with `policy`: hit or stand by its total.
+    pub fn play_on(&mut self, policy: &PlayerPolicy, s: &Shoe, pts: Points, cards: u8) -> f64 {
+        let total = pts.total();
+        if total >= 21 {
+            return self.stand(s, total);
+        }
+        let key = (self.key_pooled(s), pts.hard, pts.ace, cards.min(7));
+        if let Some(&v) = self.hand_memo.get(&key) {
+            return v;
+        }
+        let d = Decision {
+            points: pts,
+            total,
+            cards,
+            pair: None,
+            can_withdraw: false,
+            can_tapo: false,
+            can_end_hand: false,
+            up: self.up.rank(),
+        };
+        let v = if policy.decide(&d) == Move::Hit && self.can_draw(s) {
+            self.hit(policy, s, pts, cards)
+        } else {
+            self.stand(s, total)
+        };
+        self.hand_memo.insert(key, v);
+        v
+    }
+
+    /// EV of tapo y quedo on a hand of `pts`: one more card, unseen until the end.
+    pub fn tapo(&mut self, s: &Shoe, pts: Points) -> f64 {
+        let p = self.draw_odds(s);
+        let mut ev = 0.0;
+        for i in 0..DECK {
+            if p[i] == 0.0 {
+                continue;
+            }
+            let next = pts.add(Card::from_index(i));
+            let mut rest = *s;
+            rest[i] -= 1;
+            let total = if next.hard > 21 { 22 } else { next.total() };
+            ev += p[i] * self.stand(&rest, total);
+        }
+        ev
+    }
+
+    /// EV of splitting the pair `first`, `second` (card indices in this solver's shoe, with
+    /// the cards unseen `s`): the next card joins the first (the bet stays), the card after it
+    /// the second (2 units), then each hand is played out with `policy` from the cards left
+    /// after both new cards: exactly for each hand, but each as if the other hand drew nothing
+    /// (the split hands' own draws are not removed from the other's shoe), and without
+    /// splitting again. This is the one part of the sheet that is not exact: playing both hands
+    /// from one shoe multiplies the states by hundreds.
+    pub fn split(&mut self, policy: &PlayerPolicy, s: &Shoe, first: u8, second: u8) -> f64 {
+        let p1 = self.draw_odds(s);
+        let mut ev = 0.0;
+        for c1 in 0..DECK {
+            if p1[c1] == 0.0 {
+                continue;
+            }
+            let mut s1 = *s;
+            s1[c1] -= 1;
+            let p2 = self.draw_odds(&s1);
+            for c2 in 0..DECK {
+                if p2[c2] == 0.0 {
+                    continue;
+                }
+                let mut s2 = s1;
+                s2[c2] -= 1;
+                let a = self.split_hand(policy, &s2, first, c1 as u8);
+                let b = self.split_hand(policy, &s2, second, c2 as u8);
+                ev += p1[c1] * p2[c2] * (a + 2.0 * b);
+            }
+        }
+        ev
+    }
+
+    /// EV (per unit bet) of a two-card hand made by a split, played with `policy`: 21 in two
+    /// cards and moñona paid at once, a 12 counting 20 or 21, withdrawal on 13, no tapo.
+    fn split_hand(&mut self, policy: &PlayerPolicy, s: &Shoe, a: u8, b: u8) -> f64 {
+        let (a, b) = (Card::from_index(a as usize), Card::from_index(b as usize));
+        let pts = Points::default().add(a).add(b);
+        let kind = two_card(a, b, self.opts);
+        let total = match kind {
+            TwoCard::Natural => return self.opts.natural_pays as f64,
+            TwoCard::Monona => return self.opts.monona_pays as f64,
+            TwoCard::TwelveSuited => return self.stand(s, 21),
+            TwoCard::Twelve => 20,
+            _ => pts.total(),
+        };
+        let d = Decision {
+            points: pts,
+            total,
+            cards: 2,
+            pair: None,
+            can_withdraw: kind == TwoCard::Thirteen && self.opts.withdraw_13,
+            can_tapo: false,
+            can_end_hand: false,
+            up: self.up.rank(),
+        };
+        match policy.decide(&d) {
+            Move::Withdraw => 0.0,
+            Move::Hit if self.can_draw(s) => self.hit(policy, s, pts, 2),
+            _ => self.stand(s, total),
+        }
+    }
+
+    /// The memo key of a shoe: each rank's count in 6 bits, but the ranks whose suits the up
+    /// card cares about, each suit's count in 4.
+    #[inline]
+    fn key_pooled(&self, s: &Shoe) -> u128 {
+        let mut k = 0u128;
+        for r in 0..RANK_COUNT {
+            if self.up_tracked[r] {
+                for c in &s[r * 4..r * 4 + 4] {
+                    k = (k << 4) | *c as u128;
+                }
+            } else {
+                k = (k << 6) | s[r * 4..r * 4 + 4].iter().map(|&c| c as u128).sum::<u128>();
+            }
+        }
+        k
+    }
+}
+
+/// A row of the sheet: which hands it is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Row {
+    /// Hard total, two or three cards (the first two no special).
+    Hard(u8),
+    /// Soft total, two or three cards (the first two no special).
+    Soft(u8),
+    /// Two cards, no special, hard total (for tapo y quedo).
+    TwoCards(u8),
+    /// 13 in two cards (to withdraw).
+    Thirteen,
+    /// Two cards of one rank, no special (to split).
+    Pair(usize),
+}
+
+impl Row {
+    /// The moves compared in the row, in the order their EVs are given.
+    pub fn moves(self) -> &'static [Move] {
+        match self {
+            Row::Hard(_) | Row::Soft(_) => &[Move::Stand, Move::Hit],
+            Row::TwoCards(_) => &[Move::Stand, Move::Hit, Move::Tapo],
+            Row::Thirteen => &[Move::Stand, Move::Hit, Move::Withdraw],
+            Row::Pair(_) => &[Move::Stand, Move::Hit, Move::Split],
+        }
+    }
+
+    /// Whether a hand of these cards (the first two `a`, `b`, and `c` if a third) is in the
+    /// row.
+    pub fn holds(self, a: Card, b: Card, c: Option<Card>, opts: &Options) -> bool {
+        let kind = two_card(a, b, opts);
+        let plain = matches!(kind, TwoCard::Plain | TwoCard::Relancina);
+        let two = Points::default().add(a).add(b);
+        match (self, c) {
+            (Row::Hard(t), None) | (Row::TwoCards(t), None) => {
+                plain && !two.is_soft() && two.total() == t
+            }
+            (Row::Soft(t), None) => plain && two.is_soft() && two.total() == t,
+            (Row::Hard(t), Some(c)) => {
+                let three = two.add(c);
+                plain && three.hard <= 21 && !three.is_soft() && three.total() == t
+            }
+            (Row::Soft(t), Some(c)) => {
+                let three = two.add(c);
+                plain && three.is_soft() && three.total() == t
+            }
+            (Row::Thirteen, None) => kind == TwoCard::Thirteen,
+            (Row::Pair(r), None) => plain && a.rank() == r && b.rank() == r,
+            _ => false,
+        }
+    }
+
+    /// Every row of a sheet under `opts`, in the order they are solved: each row's hands
+    /// continue only into rows solved before it (hard 20 down to 11, soft 20 down to 12, hard
+    /// 10 down to 4), then tapo y quedo, withdrawal and pairs.
+    pub fn all(opts: &Options) -> Vec<Row> {
+        let mut v: Vec<Row> = (11..=20).rev().map(Row::Hard).collect();
+        v.extend((12..=20).rev().map(Row::Soft));
+        v.extend((4..=10).rev().map(Row::Hard));
+        if opts.tapo {
+            v.extend((4..=20).map(Row::TwoCards));
+        }
+        if opts.withdraw_13 {
+            v.push(Row::Thirteen);
+        }
+        v.extend((1..RANK_COUNT).map(Row::Pair));
+        v
+    }
+}
+
+/// One hand of a row, as the solvers see it: the cards unseen after it and the up card, its
+/// points and cards, its first two cards (card indices), and its weight.
+#[derive(Clone, Copy, Debug)]
+struct RowHand {
+    shoe: [u8; DECK],
+    pts: Points,
+    cards: u8,
+    first: u8,
+    second: u8,
+    weight: f64,
+}
+
+/// What tells two hands of a row apart: the cards unseen, the hand's hard points, ace and
+/// cards, and (for a split) its two cards.
+type HandKey = ([u8; DECK], u8, bool, u8, u8, u8);
+
+/// One up card of a derivation: its solver, its share of its up-card class, and the hands of
+/// each row dealt with it.
+struct UpCard<'a> {
+    up: Card,
+    solver: Solver<'a>,
+    hands: HashMap<Row, Vec<RowHand>>,
+}
+
+/// Every move's summed weighted EV in one row against one up card, and the summed weight.
+type RowSums = (Vec<f64>, f64);
+
+impl<'a> UpCard<'a> {
+    /// The up card `up` dealt from `comp` with `weight` (its chance), and every hand of every
+    /// row dealt after it, each weighed by its chance of being dealt and of the bank not
+    /// sending the players al puje.
+    fn new(
+        opts: &'a Options,
+        stand: u8,
+        puje: bool,
+        comp: &[u8; DECK],
+        up: Card,
+        weight: f64,
+        rows: &[Row],
+    ) -> Self {
+        let solver = Solver::new(opts, stand, puje, up, None);
+        let mut rest = *comp;
+        rest[up.index()] -= 1;
+        let mut hands: HashMap<Row, Vec<RowHand>> = HashMap::new();
+        let n: f64 = rest.iter().map(|&c| c as f64).sum();
+        let mut push = |row: Row, shoe: &[u8; DECK], cards: &[Card], w: f64| {
+            let pts = cards.iter().fold(Points::default(), |p, &c| p.add(c));
+            hands.entry(row).or_default().push(RowHand {
+                shoe: *shoe,
+                pts,
+                cards: cards.len() as u8,
+                first: cards[0].index() as u8,
+                second: cards[1].index() as u8,
+                weight: w,
+            });
+        };
+        for a in 0..DECK {
+            if rest[a] == 0 {
+                continue;
+            }
+            let wa = weight * rest[a] as f64 / n;
+            let mut ra = rest;
+            ra[a] -= 1;
+            for b in 0..DECK {
+                if ra[b] == 0 {
+                    continue;
+                }
+                let wb = wa * ra[b] as f64 / (n - 1.0);
+                let mut rb = ra;
+                rb[b] -= 1;
+                let (ca, cb) = (Card::from_index(a), Card::from_index(b));
+                for &row in rows {
+                    if row.holds(ca, cb, None, opts) {
+                        push(row, &rb, &[ca, cb], wb);
+                    }
+                }
+                for c in 0..DECK {
+                    if rb[c] == 0 {
+                        continue;
+                    }
+                    let cc = Card::from_index(c);
+                    let wc = wb * rb[c] as f64 / (n - 2.0);
+                    let mut rc = rb;
+                    rc[c] -= 1;
+                    for &row in rows {
+                        if matches!(row, Row::Hard(_) | Row::Soft(_))
+                            && row.holds(ca, cb, Some(cc), opts)
+                        {
+                            push(row, &rc, &[ca, cb, cc], wc);
+                        }
+                    }
+                }
+            }
+        }
+        // The chance of a decision at all (no puje), and the hands merged where the solver
+        // cannot tell them apart.
+        for (row, list) in hands.iter_mut() {
+            let mut merged: HashMap<HandKey, f64> = HashMap::new();
+            for h in list.iter() {
+                let shoe = solver.canon(&h.shoe);
+                let w = h.weight * solver.reach(&shoe);
+                if w == 0.0 {
+                    continue;
+                }
+                // A split needs the pair's cards and the suits a split solver keeps.
+                let key = if matches!(row, Row::Pair(_)) {
+                    (h.shoe, h.pts.hard, h.pts.ace, h.cards, h.first, h.second)
+                } else {
+                    (shoe, h.pts.hard, h.pts.ace, h.cards, 0, 0)
+                };
+                *merged.entry(key).or_default() += w;
+            }
+            let mut v: Vec<RowHand> = merged
+                .into_iter()
+                .map(
+                    |((shoe, hard, ace, cards, first, second), weight)| RowHand {
+                        shoe,
+                        pts: Points { hard, ace },
+                        cards,
+                        first,
+                        second,
+                        weight,
+                    },
+                )
+                .collect();
+            // A fixed order: the sums do not depend on the hash map's.
+            v.sort_by(|x, y| {
+                (x.shoe, x.pts.hard, x.cards, x.first, x.second)
+                    .cmp(&(y.shoe, y.pts.hard, y.cards, y.first, y.second))
+            });
+            *list = v;
+        }
+        Self { up, solver, hands }
+    }
+
+    /// The weighted sums of every move's EV in `row`, later decisions by `policy`.
+    fn row(
+        &mut self,
+        row: Row,
+        policy: &PlayerPolicy,
+        opts: &'a Options,
+        stand: u8,
+        puje: bool,
+    ) -> RowSums {
+        let moves = row.moves();
+        let mut sums = vec![0.0; moves.len()];
+        let mut weight = 0.0;
+        let Some(hands) = self.hands.get(&row) else {
+            return (sums, 0.0);
+        };
+        // A split needs the suits of the ranks that make 12 with the pair's cards: its own
+        // solver unless the up card's already keeps them.
+        let mut split_solver = match row {
+            Row::Pair(r) => {
+                let s = Solver::new(opts, stand, puje, self.up, Some(r));
+                (s.tracked != self.solver.tracked).then_some(s)
+            }
+            _ => None,
+        };
+        for h in hands {
+            let shoe = self.solver.canon(&h.shoe);
+            let total = h.pts.total();
+            for (k, m) in moves.iter().enumerate() {
+                let ev = match m {
+                    Move::Stand => self.solver.stand(&shoe, total),
+                    Move::Hit => {
+                        if self.solver.can_draw(&shoe) {
+                            self.solver.hit(policy, &shoe, h.pts, h.cards)
+                        } else {
+                            self.solver.stand(&shoe, total)
+                        }
+                    }
+                    Move::Tapo => self.solver.tapo(&shoe, h.pts),
+                    Move::Split => {
+                        let s = split_solver.as_mut().unwrap_or(&mut self.solver);
+                        let sh = s.canon(&h.shoe);
+                        s.split(policy, &sh, h.first, h.second)
+                    }
+                    Move::Withdraw | Move::EndHand => 0.0,
+                };
+                sums[k] += h.weight * ev;
+            }
+            weight += h.weight;
+        }
+        (sums, weight)
+    }
+}
+
+/// One cell of an exact sheet: every move's EV (in [`Row::moves`] order), empty where no hand
+/// reaches the cell.
+pub type CellEvs = Vec<(char, f64)>;
+
+/// Every cell of an exact sheet by row: `[row][up class]`.
+pub type RowEvs = Vec<(Row, [CellEvs; 8])>;
+
+/// The up-card class of a rank (A, 2–7, figures).
+fn class_of(rank: usize) -> usize {
+    rank.min(7)
+}
+
+/// Every cell's moves' EVs, exactly, for the cards `comp` in the shoe, the bank standing at
+/// `stand` (and sending players al puje when `puje` and the rules allow), solving the rows in
+/// [`Row::all`]'s order and setting the policy from each row before the next (each cell's best
+/// move for every up card of its class). Returns the rows and the policy.
+pub fn solve_rows(
+    opts: &Options,
+    comp: &[u8; DECK],
+    stand: u8,
+    puje: bool,
+) -> (RowEvs, PlayerPolicy) {
+    use rayon::prelude::*;
+    let rows = Row::all(opts);
+    let total: f64 = comp.iter().map(|&c| c as f64).sum();
+    // The up cards: one per suit unless the shoe is the same with two suits swapped.
+    let mut ups: Vec<(Card, f64)> = Vec::new();
+    for r in 0..RANK_COUNT {
+        let mut seen: Vec<(usize, f64)> = Vec::new();
+        for s in 0..4 {
+            let c = Card::new(r, s);
+            if comp[c.index()] == 0 {
+                continue;
+            }
+            let w = comp[c.index()] as f64 / total;
+            let same = seen
+                .iter_mut()
+                .find(|(t, _)| (0..RANK_COUNT).all(|k| comp[k * 4 + s] == comp[k * 4 + *t]));
+            match same {
+                Some((_, sw)) => *sw += w,
+                None => seen.push((s, w)),
+            }
+        }
+        ups.extend(seen.into_iter().map(|(s, w)| (Card::new(r, s), w)));
+    }
+    let mut cards: Vec<UpCard> = ups
+        .par_iter()
+        .map(|&(up, w)| UpCard::new(opts, stand, puje, comp, up, w, &rows))
+        .collect();
+    let mut policy = PlayerPolicy::mimic(17);
+    policy.name = "exact".into();
+    let mut out: RowEvs = Vec::new();
+    for &row in &rows {
+        let sums: Vec<(usize, RowSums)> = cards
+            .par_iter_mut()
+            .map(|c| {
+                (
+                    class_of(c.up.rank()),
+                    c.row(row, &policy, opts, stand, puje),
+                )
+            })
+            .collect();
+        let moves = row.moves();
+        let mut cells: [CellEvs; 8] = Default::default();
+        for (class, cell) in cells.iter_mut().enumerate() {
+            let mut s = vec![0.0; moves.len()];
+            let mut w = 0.0;
+            for (c, (x, y)) in &sums {
+                if *c == class {
+                    for (a, b) in s.iter_mut().zip(x) {
+                        *a += b;
+                    }
+                    w += y;
+                }
+            }
+            if w > 0.0 {
+                *cell = moves
+                    .iter()
+                    .zip(&s)
+                    .map(|(m, v)| (m.code(), v / w))
+                    .collect();
+            }
+        }
+        // The policy plays each cell's best move from now on.
+        for (class, cell) in cells.iter().enumerate() {
+            if cell.is_empty() {
+                continue;
+            }
+            let ev = |m: Move| cell.iter().find(|(c, _)| *c == m.code()).map(|x| x.1);
+            let plain = ev(Move::Stand)
+                .unwrap_or(f64::NEG_INFINITY)
+                .max(ev(Move::Hit).unwrap_or(f64::NEG_INFINITY));
+            for rank in (0..RANK_COUNT).filter(|&r| class_of(r) == class) {
+                match row {
+                    Row::Hard(t) | Row::Soft(t) => {
+                        let hit = ev(Move::Hit) > ev(Move::Stand);
+                        let m = if hit { Move::Hit } else { Move::Stand };
+                        if matches!(row, Row::Hard(_)) {
+                            policy.hard[t as usize][rank] = m;
+                        } else {
+                            policy.soft[t as usize][rank] = m;
+                        }
+                    }
+                    Row::TwoCards(t) => {
+                        policy.tapo[t as usize][rank] = ev(Move::Tapo).is_some_and(|v| v > plain)
+                    }
+                    Row::Thirteen => {
+                        policy.withdraw[rank] = ev(Move::Withdraw).is_some_and(|v| v > plain)
+                    }
+                    Row::Pair(r) => {
+                        policy.split[r][rank] = ev(Move::Split).is_some_and(|v| v > plain)
+                    }
+                }
+            }
+        }
+        out.push((row, cells));
+    }
+    (out, policy)
+}
+
+/// Every move's exact EV for one hand (`hand`, its cards in the order dealt) against the up
+/// card `up`, the cards unseen (the hole card among them) being `comp` less the hand and the up
+/// card, later decisions by `policy`; the moves are those the engine allows a lone player:
+/// stand, hit, tapo y quedo (two cards), withdraw (13 in two cards), split (a pair; see
+/// [`Solver::split`]). `None` when `comp` does not hold the cards, or no decision can be reached
+/// (every hole card left would send the players al puje, or the hand is settled or at 21).
+#[allow(clippy::too_many_arguments)]
+pub fn hand_evs(
+    opts: &Options,
+    comp: &[u8; DECK],
+    stand: u8,
+    puje: bool,
+    policy: &PlayerPolicy,
+    hand: &[Card],
+    up: Card,
+) -> Option<Vec<(Move, f64)>> {
+    let mut rest = *comp;
+    for c in hand.iter().chain([&up]) {
+        rest[c.index()] = rest[c.index()].checked_sub(1)?;
+    }
+    let pair = (hand.len() == 2 && hand[0].rank() == hand[1].rank()).then(|| hand[0].rank());
+    let mut solver = Solver::new(opts, stand, puje, up, pair);
+    let s = solver.canon(&rest);
+    if solver.reach(&s) == 0.0 || hand.len() < 2 {
+        return None;
+    }
+    let pts = hand.iter().fold(Points::default(), |p, &c| p.add(c));
+    let kind = (hand.len() == 2).then(|| two_card(hand[0], hand[1], opts));
+    let total = match kind {
+        Some(TwoCard::Natural | TwoCard::Monona | TwoCard::TwelveSuited) => return None,
+        Some(TwoCard::Twelve) => 20,
+        _ => pts.total(),
+    };
+    if pts.hard > 21 || total >= 21 {
+        return None;
+    }
+    let mut v = vec![(Move::Stand, solver.stand(&s, total))];
+    let hit = if solver.can_draw(&s) {
+        solver.hit(policy, &s, pts, hand.len() as u8)
+    } else {
+        v[0].1
+    };
+    v.push((Move::Hit, hit));
+    if hand.len() == 2 && opts.tapo {
+        v.push((Move::Tapo, solver.tapo(&s, pts)));
+    }
+    if kind == Some(TwoCard::Thirteen) && opts.withdraw_13 {
+        v.push((Move::Withdraw, 0.0));
+    }
+    if pair.is_some() {
+        let (a, b) = (hand[0].index() as u8, hand[1].index() as u8);
+        v.push((Move::Split, solver.split(policy, &s, a, b)));
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::veintiuno::engine::{BankPolicy, Table};
+    use crate::rng::{SeedableRng, Stream};
+
+    fn c(s: &str) -> Card {
+        Card::parse(s).unwrap()
+    }
+
+    /// Every ordering of `unseen` dealt by the engine itself: the player holds `hand` (two
+    /// cards) against `up`, the hole card is the ordering's first card, the rest are drawn in
+    /// order; the player makes `first` and then plays `policy`. The mean net over the orderings
+    /// where the player decides (the hole card does not send the players al puje).
+    fn brute_force(
+        opts: &Options,
+        hand: [Card; 2],
+        up: Card,
+        unseen: &[Card],
+        first: Move,
+        policy: &PlayerPolicy,
+    ) -> f64 {
+        let mut table = Table::seated(
+            *opts,
+            2,
+            BankPolicy::default(),
+            Stream::seed_from_u64(1),
+            false,
+        );
+        let mut order: Vec<usize> = (0..unseen.len()).collect();
+        let (mut sum, mut n) = (0.0, 0u64);
+        // Heap's algorithm over every ordering.
+        let mut stack = vec![0usize; order.len()];
+        let mut play = |order: &[usize]| {
+            table.restart(Stream::seed_from_u64(2));
+            let mut next = vec![
+                Some(hand[0]),
+                Some(unseen[order[0]]),
+                Some(hand[1]),
+                Some(up),
+            ];
+            next.extend(order[1..].iter().map(|&k| Some(unseen[k])));
+            table.put_next(&next).unwrap();
+            table.start_hand();
+            let Some((seat, _)) = table.pending() else {
+                let rep = table.finish_hand();
+                assert!(
+                    rep.puje,
+                    "only the puje leaves the player nothing to decide"
+                );
+                return;
+            };
+            table.apply(first).unwrap();
+            while let Some((_, d)) = table.pending() {
+                table.apply(policy.decide(&d)).unwrap();
+            }
+            let rep = table.finish_hand();
+            assert!(
+                table.dealt_in_hand() <= next.len(),
+                "the tiny shoe ran dry: choose other cards"
+            );
+            sum += rep.player_net[seat] as f64;
+            n += 1;
+        };
+        play(&order);
+        let mut i = 0;
+        while i < order.len() {
+            if stack[i] < i {
+                if i % 2 == 0 {
+                    order.swap(0, i);
+                } else {
+                    order.swap(stack[i], i);
+                }
+                play(&order);
+                stack[i] += 1;
+                i = 0;
+            } else {
+                stack[i] = 0;
+                i += 1;
+            }
+        }
+        sum / n as f64
+    }
+
+    #[test]
+    fn a_tiny_shoe_matches_every_ordering_dealt_by_the_engine() {
+        let opts = Options::default();
+        let policy = PlayerPolicy::basic();
+        // Hands and up cards where suits count (5 + 7 of one suit, a 2 against a figure) and
+        // the hole card can send the players al puje; eight unseen cards: 40 320 orderings.
+        let cases: [(&str, &str, &str, &str); 3] = [
+            ("JH", "6S", "7C", "AH,2D,3S,5H,5C,KC,QD,4C"),
+            ("AD", "5S", "KC", "2C,2H,3S,7H,6D,QD,JS,4C"),
+            ("4H", "3S", "5C", "7C,7D,2H,QS,6D,KC,AD,3C"),
+        ];
+        for (a, b, up, unseen) in cases {
+            let (hand, up) = ([c(a), c(b)], c(up));
+            let unseen: Vec<Card> = unseen.split(',').map(c).collect();
+            let mut comp = [0u8; DECK];
+            for x in unseen.iter().chain(&hand).chain([&up]) {
+                comp[x.index()] += 1;
+            }
+            let evs = hand_evs(&opts, &comp, 17, true, &policy, &hand, up).unwrap();
+            for (m, ev) in evs {
+                if m == Move::Split {
+                    continue;
+                }
+                let want = brute_force(&opts, hand, up, &unseen, m, &policy);
+                assert!(
+                    (ev - want).abs() < 1e-12,
+                    "{a} {b} against {up}, {m}: exact {ev}, every ordering {want}"
+                );
+            }
+        }
+    }
+}
