@@ -119,15 +119,7 @@ pub fn row_name(row: Row) -> String {
 /// cards in the shoe, for the bank's policy `q.bank` (the samples and seed are not used).
 pub fn derive_exact(q: &StrategyQuery) -> Sheet {
     let (rows, _) = solve_rows(&q.options, &q.composition.counts, q.bank.stand, q.bank.puje);
-    let mut sheet = Sheet {
-        hard: vec![[('—', 0.0); 8]; 22],
-        soft: vec![[('—', 0.0); 8]; 22],
-        pairs: vec![[(false, 0.0); 8]; 10],
-        tapo: vec![[(false, 0.0); 8]; 22],
-        withdraw: [(false, 0.0); 8],
-        not_computed: None,
-        exact: Vec::new(),
-    };
+    let mut sheet = Sheet::empty();
     for (row, cells) in &rows {
         for (up, cell) in cells.iter().enumerate() {
             let Some((best, ev, _)) = best_of(cell) else {
@@ -193,6 +185,19 @@ impl NotComputed {
 }
 
 impl Sheet {
+    /// A sheet with no cell filled yet (every move '—', no margins), to be derived into.
+    pub fn empty() -> Sheet {
+        Sheet {
+            hard: vec![[('—', 0.0); 8]; 22],
+            soft: vec![[('—', 0.0); 8]; 22],
+            pairs: vec![[(false, 0.0); 8]; 10],
+            tapo: vec![[(false, 0.0); 8]; 22],
+            withdraw: [(false, 0.0); 8],
+            not_computed: None,
+            exact: Vec::new(),
+        }
+    }
+
     /// Whether every cell was computed (always, unless a signal stopped the derivation).
     pub fn is_complete(&self) -> bool {
         self.not_computed.is_none()
@@ -598,15 +603,7 @@ pub fn derive_with(q: &StrategyQuery, progress: &Progress) -> Sheet {
     use rayon::prelude::*;
     let mut policy = PlayerPolicy::mimic(17);
     policy.name = "derived".into();
-    let mut sheet = Sheet {
-        hard: vec![[('—', 0.0); 8]; 22],
-        soft: vec![[('—', 0.0); 8]; 22],
-        pairs: vec![[(false, 0.0); 8]; 10],
-        tapo: vec![[(false, 0.0); 8]; 22],
-        withdraw: [(false, 0.0); 8],
-        not_computed: None,
-        exact: Vec::new(),
-    };
+    let mut sheet = Sheet::empty();
     let mut missing = NotComputed::new();
     let ranks_of = |class: usize| -> Vec<usize> {
         if class == 7 {
@@ -1133,13 +1130,8 @@ mod tests {
             missing.withdraw[up] = q.options.withdraw_13;
         }
         let mut sheet = Sheet {
-            hard: vec![[('—', 0.0); 8]; 22],
-            soft: vec![[('—', 0.0); 8]; 22],
-            pairs: vec![[(false, 0.0); 8]; 10],
-            tapo: vec![[(false, 0.0); 8]; 22],
-            withdraw: [(false, 0.0); 8],
             not_computed: Some(missing),
-            exact: Vec::new(),
+            ..Sheet::empty()
         };
         sheet.hard[20][0] = ('S', 0.61);
         (q, sheet)
