@@ -9,7 +9,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::{game_streams, ActionOf, Bot, Game, Seat, Start, State, Strategy, ViewOf};
+use super::{game_streams, ActionOf, Bot, Game, GameRules, Seat, Start, State, Strategy, ViewOf};
 use crate::error::{Error, Result};
 use crate::rng::{base_stream, Stream};
 
@@ -301,4 +301,61 @@ pub fn parse_seat(key: &str, text: &str, n: usize, numbering: &str) -> Result<Se
             text.trim()
         ))),
     }
+}
+
+/// A match state that is only who deals (`dealer: N`, any of `keys` as the key), or nothing for
+/// a first game; `game` names the game in the message for anything else.
+pub fn read_dealer(text: &str, n: usize, game: &str, keys: &[&str]) -> Result<Option<Seat>> {
+    let mut dealer = None;
+    for item in text.split(';').map(str::trim).filter(|i| !i.is_empty()) {
+        let (key, value) = item.split_once(':').unwrap_or((item, ""));
+        if !keys.contains(&crate::text::normalize(key).trim()) {
+            return Err(Error::usage(format!(
+                "{game} match state is who deals (dealer: N) or nothing (a first game): '{item}' belongs to a position, which also names its seat (seat: N)"
+            )));
+        }
+        dealer = Some(parse_seat("dealer", value, n, "in turn order")?);
+    }
+    Ok(dealer)
+}
+
+/// The rules of `rules` that differ from `standard`, as `key=value, …` (empty when none do);
+/// the keys in `skip` are left out (a position says them in an item of their own).
+pub fn rule_changes<R: GameRules>(rules: &R, standard: &R, skip: &[&str]) -> String {
+    R::TABLE
+        .iter()
+        .filter(|r| !skip.contains(&r.key) && (r.get)(rules) != (r.get)(standard))
+        .map(|r| format!("{}={}", r.key, (r.get)(rules)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Refuses a `rules:` item of a position or match state (`what`) whose rules, read as changes of
+/// `standard`, are not the table's `rules`, naming both.
+pub fn same_rules<R: GameRules>(
+    rules: &R,
+    standard: &R,
+    said: &str,
+    what: &str,
+    skip: &[&str],
+) -> Result<()> {
+    let theirs = standard
+        .with_changes(said)
+        .map_err(|e| Error::usage(format!("rules: {e}")))?;
+    if theirs == *rules {
+        return Ok(());
+    }
+    let name = |r: &R| {
+        let changes = rule_changes(r, standard, skip);
+        if changes.is_empty() {
+            "standard".to_string()
+        } else {
+            changes
+        }
+    };
+    Err(Error::usage(format!(
+        "rules: the {what}'s rules ({}) are not the table's ({}): give the same rules to both",
+        name(&theirs),
+        name(rules)
+    )))
 }

@@ -220,6 +220,34 @@ fn bad_starts_are_refused_in_one_line() {
             "belongs to a position",
         ),
         (
+            &["ocho", "sim", "--players", "3", "--from", "dealer: seat 4"][..],
+            "dealer: 'seat 4' is not a seat: give 1 to 3",
+        ),
+        (
+            &[
+                "poker",
+                "sim",
+                "--players",
+                "3",
+                "--from",
+                "score: 1 0 0; rules: points=5",
+            ][..],
+            "the match state's rules (points=5) are not the table's (standard)",
+        ),
+        (
+            &[
+                "domino",
+                "sim",
+                "--players",
+                "4",
+                "--to",
+                "100",
+                "--from",
+                "match: 10 20; rules: draw=on",
+            ][..],
+            "the match state's rules (draw=on) are not the table's (to=100)",
+        ),
+        (
             &[
                 "durak",
                 "sim",

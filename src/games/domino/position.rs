@@ -52,9 +52,9 @@ use super::rules::{Rules, Score, MAX_PLAYERS};
 use super::tiles::{full_set, number_word, Tile, TileSet, DOUBLES, NUMBERS, WITH};
 use super::Domino;
 use crate::error::{Error, Result};
-use crate::play::position::{Fields, Matches, Positions};
+use crate::play::position::{rule_changes, same_rules, Fields, Matches, Positions};
 use crate::play::Start;
-use crate::play::{GameRules, PlayerView, Seat, State};
+use crate::play::{PlayerView, Seat, State};
 use crate::rng::Stream;
 use crate::text::normalize;
 
@@ -223,17 +223,6 @@ fn line_of(table: TileSet, ends: &[OpenEnd]) -> Option<Vec<(u8, u8)>> {
     Some(line)
 }
 
-/// The rules that differ from the standard table for these players, as `key=value, …`.
-fn rule_changes(rules: &Rules) -> String {
-    let standard = Rules::standard(rules.players);
-    <Rules as GameRules>::TABLE
-        .iter()
-        .filter(|r| (r.get)(rules) != (r.get)(&standard))
-        .map(|r| format!("{}={}", r.key, (r.get)(rules)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Seat `s` (0-based) as written: `seat 3`.
 fn seat_name(s: usize) -> String {
     format!("seat {}", s + 1)
@@ -305,7 +294,7 @@ impl Positions for Domino {
         let sides = rules.side_count();
         let seat = view.seat();
         let mut items = Vec::new();
-        let changes = rule_changes(rules);
+        let changes = rule_changes(rules, &Rules::standard(rules.players), &[]);
         if !changes.is_empty() {
             items.push(format!("rules: {changes}"));
         }
@@ -702,18 +691,7 @@ fn read(rules: &Rules, text: &str) -> Result<Setup> {
     let set = full_set(top);
     let sides = rules.side_count();
     if let Some(v) = f.get("rules") {
-        let said = Rules::standard(rules.players)
-            .with_changes(v)
-            .map_err(|e| Error::usage(format!("rules: {e}")))?;
-        if said != *rules {
-            let theirs = rule_changes(&said);
-            let ours = rule_changes(rules);
-            return Err(Error::usage(format!(
-                "rules: the position's rules ({}) are not the table's ({}): give the same rules to both",
-                if theirs.is_empty() { "standard" } else { &theirs },
-                if ours.is_empty() { "standard" } else { &ours },
-            )));
-        }
+        same_rules(rules, &Rules::standard(rules.players), v, "position", &[])?;
     }
     let me = parse_seat("seat", f.need("seat")?, n)?;
     if let Some(v) = f.get("to act") {
@@ -1409,16 +1387,7 @@ impl Matches for Domino {
             let (key, value) = item.split_once(':').unwrap_or((item, ""));
             match normalize(key).trim() {
                 "rules" | "reglas" => {
-                    let said = Rules::standard(rules.players)
-                        .with_changes(value)
-                        .map_err(|e| Error::usage(format!("rules: {e}")))?;
-                    if said != *rules {
-                        return Err(Error::usage(format!(
-                            "rules: the match state's rules ({}) are not the table's ({}): give the same rules to both",
-                            rule_changes(&said),
-                            rule_changes(rules)
-                        )));
-                    }
+                    same_rules(rules, &Rules::standard(rules.players), value, "match state", &[])?;
                 }
                 "score" | "match" | "partido" | "tanteo" | "match points" => {
                     let words: Vec<&str> = value
@@ -1467,7 +1436,7 @@ impl Matches for Domino {
 
     fn write_match(rules: &Rules, m: &DominoMatch) -> String {
         let points: Vec<String> = m.points.iter().map(i64::to_string).collect();
-        let changes = rule_changes(rules);
+        let changes = rule_changes(rules, &Rules::standard(rules.players), &[]);
         format!("rules: {changes}; match: {}", points.join(" "))
     }
 

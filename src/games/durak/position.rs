@@ -42,7 +42,9 @@ use super::engine::{DurakState, Phase, Setup, View};
 use super::rules::{Rules, Variant, MAX_ATTACK, MAX_PLAYERS};
 use super::Durak;
 use crate::error::{Error, Result};
-use crate::play::position::{parse_seat, Fields, Matches, Positions};
+use crate::play::position::{
+    parse_seat, read_dealer, rule_changes, same_rules, Fields, Matches, Positions,
+};
 use crate::play::{ActionOf, GameRules, PlayerView, Seat, Start, State};
 use crate::rng::Stream;
 use crate::text::normalize;
@@ -89,18 +91,6 @@ fn cards_text(set: CardSet) -> String {
     Cards(set).map(card_text).collect::<Vec<_>>().join(" ")
 }
 
-/// The rules other than the variant that differ from the variant's standard table for these
-/// players, as `key=value, …` (empty when none do).
-fn rule_changes(rules: &Rules) -> String {
-    let standard = Rules::standard(rules.variant, rules.players);
-    <Rules as GameRules>::TABLE
-        .iter()
-        .filter(|r| r.key != "variant" && (r.get)(rules) != (r.get)(&standard))
-        .map(|r| format!("{}={}", r.key, (r.get)(rules)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 impl Positions for Durak {
     const POSITION_EXAMPLE: &'static str = "variant: podkidnoy; seat: 1; hand: 6S 8S 8D 10D QS KH; trump: 7S; stock: 2; hands: 6 6 5; discard: 6D 6C 7D 7C 9S 9H JS JC QH QD QC KS KD KC AD AC; table: 8H; attacker: 3; defender: 1; bouts: 2; moves: 17; dealer: 1; first attacker: 1";
     const ROLLOUT_BOTS: &'static str = "expert";
@@ -112,7 +102,11 @@ impl Positions for Durak {
         let n = view.players();
         let seat = view.seat();
         let mut items = vec![format!("variant: {}", rules.variant)];
-        let changes = rule_changes(rules);
+        let changes = rule_changes(
+            rules,
+            &Rules::standard(rules.variant, rules.players),
+            &["variant"],
+        );
         if !changes.is_empty() {
             items.push(format!("rules: {changes}"));
         }
@@ -220,18 +214,13 @@ impl Positions for Durak {
             }
         }
         if let Some(v) = fields.get("rules") {
-            let said = Rules::standard(rules.variant, rules.players)
-                .with_changes(v)
-                .map_err(|e| Error::usage(format!("rules: {e}")))?;
-            if said != *rules {
-                let theirs = rule_changes(&said);
-                let ours = rule_changes(rules);
-                return Err(Error::usage(format!(
-                    "rules: the position's rules ({}) are not the table's ({}): give the same rules to both",
-                    if theirs.is_empty() { "standard" } else { &theirs },
-                    if ours.is_empty() { "standard" } else { &ours },
-                )));
-            }
+            same_rules(
+                rules,
+                &Rules::standard(rules.variant, rules.players),
+                v,
+                "position",
+                &["variant"],
+            )?;
         }
         let deck = rules.deck_cards();
         let me = seats.parse("seat", fields.need("seat")?)?;
@@ -711,28 +700,7 @@ impl Matches for Durak {
     const MATCH_FLAG: Option<&'static str> = None;
 
     fn read_match(rules: &Rules, text: &str) -> Result<Option<Seat>> {
-        let n = rules.players();
-        let mut dealer = None;
-        for item in text.split(';').map(str::trim).filter(|i| !i.is_empty()) {
-            let (key, value) = item.split_once(':').unwrap_or((item, ""));
-            if normalize(key).trim() != "dealer" {
-                return Err(Error::usage(format!(
-                    "a Durak match state is who deals (dealer: N) or nothing (a first game): '{item}' belongs to a position, which also names its seat (seat: N)"
-                )));
-            }
-            let v = normalize(value);
-            let digits = v.trim().trim_start_matches("seat").trim();
-            match digits.parse::<usize>() {
-                Ok(s) if (1..=n).contains(&s) => dealer = Some(s - 1),
-                _ => {
-                    return Err(Error::usage(format!(
-                        "dealer: '{}' is not a seat: give 1 to {n}",
-                        value.trim()
-                    )))
-                }
-            }
-        }
-        Ok(dealer)
+        read_dealer(text, rules.players(), "a Durak", &["dealer"])
     }
 
     fn write_match(_rules: &Rules, m: &Option<Seat>) -> String {

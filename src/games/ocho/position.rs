@@ -47,8 +47,10 @@ use super::engine::{playable_on, Action, OchoState, Phase, Setup, Tallies, View,
 use super::rules::Rules;
 use super::Ocho;
 use crate::error::{Error, Result};
-use crate::play::position::{parse_seat, Fields, Matches, Positions};
-use crate::play::{GameRules, PlayerView, Seat, Start, State};
+use crate::play::position::{
+    parse_seat, read_dealer, rule_changes, same_rules, Fields, Matches, Positions,
+};
+use crate::play::{PlayerView, Seat, Start, State};
 use crate::rng::Stream;
 use crate::text::normalize;
 
@@ -105,18 +107,6 @@ fn cards_text(set: CardSet) -> String {
     words.join(" ")
 }
 
-/// The rules that differ from the standard table for these players, as `key=value, …` (empty
-/// when none do).
-fn rule_changes(rules: &Rules) -> String {
-    let standard = Rules::standard(rules.players);
-    <Rules as GameRules>::TABLE
-        .iter()
-        .filter(|r| (r.get)(rules) != (r.get)(&standard))
-        .map(|r| format!("{}={}", r.key, (r.get)(rules)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// The tallies as written, with what each is called (singular, plural); the longest draw-three
 /// last, written name first.
 const TALLY_NAMES: [(&str, &str); 8] = [
@@ -157,7 +147,7 @@ impl Positions for Ocho {
         let n = view.players();
         let seat = view.seat();
         let mut items = Vec::new();
-        let changes = rule_changes(rules);
+        let changes = rule_changes(rules, &Rules::standard(rules.players), &[]);
         if !changes.is_empty() {
             items.push(format!("rules: {changes}"));
         }
@@ -250,18 +240,7 @@ impl Positions for Ocho {
         let n = rules.players as usize;
         let seats = Seats { n };
         if let Some(v) = fields.get("rules") {
-            let said = Rules::standard(rules.players)
-                .with_changes(v)
-                .map_err(|e| Error::usage(format!("rules: {e}")))?;
-            if said != *rules {
-                let theirs = rule_changes(&said);
-                let ours = rule_changes(rules);
-                return Err(Error::usage(format!(
-                    "rules: the position's rules ({}) are not the table's ({}): give the same rules to both",
-                    if theirs.is_empty() { "standard" } else { &theirs },
-                    if ours.is_empty() { "standard" } else { &ours },
-                )));
-            }
+            same_rules(rules, &Rules::standard(rules.players), v, "position", &[])?;
         }
         let me = seats.parse("seat", fields.need("seat")?)?;
         let mut places = Places::new(rules);
@@ -841,28 +820,12 @@ impl Matches for Ocho {
     const MATCH_FLAG: Option<&'static str> = None;
 
     fn read_match(rules: &Rules, text: &str) -> Result<Option<Seat>> {
-        let n = rules.players as usize;
-        let mut dealer = None;
-        for item in text.split(';').map(str::trim).filter(|i| !i.is_empty()) {
-            let (key, value) = item.split_once(':').unwrap_or((item, ""));
-            if !matches!(normalize(key).trim(), "dealer" | "reparte" | "da") {
-                return Err(Error::usage(format!(
-                    "an Ocho loco match state is who deals (dealer: N) or nothing (a first game): '{item}' belongs to a position, which also names its seat (seat: N)"
-                )));
-            }
-            let v = normalize(value);
-            let digits = v.trim().trim_start_matches("seat").trim();
-            match digits.parse::<usize>() {
-                Ok(s) if (1..=n).contains(&s) => dealer = Some(s - 1),
-                _ => {
-                    return Err(Error::usage(format!(
-                        "dealer: '{}' is not a seat: give 1 to {n}",
-                        value.trim()
-                    )))
-                }
-            }
-        }
-        Ok(dealer)
+        read_dealer(
+            text,
+            rules.players as usize,
+            "an Ocho loco",
+            &["dealer", "reparte", "da"],
+        )
     }
 
     fn write_match(_rules: &Rules, m: &Option<Seat>) -> String {

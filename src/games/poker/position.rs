@@ -40,8 +40,8 @@ use super::rules::{Rules, MAX_PLAYERS};
 use super::tables::{plan, tables, POW6, STOP};
 use super::Poker;
 use crate::error::{Error, Result};
-use crate::play::position::{Matches, Positions};
-use crate::play::{GameRules, State};
+use crate::play::position::{rule_changes, same_rules, Matches, Positions};
+use crate::play::State;
 use crate::play::{Seat, Start};
 use crate::rng::Stream;
 use crate::text::normalize;
@@ -99,17 +99,6 @@ impl Positions for Poker {
 /// A rung as players say it.
 fn spoken(r: u8) -> String {
     Claim::of(ladder()[r as usize].0).spoken()
-}
-
-/// The rules that differ from the standard table for these players, as `key=value, …`.
-fn rule_changes(rules: &Rules) -> String {
-    let standard = Rules::standard(rules.players);
-    <Rules as GameRules>::TABLE
-        .iter()
-        .filter(|r| (r.get)(rules) != (r.get)(&standard))
-        .map(|r| format!("{}={}", r.key, (r.get)(rules)))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Seat `p` (0-based) as written: `seat 3`.
@@ -203,7 +192,7 @@ fn write(seen: &Seen) -> String {
     let rules = &seen.rules;
     let n = rules.players as usize;
     let mut items = Vec::new();
-    let changes = rule_changes(rules);
+    let changes = rule_changes(rules, &Rules::standard(rules.players), &[]);
     if !changes.is_empty() {
         items.push(format!("rules: {changes}"));
     }
@@ -504,24 +493,7 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
     let items = items(text)?;
     let get = |k: Key| items.iter().find(|(o, _)| *o == k).map(|(_, v)| v.as_str());
     if let Some(v) = get(Key::Rules) {
-        let said = Rules::standard(rules.players)
-            .with_changes(v)
-            .map_err(|e| Error::usage(format!("rules: {e}")))?;
-        if said != *rules {
-            let (theirs, ours) = (rule_changes(&said), rule_changes(rules));
-            let name = |c: &str| {
-                if c.is_empty() {
-                    "standard".to_string()
-                } else {
-                    c.to_string()
-                }
-            };
-            return Err(Error::usage(format!(
-                "rules: the position's rules ({}) are not the table's ({}): give the same rules to both",
-                name(&theirs),
-                name(&ours)
-            )));
-        }
+        same_rules(rules, &Rules::standard(rules.players), v, "position", &[])?;
     }
 
     // Points and who is in.
@@ -1066,12 +1038,7 @@ impl Matches for Poker {
         for (key, value) in items(text)? {
             match key {
                 Key::Rules => {
-                    let given = rule_changes(rules);
-                    if normalize(&value) != normalize(&given) {
-                        return Err(Error::usage(format!(
-                            "rules: the match state says '{value}' but the table plays '{given}': give the table's rule flags"
-                        )));
-                    }
+                    same_rules(rules, &Rules::standard(rules.players), &value, "match state", &[])?;
                 }
                 Key::Points => {
                     let p = parse_points(&value, rules)?;
@@ -1107,7 +1074,7 @@ impl Matches for Poker {
     fn write_match(rules: &Rules, m: &PokerMatch) -> String {
         let points: Vec<String> = m.points.iter().map(u8::to_string).collect();
         let mut out = format!("points: {}", points.join(" "));
-        let changes = rule_changes(rules);
+        let changes = rule_changes(rules, &Rules::standard(rules.players), &[]);
         if !changes.is_empty() {
             out = format!("rules: {changes}; {out}");
         }
