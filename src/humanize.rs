@@ -4,6 +4,10 @@
 /// Near 100 % it shows enough decimals that a possible failure never reads "100 %", but no more
 /// than double precision supports: a value within 1e-12 of certainty reads "> 99.9999999999 %".
 pub fn percent(p: f64) -> String {
+    if p < 0.0 {
+        // A difference of chances: the sign, then the size as any chance is shown.
+        return format!("-{}", percent(-p));
+    }
     let pct = p * 100.0;
     if p == 0.0 {
         "0 %".to_string()

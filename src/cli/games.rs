@@ -26,7 +26,7 @@ pub trait GameCli: Game {
 
 impl GameCli for tahur::games::durak::Durak {
     const ABOUT: &'static str = "Durak (podkidnoy, perevodnoy, platkowy; 2–6 players, teams): whole games between bots, seat and first-attacker advantage, rule and strategy comparisons, tournaments, house rules";
-    const STRATEGIES: &'static str = "random, greedy, expert, ismcts[:N] (N iterations per move, default 300); Spanish azar, codicioso, experto";
+    const STRATEGIES: &'static str = "random, greedy, expert, sheet (the cheat sheet in data/durak, built in), ismcts[:N] (N iterations per move, default 300); Spanish azar, codicioso, experto, hoja";
     const SERIES_HELP: &'static str = "Play games in series of N: the first with a random dealer (the holder of the lowest trump attacks), each later one dealt by the previous durak with the player on their left attacking; after a draw the next game starts afresh. --games still counts games";
     const EXAMPLES: [&'static str; 4] = [
         "  tahur durak sim --players 2 --strategies greedy,random --games 100000
@@ -93,7 +93,7 @@ impl GameCli for tahur::games::dudo::Dudo {
 
 impl GameCli for tahur::games::domino::Domino {
     const ABOUT: &'static str = "Dominó (block, draw, cross, double-nine trees; pairs; all fives; matches): exact deal facts, whole games between bots, the opener's edge, blocked games, points, house rules";
-    const STRATEGIES: &'static str = "random, heaviest (bota gorda), company, scorer (all fives), search[:N] (N sampled deals per move, default 64), ismcts[:N] (N iterations per move, default 300); each takes miss=P, the chance of missing a score; Spanish azar, bota-gorda, compañía, anotador, búsqueda";
+    const STRATEGIES: &'static str = "random, heaviest (bota gorda), company, scorer (all fives), sheet (the cheat sheet in data/domino, built in), search[:N] (N sampled deals per move, default 64), ismcts[:N] (N iterations per move, default 300); each takes miss=P, the chance of missing a score; Spanish azar, bota-gorda, compañía, anotador, hoja, búsqueda";
     const EXAMPLES: [&'static str; 4] = [
         "  tahur domino sim --players 4 --games 1e6
   tahur domino sim --players 4 --strategies heaviest,company --games 1e6
@@ -122,7 +122,7 @@ impl GameCli for tahur::games::domino::Domino {
 
 impl GameCli for tahur::games::ocho::Ocho {
     const ABOUT: &'static str = "Ocho loco («Montañita»: A, 2, 3, joker, 8, J, K; 2–10 players): whole games between bots, the starter's and the dealer's edge, what each special card is worth, exact deal odds";
-    const STRATEGIES: &'static str = "random, greedy, expert, ismcts[:N] (N iterations per move, default 200); each takes forget=R, the chance of forgetting «voy por una» (greedy:forget=0.1); Spanish azar, codicioso, experto, busqueda";
+    const STRATEGIES: &'static str = "random, greedy, expert, sheet (the cheat sheet in data/ocho, built in), ismcts[:N] (N iterations per move, default 200); each takes forget=R, the chance of forgetting «voy por una» (greedy:forget=0.1); Spanish azar, codicioso, experto, hoja, busqueda";
     const EXAMPLES: [&'static str; 4] = [
         "  tahur ocho sim --players 4 --games 1e6
   tahur ocho sim --players 4 --strategies expert,greedy --chart seats.svg

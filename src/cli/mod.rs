@@ -9,6 +9,7 @@ mod ocho;
 mod play;
 mod poker;
 mod run;
+mod sheet;
 mod veintiuno;
 
 use std::path::PathBuf;
@@ -27,6 +28,7 @@ macro_rules! play_commands {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             $( cmd = play::register::<$game>(cmd); )*
             cmd = position_commands(cmd);
+            cmd = sheet_commands(cmd);
             // The games first, then merge.
             let cmd = cmd
                 .mut_subcommand("merge", |m| m.display_order(100))
@@ -42,7 +44,7 @@ macro_rules! play_commands {
                     return Some(r);
                 }
             )*
-            dispatch_positions(m)
+            dispatch_positions(m).or_else(|| dispatch_sheets(m))
         }
     };
 }
@@ -82,6 +84,33 @@ macro_rules! position_commands {
     };
 }
 with_positions!(position_commands);
+
+/// The games with cheat sheets measured from play ([`tahur::play::sheet::SheetGame`]): each gets
+/// `sheet`.
+macro_rules! sheet_commands {
+    ($($game:ty),* $(,)?) => {
+        /// Adds `sheet` to every game with a measured sheet.
+        fn sheet_commands(mut cmd: clap::Command) -> clap::Command {
+            $( cmd = sheet::register::<$game>(cmd); )*
+            cmd
+        }
+
+        /// Runs `sheet`, if `m` holds one.
+        fn dispatch_sheets(m: &clap::ArgMatches) -> Option<Result<i32>> {
+            $(
+                if let Some(r) = sheet::dispatch::<$game>(m) {
+                    return Some(r);
+                }
+            )*
+            None
+        }
+    };
+}
+sheet_commands!(
+    tahur::games::durak::Durak,
+    tahur::games::domino::Domino,
+    tahur::games::ocho::Ocho,
+);
 
 /// Lets every value reach its flag's own check, so `--levels -0.5` is answered "invalid value
 /// '-0.5' for '--levels': give probabilities in (0, 1] …" instead of "unexpected argument '-0'".

@@ -28,6 +28,7 @@ pub mod ismcts;
 pub mod job;
 pub mod position;
 pub mod rules;
+pub mod sheet;
 pub mod sim;
 pub mod table;
 pub mod tournament;

@@ -36,6 +36,7 @@ mod poker_position;
 mod readme_rules;
 mod schedulers;
 mod sheets_and_parsers;
+mod sheets_measured;
 mod signals;
 mod veintiuno_bank;
 mod veintiuno_exact;

@@ -28,6 +28,7 @@ use super::engine::{Action, DominoState, View};
 use super::search::Search;
 use super::tiles::WITH;
 use crate::error::Result;
+use crate::play::sheet::SheetTable;
 use crate::play::{PlayerView, State};
 use crate::rng::{uniform_below, Rng, Stream};
 use crate::text::Spec;
@@ -53,6 +54,8 @@ pub enum Kind {
     Company,
     /// The largest immediate score, then the heaviest.
     Scorer,
+    /// The cheat sheet in `data/domino` (built in), `company` where it says "either".
+    Sheet,
     /// Determinised search.
     Search {
         /// Sampled deals per decision.
@@ -76,7 +79,7 @@ pub struct Strategy {
 }
 
 /// The strategies, for help and messages.
-pub const STRATEGIES: &str = "strategies are random, heaviest, company, scorer, search[:N] (N sampled deals per move) and ismcts[:N] (N iterations per move), each with miss=P (the chance of missing a score), or in Spanish azar, bota-gorda, compañía, anotador, búsqueda";
+pub const STRATEGIES: &str = "strategies are random, heaviest, company, scorer, sheet (the cheat sheet in data/domino), search[:N] (N sampled deals per move) and ismcts[:N] (N iterations per move), each with miss=P (the chance of missing a score), or in Spanish azar, bota-gorda, compañía, anotador, búsqueda";
 
 impl Strategy {
     /// A strategy that never misses a score.
@@ -95,6 +98,7 @@ impl Strategy {
             | "heavy" => Kind::Heaviest,
             "company" | "compania" | "data" | "la-data" => Kind::Company,
             "scorer" | "anotador" | "contador" | "puntos" => Kind::Scorer,
+            "sheet" | "hoja" | "chuleta" => Kind::Sheet,
             "search" | "busqueda" | "buscador" | "determinized" => {
                 let p = spec.params(&["budget", "miss"])?;
                 let budget = p.count("budget", 1, 1_000_000, DEFAULT_SEARCH_BUDGET as u64)? as u32;
@@ -127,6 +131,7 @@ impl fmt::Display for Strategy {
             Kind::Heaviest => "heaviest",
             Kind::Company => "company",
             Kind::Scorer => "scorer",
+            Kind::Sheet => "sheet",
             Kind::Search { .. } => "search",
             Kind::Ismcts { .. } => "ismcts",
         };
@@ -228,6 +233,7 @@ impl Bot {
             Kind::Heaviest => heaviest_action(view),
             Kind::Company => company_action(view),
             Kind::Scorer => scorer_action(view),
+            Kind::Sheet => sheet_action(view),
             Kind::Search { .. } | Kind::Ismcts { .. } => self.search_action(view, rng),
         };
         with_misses(view, a, self.strategy.miss, rng)
@@ -289,12 +295,14 @@ pub fn random_action(view: &View, rng: &mut Stream) -> Action {
 
 /// What a play looks like to the heuristics.
 #[derive(Clone, Copy, Debug)]
-struct Features {
+pub struct Features {
+    /// The tile is a double.
+    pub double: bool,
     pips: u64,
     /// Tiles left in hand showing the number the play leaves.
     company: u64,
-    /// The next player, an opponent, is known to lack the number left (1) or not (0).
-    blocks_next: u64,
+    /// The next player, an opponent, is known to lack the number left.
+    pub blocks_next: bool,
     /// 1 unless the partner is known to lack the number left.
     partner_follows: u64,
     /// 1 unless the play covers the number the partner's last play left.
@@ -312,9 +320,10 @@ fn features(view: &View, a: Action) -> Features {
     let next = view.next_seat(me);
     let next_is_opponent = partner != Some(next) && next != me;
     Features {
+        double: t.is_double(),
         pips: t.pips() as u64,
         company: (rest & WITH[left as usize]).count_ones() as u64,
-        blocks_next: (next_is_opponent && view.lacks(next) >> left & 1 == 1) as u64,
+        blocks_next: next_is_opponent && view.lacks(next) >> left & 1 == 1,
         partner_follows: partner.is_none_or(|p| view.lacks(p) >> left & 1 == 0) as u64,
         spares_partner: partner.is_none_or(|p| view.exposed(p) != Some(n) || left == n) as u64,
     }
@@ -340,7 +349,66 @@ fn best_by(view: &View, key: impl Fn(Action) -> u64) -> Action {
 
 #[inline]
 fn partnership(f: &Features) -> u64 {
-    f.blocks_next << 2 | f.partner_follows << 1 | f.spares_partner
+    (f.blocks_next as u64) << 2 | f.partner_follows << 1 | f.spares_partner
+}
+
+impl Features {
+    /// Company's order of plays: the number held most left on the board, then the partnership
+    /// ties, then the heaviest.
+    #[inline]
+    pub fn company_key(&self) -> u64 {
+        self.company << 16 | partnership(self) << 8 | self.pips
+    }
+
+    /// Bota gorda's order: the heaviest, then company, then the partnership ties.
+    #[inline]
+    pub fn heaviest_key(&self) -> u64 {
+        self.pips << 16 | self.company << 8 | partnership(self)
+    }
+}
+
+/// The best play by `key` among the plays whose features pass `keep` (the first of equals);
+/// `None` when none does or the player may only pass.
+#[inline]
+pub fn best_play(
+    view: &View,
+    keep: impl Fn(&Features) -> bool,
+    key: impl Fn(&Features) -> u64,
+) -> Option<Action> {
+    if view.claim_only() {
+        return None;
+    }
+    let mut best: Option<(Action, u64)> = None;
+    view.for_each_action(|a| {
+        let f = features(view, a);
+        if keep(&f) {
+            let k = key(&f);
+            if best.is_none_or(|(_, b)| k > b) {
+                best = Some((a, k));
+            }
+        }
+    });
+    best.map(|(a, _)| a)
+}
+
+/// The shipped cheat sheet (`data/domino/sheet-pairs-4p.csv`), read once.
+pub fn shipped_sheet() -> &'static SheetTable {
+    static SHEET: std::sync::OnceLock<SheetTable> = std::sync::OnceLock::new();
+    SHEET.get_or_init(|| {
+        SheetTable::parse::<super::Domino>(
+            include_str!("../../../data/domino/sheet-pairs-4p.csv"),
+            "sheet-pairs-4p.csv",
+        )
+        .expect("the shipped Dominó sheet is read by a test")
+    })
+}
+
+/// The sheet's play where it says one, else company's.
+#[inline]
+pub fn sheet_action(view: &View) -> Action {
+    shipped_sheet()
+        .action::<super::Domino>(view)
+        .unwrap_or_else(|| company_action(view))
 }
 
 /// Bota gorda: the heaviest tile, then the most company, then the partnership ties.

@@ -12,6 +12,7 @@ mod hidden;
 pub mod position;
 pub mod rules;
 pub mod search;
+pub mod sheet;
 pub mod tiles;
 
 use serde::{Deserialize, Serialize};

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::cards::{beaters, count, rank_mask, suit_mask, Card, CardSet, Cards};
 use super::engine::{Action, DurakState, Legal, Phase, View};
 use crate::error::Result;
+use crate::play::sheet::{SheetGame, SheetTable};
 use crate::play::{PlayerView, Seat, State};
 use crate::rng::{uniform_below, Stream};
 use crate::text::Spec;
@@ -40,6 +41,8 @@ pub enum Strategy {
     Greedy,
     /// Hand-written heuristics with card memory.
     Expert,
+    /// The cheat sheet in `data/durak` (built in), `greedy` where it says "either".
+    Sheet,
     /// Information-set MCTS.
     Ismcts {
         /// Iterations per decision.
@@ -60,6 +63,7 @@ impl Strategy {
             "random" | "azar" | "aleatorio" => Strategy::Random,
             "greedy" | "codicioso" | "voraz" => Strategy::Greedy,
             "expert" | "experto" => Strategy::Expert,
+            "sheet" | "hoja" | "chuleta" => Strategy::Sheet,
             "ismcts" | "mcts" => {
                 let budget = spec.params(&["budget"])?.count(
                     "budget",
@@ -128,6 +132,7 @@ impl fmt::Display for Strategy {
             Strategy::Random => f.write_str("random"),
             Strategy::Greedy => f.write_str("greedy"),
             Strategy::Expert => f.write_str("expert"),
+            Strategy::Sheet => f.write_str("sheet"),
             Strategy::Ismcts { budget } => write!(f, "ismcts:{budget}"),
         }
     }
@@ -170,6 +175,7 @@ impl Bot {
             Strategy::Random => random_action(view, &mut self.actions, rng),
             Strategy::Greedy => greedy_action(view),
             Strategy::Expert => expert_action(view),
+            Strategy::Sheet => sheet_action(view),
             Strategy::Ismcts { .. } => {
                 let l = view.legal();
                 if l.count() == 1 && !l.combos {
@@ -182,6 +188,31 @@ impl Bot {
             }
         }
     }
+}
+
+/// The shipped cheat sheets (`data/durak/sheet-*.csv`), read once.
+pub fn shipped_sheets() -> &'static [SheetTable] {
+    static SHEETS: std::sync::OnceLock<Vec<SheetTable>> = std::sync::OnceLock::new();
+    SHEETS.get_or_init(|| {
+        [
+            ("sheet-podkidnoy-2p.csv", include_str!("../../../data/durak/sheet-podkidnoy-2p.csv")),
+            ("sheet-perevodnoy-2p.csv", include_str!("../../../data/durak/sheet-perevodnoy-2p.csv")),
+        ]
+        .iter()
+        .map(|(name, text)| {
+            SheetTable::parse::<super::Durak>(text, name)
+                .expect("the shipped Durak sheets are read by a test")
+        })
+        .collect()
+    })
+}
+
+/// The sheet's move: the shipped sheet of the nearest table where it says one, else greedy's.
+pub fn sheet_action(view: &View) -> Action {
+    let sheet = &shipped_sheets()[<super::Durak as SheetGame>::sheet_for(view.rules())];
+    sheet
+        .action::<super::Durak>(view)
+        .unwrap_or_else(|| greedy_action(view))
 }
 
 /// Uniform over the legal actions (multi-card openings included).
@@ -210,13 +241,18 @@ pub fn cheapest(set: CardSet, trump: u8) -> Card {
     Card(pick.trailing_zeros() as u8)
 }
 
-/// The greedy move.
+/// The greedy move: swaps the trump whenever it may, else [`greedy_move`].
 pub fn greedy_action(view: &View) -> Action {
-    let l = view.legal();
-    let trump = view.trump();
-    if l.swap {
+    if view.legal().swap {
         return Action::SwapTrump;
     }
+    greedy_move(view)
+}
+
+/// The greedy move other than swapping the trump.
+pub fn greedy_move(view: &View) -> Action {
+    let l = view.legal();
+    let trump = view.trump();
     match view.phase() {
         Phase::Attack => Action::Play(cheapest(l.plays, trump)),
         Phase::Defend => {

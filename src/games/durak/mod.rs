@@ -8,6 +8,7 @@ pub mod engine;
 pub mod position;
 pub mod redeal;
 pub mod rules;
+pub mod sheet;
 
 use serde::{Deserialize, Serialize};
 

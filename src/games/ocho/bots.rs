@@ -27,6 +27,7 @@ use super::cards::{
 };
 use super::engine::{canonical_suit, Action, OchoState, Phase, View};
 use crate::error::Result;
+use crate::play::sheet::SheetTable;
 use crate::play::{PlayerView, State};
 use crate::rng::{uniform_below, Rng, Stream};
 use crate::text::Spec;
@@ -47,6 +48,8 @@ pub enum Kind {
     Greedy,
     /// Hand-written play with card counting.
     Expert,
+    /// The cheat sheet in `data/ocho` (built in), `greedy` where it says "either".
+    Sheet,
     /// Information-set MCTS.
     Ismcts {
         /// Iterations per decision.
@@ -65,7 +68,7 @@ pub struct Strategy {
 }
 
 /// The strategies, for help and messages.
-pub const STRATEGIES: &str = "strategies are random, greedy, expert and ismcts[:N] (N iterations per move), in Spanish azar, codicioso, experto and busqueda; each takes forget=R, the chance 0–1 of forgetting «voy por una» (e.g. greedy:forget=0.1)";
+pub const STRATEGIES: &str = "strategies are random, greedy, expert, sheet (the cheat sheet in data/ocho) and ismcts[:N] (N iterations per move), in Spanish azar, codicioso, experto and busqueda; each takes forget=R, the chance 0–1 of forgetting «voy por una» (e.g. greedy:forget=0.1)";
 
 impl Strategy {
     /// A strategy that never forgets.
@@ -80,6 +83,7 @@ impl Strategy {
         let kind = match spec.name.as_str() {
             "random" | "azar" | "aleatorio" => Kind::Random,
             "greedy" | "codicioso" | "voraz" => Kind::Greedy,
+            "sheet" | "hoja" | "chuleta" => Kind::Sheet,
             "expert" | "experto" => Kind::Expert,
             "ismcts" | "mcts" | "busqueda" => Kind::Ismcts { budget: 0 },
             _ => return Err(spec.unknown(STRATEGIES)),
@@ -112,10 +116,12 @@ impl fmt::Display for Strategy {
             (Kind::Random, None) => f.write_str("random"),
             (Kind::Greedy, None) => f.write_str("greedy"),
             (Kind::Expert, None) => f.write_str("expert"),
+            (Kind::Sheet, None) => f.write_str("sheet"),
             (Kind::Ismcts { budget }, None) => write!(f, "ismcts:{budget}"),
             (Kind::Random, Some(x)) => write!(f, "random:{x}"),
             (Kind::Greedy, Some(x)) => write!(f, "greedy:{x}"),
             (Kind::Expert, Some(x)) => write!(f, "expert:{x}"),
+            (Kind::Sheet, Some(x)) => write!(f, "sheet:{x}"),
             (Kind::Ismcts { budget }, Some(x)) => write!(f, "ismcts:budget={budget},{x}"),
         }
     }
@@ -202,6 +208,7 @@ impl Bot {
         let action = match self.strategy.kind {
             Kind::Random => random_action(view, rng),
             Kind::Greedy => greedy_action(view),
+            Kind::Sheet => sheet_action(view),
             Kind::Expert => expert_action(view),
             Kind::Ismcts { .. } => {
                 if view.legal().moves() == 1 && view.legal().plays & EIGHTS == 0 {
@@ -313,14 +320,33 @@ fn highest(set: CardSet) -> Card {
         .expect("a non-empty set")
 }
 
+/// The shipped cheat sheet (`data/ocho/sheet-4p.csv`), read once.
+pub fn shipped_sheet() -> &'static SheetTable {
+    static SHEET: std::sync::OnceLock<SheetTable> = std::sync::OnceLock::new();
+    SHEET.get_or_init(|| {
+        SheetTable::parse::<super::Ocho>(include_str!("../../../data/ocho/sheet-4p.csv"), "sheet-4p.csv")
+            .expect("the shipped Ocho sheet is read by a test")
+    })
+}
+
+/// The sheet's move where it says one, else greedy's.
+pub fn sheet_action(view: &View) -> Action {
+    shipped_sheet()
+        .action::<super::Ocho>(view)
+        .unwrap_or_else(|| greedy_action(view))
+}
+
+/// Greedy's play of `card`: an 8 names the suit it holds most of after it.
+#[inline]
+pub fn greedy_play(view: &View, card: Card) -> Action {
+    let counts = suit_counts(view.hand() & !card.bit() & !JOKERS);
+    play_naming(view, card, |s| counts[s as usize] as i32)
+}
+
 /// The greedy move.
 pub fn greedy_action(view: &View) -> Action {
     let l = view.legal();
-    let rest_counts = |card: Card| suit_counts(view.hand() & !card.bit() & !JOKERS);
-    let name = |card: Card| {
-        let counts = rest_counts(card);
-        play_naming(view, card, |s| counts[s as usize] as i32)
-    };
+    let name = |card: Card| greedy_play(view, card);
     match view.phase() {
         Phase::Over => Action::Pass,
         Phase::StackDrawn if cheap_to_take(view) => Action::Take,
@@ -338,28 +364,36 @@ pub fn greedy_action(view: &View) -> Action {
             if l.plays == 0 {
                 return l.other().expect("a stuck player draws or passes");
             }
-            let next = view.next_after(view.seat());
-            if view.hand_len(next) <= 2 {
-                for set in [rank_mask(THREE), JOKERS, rank_mask(TWO)] {
-                    if l.plays & set != 0 {
-                        return name(lowest(l.plays & set));
-                    }
-                }
-            }
-            let held = rank_mask(TWO) | rank_mask(THREE);
-            let pools = [
-                l.plays & !(EIGHTS | JOKERS | held),
-                l.plays & held,
-                l.plays & JOKERS,
-                l.plays & EIGHTS,
-            ];
-            let pool = pools
-                .into_iter()
-                .find(|&p| p != 0)
-                .expect("plays is not empty");
-            name(highest(pool))
+            greedy_turn(view, l.plays)
         }
     }
+}
+
+/// Greedy's choice on a normal turn among `plays` (non-empty, playable): a 3, joker or 2 when the
+/// next player holds two cards or fewer, else the costliest plain card, then 2s and 3s, jokers,
+/// 8s last.
+pub fn greedy_turn(view: &View, plays: CardSet) -> Action {
+    let name = |card: Card| greedy_play(view, card);
+    let next = view.next_after(view.seat());
+    if view.hand_len(next) <= 2 {
+        for set in [rank_mask(THREE), JOKERS, rank_mask(TWO)] {
+            if plays & set != 0 {
+                return name(lowest(plays & set));
+            }
+        }
+    }
+    let held = rank_mask(TWO) | rank_mask(THREE);
+    let pools = [
+        plays & !(EIGHTS | JOKERS | held),
+        plays & held,
+        plays & JOKERS,
+        plays & EIGHTS,
+    ];
+    let pool = pools
+        .into_iter()
+        .find(|&p| p != 0)
+        .expect("plays is not empty");
+    name(highest(pool))
 }
 
 /// The expert move.

@@ -16,6 +16,7 @@ pub mod deal;
 pub mod engine;
 pub mod position;
 pub mod rules;
+pub mod sheet;
 pub mod value;
 
 use serde::{Deserialize, Serialize};
