@@ -64,6 +64,33 @@ fn durak_sheets_are_current() {
 }
 
 #[test]
+fn domino_sheet_is_current() {
+    shipped_sheets_are_current::<tahur::games::domino::Domino>();
+}
+
+#[test]
+fn ocho_sheet_is_current() {
+    shipped_sheets_are_current::<tahur::games::ocho::Ocho>();
+}
+
+#[test]
+fn domino_and_ocho_built_in_sheets_are_the_shipped_files() {
+    use tahur::games::{domino::Domino, ocho::Ocho};
+    let text = std::fs::read_to_string(data("domino", "sheet-pairs-4p.csv")).unwrap();
+    assert_eq!(
+        *tahur::games::domino::bots::shipped_sheet(),
+        SheetTable::parse::<Domino>(&text, "domino").unwrap(),
+        "rebuild: the binary carries an older Dominó sheet"
+    );
+    let text = std::fs::read_to_string(data("ocho", "sheet-4p.csv")).unwrap();
+    assert_eq!(
+        *tahur::games::ocho::bots::shipped_sheet(),
+        SheetTable::parse::<Ocho>(&text, "ocho").unwrap(),
+        "rebuild: the binary carries an older Ocho sheet"
+    );
+}
+
+#[test]
 fn durak_built_in_sheets_are_the_shipped_files() {
     use tahur::games::durak::{bots::shipped_sheets, Durak};
     for (i, name) in Durak::SHEETS.iter().enumerate() {
@@ -89,65 +116,71 @@ fn a_cell_reads_its_sums_as_a_paired_mean_over_situations() {
         seed: 1,
         rollouts: 4,
     };
-    // Build the take-or-beat cell (options beat, take) by hand: five situations whose summed
-    // differences beat − take over 4 rollouts (half points) are these.
-    let diffs = [8i64, 4, 0, 6, 2];
-    let mut c = tahur::play::sheet::CellTally {
-        situations: 5,
-        present: vec![5, 5],
-        values: vec![Default::default(); 2],
-        both: vec![5],
-        differences: vec![Default::default()],
+    // Build the take-or-beat cell (options beat, take) by hand: 25 situations whose summed
+    // differences beat − take over 4 rollouts (half points) are these five, five times each.
+    let diffs = [8i64, 4, 0, 6, 2].repeat(5);
+    let fill = |diffs: &[i64]| {
+        let n = diffs.len() as u64;
+        let mut c = tahur::play::sheet::CellTally {
+            situations: n,
+            present: vec![n, n],
+            values: vec![Default::default(); 2],
+            both: vec![n],
+            differences: vec![Default::default()],
+        };
+        for &d in diffs {
+            c.differences[0].add(d);
+            c.values[0].add(6 + d / 2);
+            c.values[1].add(6 - d / 2);
+        }
+        c
     };
-    for d in diffs {
-        c.differences[0].add(d);
-        c.values[0].add(6 + d / 2);
-        c.values[1].add(6 - d / 2);
-    }
     let mut t = SheetTally {
-        games: 5,
+        games: 25,
         faults: 0,
-        cells: (0..Durak::TOPICS.iter().map(|t| t.rows.len()).sum::<usize>())
-            .map(|_| Default::default())
-            .collect(),
+        cells: Vec::new(),
     };
-    let at = cell_index::<Durak>(0, 2);
-    assert_eq!(at, 2);
-    for (i, topic) in Durak::TOPICS.iter().enumerate() {
-        for r in 0..topic.rows.len() {
+    for topic in Durak::TOPICS {
+        for _ in topic.rows {
             let k = topic.options.len();
-            t.cells[cell_index::<Durak>(i, r)] = tahur::play::sheet::CellTally {
+            t.cells.push(tahur::play::sheet::CellTally {
                 situations: 0,
                 present: vec![0; k],
                 values: vec![Default::default(); k],
                 both: vec![0; k * (k - 1) / 2],
                 differences: vec![Default::default(); k * (k - 1) / 2],
-            };
+            });
         }
     }
-    t.cells[at] = c;
+    let at = cell_index::<Durak>(0, 2);
+    assert_eq!(at, 2);
+    t.cells[at] = fill(&diffs);
     let got = cell::<Durak>(&t, &spec, 0, 2);
-    // Per situation, in chances: d / 8 → 1, 0.5, 0, 0.75, 0.25: mean 0.5, sample sd
-    // sqrt(0.625 / 4) = 0.3953, standard error 0.1768, z 2.828, p 0.00468.
+    // Per situation, in chances: d / 8 → 1, 0.5, 0, 0.75, 0.25 (five times): mean 0.5, sample
+    // variance 0.125 × 25/24, standard error 0.07217, z 6.93.
     let d = got.difference.unwrap();
     assert_eq!((got.best, got.runner_up), (Some(0), Some(1)));
     assert!((d.difference - 0.5).abs() < 1e-12, "{d:?}");
-    let se = (0.625f64 / 4.0).sqrt() / 5f64.sqrt();
+    let se = (0.125f64 * 25.0 / 24.0 / 25.0).sqrt();
+    assert!((se - 0.07217).abs() < 1e-5);
     assert!((d.interval.high - d.interval.low - 2.0 * 1.959964 * se).abs() < 1e-4, "{d:?}");
-    assert!((d.p_value - 0.004678).abs() < 2e-4, "{d:?}");
+    assert!(d.p_value < 1e-10, "{d:?}");
     assert!(got.shown);
     assert_eq!(sheet::verdict::<Durak>(&got), "beat");
-    // Three of the five situations would not show it: "either".
-    let mut few = t.clone();
-    let c = &mut few.cells[at];
-    c.differences[0] = Default::default();
-    for d in [8i64, -4, 0] {
-        c.differences[0].add(d);
-    }
-    c.both[0] = 3;
-    let got = cell::<Durak>(&few, &spec, 0, 2);
+    // 8, −4, 0 seven times: mean 1/6, standard error 0.1394, z 1.195, p 0.232: "either".
+    t.cells[at] = fill(&[8i64, -4, 0].repeat(7));
+    let got = cell::<Durak>(&t, &spec, 0, 2);
+    let d = got.difference.unwrap();
+    assert!((d.difference - 1.0 / 6.0).abs() < 1e-12, "{d:?}");
+    assert!((d.p_value - 0.232).abs() < 2e-3, "{d:?}");
     assert!(!got.shown);
     assert_eq!(sheet::verdict::<Durak>(&got), "either");
+    // Fewer than MIN_PAIRED situations with both options compare nothing: "—".
+    t.cells[at] = fill(&[8i64; 19]);
+    let got = cell::<Durak>(&t, &spec, 0, 2);
+    assert_eq!((got.best, got.shown), (None, false));
+    assert_eq!(sheet::verdict::<Durak>(&got), "—");
+    assert_eq!(sheet::MIN_PAIRED, 20);
 }
 
 #[test]
@@ -202,6 +235,16 @@ fn sheet_beats(game: &str, players: u32, reference: &str, games: u32, extra: &st
 fn the_durak_sheet_beats_greedy_head_to_head() {
     sheet_beats("durak", 2, "greedy", 20_000, "");
     sheet_beats("durak", 2, "greedy", 20_000, "--variant perevodnoy");
+}
+
+#[test]
+fn the_domino_sheet_beats_company_head_to_head() {
+    sheet_beats("domino", 4, "company", 20_000, "");
+}
+
+#[test]
+fn the_ocho_sheet_beats_greedy_head_to_head() {
+    sheet_beats("ocho", 4, "greedy", 20_000, "");
 }
 
 #[test]

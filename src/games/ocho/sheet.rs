@@ -3,7 +3,9 @@
 //! seat of a four-player game under the «Montañita» rules.
 
 use super::bots::{greedy_play, greedy_turn};
-use super::cards::{lowest, rank_mask, CardSet, EIGHTS, JACK, JOKERS, KING, THREE, TWO};
+use super::cards::{
+    count, lowest, rank_mask, suit_mask, CardSet, EIGHTS, JACK, JOKERS, KING, THREE, TWO,
+};
 use super::engine::{Action, Phase, View};
 use super::rules::Rules;
 use super::Ocho;
@@ -50,6 +52,12 @@ const TOPICS: &[Topic] = &[
         key: "reverse",
         question: "Play a reverse (J or K) now or keep it?",
         options: &["play the reverse", "keep it"],
+        rows: HOLD_ROWS,
+    },
+    Topic {
+        key: "plain_card",
+        question: "Which plain card: the costliest, or one of the suit you hold most?",
+        options: &["costliest", "your longest suit"],
         rows: HOLD_ROWS,
     },
 ];
@@ -131,7 +139,22 @@ pub fn classify(view: &View<'_>) -> Option<Situation<Action>> {
                     });
                 }
             }
-            None
+            // Plain cards only: the costliest (greedy's) or the best of the suit held most.
+            let plain = l.plays & !(EIGHTS | JOKERS | rank_mask(TWO) | rank_mask(THREE));
+            if plain == 0 || l.plays != plain {
+                return None;
+            }
+            let hand = view.hand() & !EIGHTS & !JOKERS;
+            let longest = (0..4u8)
+                .filter(|&s| plain & suit_mask(s) != 0)
+                .max_by_key(|&s| (count(hand & suit_mask(s)), std::cmp::Reverse(s)))?;
+            let costliest = greedy_turn(view, plain);
+            let long = greedy_turn(view, plain & suit_mask(longest));
+            (long != costliest).then_some(Situation {
+                topic: 4,
+                row: hold_row(view),
+                actions: [Some(costliest), Some(long), None, None],
+            })
         }
         _ => None,
     }
