@@ -95,7 +95,10 @@ pub fn dispatch<G: GameCli + SheetGame>(m: &ArgMatches) -> Option<Result<i32>> {
 }
 
 fn run<G: GameCli + SheetGame>(args: &ArgMatches) -> Result<i32> {
-    let out_dir = args.get_one::<PathBuf>("out-dir").expect("defaulted").clone();
+    let out_dir = args
+        .get_one::<PathBuf>("out-dir")
+        .expect("defaulted")
+        .clone();
     let games = *args.get_one::<u64>("games").expect("defaulted");
     let rollouts = *args.get_one::<u32>("rollouts").expect("defaulted");
     let seed = *args.get_one::<u64>("seed").expect("defaulted");

@@ -188,7 +188,11 @@ impl Tally for SheetTally {
 
 /// Where the cell of (topic, row) sits in [`SheetTally::cells`].
 pub fn cell_index<G: SheetGame>(topic: usize, row: usize) -> usize {
-    G::TOPICS[..topic].iter().map(|t| t.rows.len()).sum::<usize>() + row
+    G::TOPICS[..topic]
+        .iter()
+        .map(|t| t.rows.len())
+        .sum::<usize>()
+        + row
 }
 
 fn empty_tally<G: SheetGame>() -> SheetTally {
@@ -319,7 +323,8 @@ impl<G: SheetGame> Simulation for SheetSimulation<G> {
                         let Some(a) = *a else { continue };
                         let mut g = dealt.clone();
                         let (mut d, mut c) = (deal.clone(), decisions.clone());
-                        if g.apply(a, &mut d).is_err() || !Self::finish(&mut g, &mut bots, &mut d, &mut c)
+                        if g.apply(a, &mut d).is_err()
+                            || !Self::finish(&mut g, &mut bots, &mut d, &mut c)
                         {
                             ok = false;
                             break;
@@ -411,12 +416,7 @@ pub struct Cell {
 }
 
 /// Reads a cell's tally.
-pub fn cell<G: SheetGame>(
-    tally: &SheetTally,
-    spec: &SheetSpec,
-    topic: usize,
-    row: usize,
-) -> Cell {
+pub fn cell<G: SheetGame>(tally: &SheetTally, spec: &SheetSpec, topic: usize, row: usize) -> Cell {
     let c = &tally.cells[cell_index::<G>(topic, row)];
     let k = G::TOPICS[topic].options.len();
     let scale = 2.0 * spec.rollouts as f64;
@@ -510,7 +510,8 @@ pub fn table<G: SheetGame>(tally: &SheetTally, spec: &SheetSpec) -> Table {
     );
     for c in cells::<G>(tally, spec) {
         let topic = &G::TOPICS[c.topic];
-        let name = |o: Option<usize>| o.map_or(Value::Empty, |o| Value::Text(topic.options[o].into()));
+        let name =
+            |o: Option<usize>| o.map_or(Value::Empty, |o| Value::Text(topic.options[o].into()));
         let (diff, interval, p) = match &c.difference {
             Some(d) => (
                 Value::Prob(d.difference),
@@ -578,7 +579,9 @@ pub fn report<G: SheetGame>(tally: &SheetTally, spec: &SheetSpec) -> Report {
 /// the durak".
 fn good_side<G: Game>() -> String {
     match G::INFO.scoring {
-        super::Scoring::Event { good: false } => format!("of not being the {}", G::INFO.words.event),
+        super::Scoring::Event { good: false } => {
+            format!("of not being the {}", G::INFO.words.event)
+        }
         _ => "of winning".to_string(),
     }
 }
@@ -593,10 +596,7 @@ pub struct SheetTable {
 impl SheetTable {
     /// Reads a sheet's CSV (as [`table`] writes it); `origin` names it in messages.
     pub fn parse<G: SheetGame>(text: &str, origin: &str) -> Result<SheetTable> {
-        let mut play: Vec<Option<u8>> = vec![
-            None;
-            G::TOPICS.iter().map(|t| t.rows.len()).sum()
-        ];
+        let mut play: Vec<Option<u8>> = vec![None; G::TOPICS.iter().map(|t| t.rows.len()).sum()];
         let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
         for (line, rec) in reader.records().enumerate() {
             let rec = rec.map_err(|e| Error::usage(format!("{origin}: {e}")))?;

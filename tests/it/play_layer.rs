@@ -817,6 +817,24 @@ fn playing_more_allocates_nothing_more() {
     );
 }
 
+/// The `sheet` bots (a table lookup after sorting the decision) allocate nothing either.
+#[test]
+fn sheet_bots_allocate_nothing_more() {
+    fn sheet_table<G: Game>(players: usize, reference: &str) {
+        let list = G::Strategy::parse_list(&format!("sheet,{reference}")).unwrap();
+        let table = TableSetup::<G>::new(G::Rules::standard(players), &list, false).unwrap();
+        flat(
+            &GameSimulation::new(&table),
+            100,
+            400,
+            &format!("{} sheet", G::INFO.title),
+        );
+    }
+    sheet_table::<Durak>(2, "greedy");
+    sheet_table::<tahur::games::domino::Domino>(4, "company");
+    sheet_table::<tahur::games::ocho::Ocho>(4, "greedy");
+}
+
 // ---------------------------------------------------------------------------------------------
 // The layer's contracts on every game, driven by the one list of games (`with_games!`): a new
 // game is held to them by being listed.

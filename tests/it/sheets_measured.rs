@@ -31,17 +31,16 @@ fn shipped_sheets_are_current<G: SheetGame>() {
         );
         assert_eq!(stored.tally.games + stored.tally.faults, stored.spec.games);
         assert_eq!(stored.tally.faults, 0, "{name}: broken games");
-        let prefix = sheet::measure_prefix::<G>(
-            &stored.spec,
-            stored.prefix_chunks,
-            &RunControl::default(),
-        )
-        .unwrap();
+        let prefix =
+            sheet::measure_prefix::<G>(&stored.spec, stored.prefix_chunks, &RunControl::default())
+                .unwrap();
         assert!(
             prefix == stored.prefix,
             "data/{key}/sheet-{name} is stale (the engine or the bots play differently now): {fix}"
         );
-        for (file, content) in sheet::files::<G>(&stored.tally, &stored.prefix, &stored.spec).unwrap() {
+        for (file, content) in
+            sheet::files::<G>(&stored.tally, &stored.prefix, &stored.spec).unwrap()
+        {
             let on_disk = std::fs::read_to_string(data(key, &file)).unwrap_or_default();
             assert!(on_disk == content, "data/{key}/{file} is stale: {fix}");
             if file.ends_with(".csv") {
@@ -163,7 +162,10 @@ fn a_cell_reads_its_sums_as_a_paired_mean_over_situations() {
     assert!((d.difference - 0.5).abs() < 1e-12, "{d:?}");
     let se = (0.125f64 * 25.0 / 24.0 / 25.0).sqrt();
     assert!((se - 0.07217).abs() < 1e-5);
-    assert!((d.interval.high - d.interval.low - 2.0 * 1.959964 * se).abs() < 1e-4, "{d:?}");
+    assert!(
+        (d.interval.high - d.interval.low - 2.0 * 1.959964 * se).abs() < 1e-4,
+        "{d:?}"
+    );
     assert!(d.p_value < 1e-10, "{d:?}");
     assert!(got.shown);
     assert_eq!(sheet::verdict::<Durak>(&got), "beat");
@@ -228,7 +230,10 @@ fn sheet_beats(game: &str, players: u32, reference: &str, games: u32, extra: &st
     assert_eq!(pair["b"], "sheet");
     assert_eq!(v["ranking"][0]["strategy"], "sheet", "{v}");
     let p = pair["p_value"].as_f64().unwrap();
-    assert!(p < 0.01, "{game}: sheet against {reference}: p = {p}: {pair}");
+    assert!(
+        p < 0.01,
+        "{game}: sheet against {reference}: p = {p}: {pair}"
+    );
 }
 
 #[test]
@@ -254,8 +259,16 @@ fn sheet_command_refuses_bad_values_and_writes_where_asked() {
     let out_s = out.to_str().unwrap();
     let run = common::tahur()
         .args([
-            "durak", "sheet", "--only", "perevodnoy-2p", "--games", "40", "--rollouts", "2",
-            "--out-dir", out_s,
+            "durak",
+            "sheet",
+            "--only",
+            "perevodnoy-2p",
+            "--games",
+            "40",
+            "--rollouts",
+            "2",
+            "--out-dir",
+            out_s,
         ])
         .output()
         .unwrap();
@@ -274,7 +287,10 @@ fn sheet_command_refuses_bad_values_and_writes_where_asked() {
         ]
     );
     let md = std::fs::read_to_string(out.join("sheet-perevodnoy-2p.md")).unwrap();
-    assert!(md.contains("Transfer or beat?") && md.contains("| 40 |"), "{md}");
+    assert!(
+        md.contains("Transfer or beat?") && md.contains("| 40 |"),
+        "{md}"
+    );
     for (args, says) in [
         (vec!["--games", "0"], "--games"),
         (vec!["--rollouts", "0"], "rollouts"),

@@ -132,7 +132,11 @@ pub fn classify(view: &View<'_>) -> Option<Situation<Action>> {
     }
     // An option that is the same play as an earlier one is not a choice of its own.
     for i in 1..MAX_OPTIONS {
-        if actions[i].is_some() && actions[..i].iter().any(|a| a.map(Action::move_only) == actions[i].map(Action::move_only)) {
+        if actions[i].is_some()
+            && actions[..i]
+                .iter()
+                .any(|a| a.map(Action::move_only) == actions[i].map(Action::move_only))
+        {
             actions[i] = None;
         }
     }

@@ -195,8 +195,14 @@ pub fn shipped_sheets() -> &'static [SheetTable] {
     static SHEETS: std::sync::OnceLock<Vec<SheetTable>> = std::sync::OnceLock::new();
     SHEETS.get_or_init(|| {
         [
-            ("sheet-podkidnoy-2p.csv", include_str!("../../../data/durak/sheet-podkidnoy-2p.csv")),
-            ("sheet-perevodnoy-2p.csv", include_str!("../../../data/durak/sheet-perevodnoy-2p.csv")),
+            (
+                "sheet-podkidnoy-2p.csv",
+                include_str!("../../../data/durak/sheet-podkidnoy-2p.csv"),
+            ),
+            (
+                "sheet-perevodnoy-2p.csv",
+                include_str!("../../../data/durak/sheet-perevodnoy-2p.csv"),
+            ),
         ]
         .iter()
         .map(|(name, text)| {

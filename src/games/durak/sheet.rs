@@ -64,7 +64,12 @@ const TOPICS: &[Topic] = &[
     Topic {
         key: "lead",
         question: "Which card to lead?",
-        options: &["lowest plain", "lowest plain pair", "highest plain", "lowest trump"],
+        options: &[
+            "lowest plain",
+            "lowest plain pair",
+            "highest plain",
+            "lowest trump",
+        ],
         rows: LEAD_ROWS,
     },
     Topic {
@@ -104,7 +109,11 @@ impl SheetGame for Durak {
     }
 }
 
-fn situation(topic: usize, row: usize, actions: [Option<Action>; MAX_OPTIONS]) -> Situation<Action> {
+fn situation(
+    topic: usize,
+    row: usize,
+    actions: [Option<Action>; MAX_OPTIONS],
+) -> Situation<Action> {
     Situation {
         topic,
         row,
@@ -138,7 +147,12 @@ pub fn classify(view: &View<'_>) -> Option<Situation<Action>> {
                 return Some(situation(
                     1,
                     row,
-                    [Some(Action::Transfer(t)), beat.map(Action::Play), take, None],
+                    [
+                        Some(Action::Transfer(t)),
+                        beat.map(Action::Play),
+                        take,
+                        None,
+                    ],
                 ));
             }
             let b = beat?;

@@ -324,8 +324,11 @@ fn highest(set: CardSet) -> Card {
 pub fn shipped_sheet() -> &'static SheetTable {
     static SHEET: std::sync::OnceLock<SheetTable> = std::sync::OnceLock::new();
     SHEET.get_or_init(|| {
-        SheetTable::parse::<super::Ocho>(include_str!("../../../data/ocho/sheet-4p.csv"), "sheet-4p.csv")
-            .expect("the shipped Ocho sheet is read by a test")
+        SheetTable::parse::<super::Ocho>(
+            include_str!("../../../data/ocho/sheet-4p.csv"),
+            "sheet-4p.csv",
+        )
+        .expect("the shipped Ocho sheet is read by a test")
     })
 }
 
