@@ -594,6 +594,22 @@ pub struct SheetTable {
 }
 
 impl SheetTable {
+    /// The sheets a game ships, built into the binary as `(file name, CSV text)` and read once
+    /// into `cell` (a test reads every shipped file, so reading them cannot fail at run time).
+    pub fn built_in<G: SheetGame>(
+        cell: &'static std::sync::OnceLock<Vec<SheetTable>>,
+        files: &[(&str, &'static str)],
+    ) -> &'static [SheetTable] {
+        cell.get_or_init(|| {
+            files
+                .iter()
+                .map(|(name, text)| {
+                    SheetTable::parse::<G>(text, name).expect("a test reads the shipped sheets")
+                })
+                .collect()
+        })
+    }
+
     /// Reads a sheet's CSV (as [`table`] writes it); `origin` names it in messages.
     pub fn parse<G: SheetGame>(text: &str, origin: &str) -> Result<SheetTable> {
         let mut play: Vec<Option<u8>> = vec![None; G::TOPICS.iter().map(|t| t.rows.len()).sum()];

@@ -193,8 +193,9 @@ impl Bot {
 /// The shipped cheat sheets (`data/durak/sheet-*.csv`), read once.
 pub fn shipped_sheets() -> &'static [SheetTable] {
     static SHEETS: std::sync::OnceLock<Vec<SheetTable>> = std::sync::OnceLock::new();
-    SHEETS.get_or_init(|| {
-        [
+    SheetTable::built_in::<super::Durak>(
+        &SHEETS,
+        &[
             (
                 "sheet-podkidnoy-2p.csv",
                 include_str!("../../../data/durak/sheet-podkidnoy-2p.csv"),
@@ -203,14 +204,8 @@ pub fn shipped_sheets() -> &'static [SheetTable] {
                 "sheet-perevodnoy-2p.csv",
                 include_str!("../../../data/durak/sheet-perevodnoy-2p.csv"),
             ),
-        ]
-        .iter()
-        .map(|(name, text)| {
-            SheetTable::parse::<super::Durak>(text, name)
-                .expect("the shipped Durak sheets are read by a test")
-        })
-        .collect()
-    })
+        ],
+    )
 }
 
 /// The sheet's move: the shipped sheet of the nearest table where it says one, else greedy's.
