@@ -16,6 +16,7 @@
 pub mod advise;
 pub mod bid;
 pub mod bots;
+pub mod duel;
 pub mod engine;
 pub mod exact;
 pub mod face;
