@@ -201,6 +201,32 @@ impl<'g> LastBid<'g> {
         Some((0..a).map(|i| out[i * h + hand]).collect())
     }
 
+    /// The average strategy's probability of `action` at `spot` for `hand` (0 at a spot that
+    /// cannot occur).
+    pub fn strategy_at(&self, spot: &Spot, hand: usize, action: usize) -> f64 {
+        let Some(&n) = self.index.get(spot) else {
+            return 0.0;
+        };
+        let h = self.game.hand_count();
+        let w = &self.average[n];
+        let a_count = self.nodes[n].moves.len();
+        let total: f64 = (0..a_count).map(|a| w[a * h + hand].max(0.0)).sum();
+        if total > 0.0 {
+            w[action * h + hand].max(0.0) / total
+        } else {
+            1.0 / a_count as f64
+        }
+    }
+
+    /// The spot after `action` at `spot` (`None`: the action is a doubt and ends the round).
+    pub fn step(&self, spot: &Spot, action: usize) -> Option<Spot> {
+        let n = self.index[spot];
+        match self.nodes[n].next[action] {
+            Next::Spot(c) => Some(self.nodes[c].spot),
+            _ => None,
+        }
+    }
+
     /// The actions at a spot, if the spot can occur.
     pub fn moves(&self, spot: &Spot) -> Option<&[Move]> {
         self.index.get(spot).map(|&n| &self.nodes[n].moves[..])

@@ -11,8 +11,10 @@
 pub mod full;
 pub mod game;
 pub mod last_bid;
+pub mod solve;
 
 pub use game::{DuelGame, DuelRules};
+pub use solve::{solve, DuelResult, DuelSpec, Memory};
 
 #[cfg(test)]
 mod tests;

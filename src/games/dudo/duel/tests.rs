@@ -185,3 +185,42 @@ fn standing_bid_abstraction_is_judged_in_the_full_game() {
         assert!((gains - full).abs() < 1e-9, "{gains} vs {full}");
     }
 }
+
+#[test]
+#[ignore]
+fn probe_speed() {
+    let k: u32 = std::env::var("PK").unwrap().parse().unwrap();
+    let mode = std::env::var("PM").unwrap();
+    let its: u64 = std::env::var("PI").unwrap().parse().unwrap();
+    let game = DuelGame::new(DuelRules::Plain, k);
+    let t = std::time::Instant::now();
+    if mode == "full" {
+        let mut s = FullRecall::new(&game);
+        eprintln!("alloc {:?}", t.elapsed());
+        for i in 1..=its {
+            s.iterate();
+            if i % 10 == 0 || i == its {
+                eprintln!("it {i} {:?}", t.elapsed());
+            }
+        }
+        let (v, e) = s.judge();
+        eprintln!("v={v} e={e} {:?}", t.elapsed());
+    } else {
+        let mem: usize = mode.parse().unwrap();
+        let mut s = last_bid::LastBid::new(&game, mem);
+        eprintln!("spots {} {:?}", s.spot_count(), t.elapsed());
+        for i in 1..=its {
+            s.iterate();
+            if i % 10 == 0 || i == its {
+                let v = s.value();
+                let se = s.spot_exploitability();
+                eprintln!("it {i} v={v:.5} spot-e={se:.4} {:?}", t.elapsed());
+            }
+        }
+        if k <= 2 {
+            let mut judge = Judge::new(&game);
+            let e = judge.exploitability(&s.policy());
+            eprintln!("full-e={e} {:?}", t.elapsed());
+        }
+    }
+}
