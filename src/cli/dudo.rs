@@ -359,6 +359,10 @@ pub struct DuelCmd {
     /// Also draw the exploitability against iterations as SVG.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<PathBuf>,
+    /// Write the strategy as a cheat sheet into DIR: duel-<rules>.csv (every frequency) and
+    /// duel-<rules>.md (readable); `-<K>` is added to the names below five dice a side.
+    #[arg(long, value_name = "DIR")]
+    pub sheet_dir: Option<PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -563,30 +567,60 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
             "invalid --responder-deals with --memory full: the full-recall exploitability is exact there; drop it",
         ));
     }
+    if a.sheet_dir.is_some() && memory == Memory::Full {
+        return Err(Error::usage(
+            "invalid --sheet-dir with --memory full: a sheet lists the strategy per incoming bid; use --memory 1 or 2",
+        ));
+    }
+    let stem = match a.dice_each {
+        5 => format!("duel-{}", a.rules.key()),
+        k => format!("duel-{}-{k}", a.rules.key()),
+    };
     let progress = super::run::progress(spec.iterations, "iterations");
-    let (solved_result, pool_err) = with_progress(a.run.threads, progress, |control| {
+    let (solved, pool_err) = with_progress(a.run.threads, progress, |control| {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(control.threads.unwrap_or(0))
             .build();
         match pool {
             Ok(pool) => (
                 Some(pool.install(|| {
-                    duel::solve(&game, &spec, &tahur::signals::interrupted, |n| {
-                        control.progress.inc(n)
-                    })
-                    .1
+                    let (solver, result) =
+                        duel::solve(&game, &spec, &tahur::signals::interrupted, |n| {
+                            control.progress.inc(n)
+                        });
+                    let sheet = match (&solver, a.sheet_dir.is_some()) {
+                        (duel::solve::Solved::Bids(s), true) => Some((
+                            duel::sheet::csv(s),
+                            duel::sheet::markdown(s, &spec, &result, &format!("{stem}.csv")),
+                        )),
+                        _ => None,
+                    };
+                    (result, sheet)
                 })),
                 None,
             ),
             Err(e) => (None, Some(e.to_string())),
         }
     });
-    let result = solved_result.ok_or_else(|| {
+    let (result, sheet) = solved.ok_or_else(|| {
         Error::usage(format!(
             "cannot start the worker threads: {}",
             pool_err.unwrap_or_default()
         ))
     })?;
+    if let (Some(dir), Some((csv, md))) = (&a.sheet_dir, &sheet) {
+        if result.interrupted {
+            say!(
+                "tahur: interrupted: the sheet in {} is left as it was",
+                dir.display()
+            );
+        } else {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Error::usage(format!("cannot create '{}': {e}", dir.display())))?;
+            tahur::report::write_atomic(&dir.join(format!("{stem}.csv")), csv.as_bytes())?;
+            tahur::report::write_atomic(&dir.join(format!("{stem}.md")), md.as_bytes())?;
+        }
+    }
     if let Some(path) = &a.chart {
         duel::solve::chart(&spec, &result).write(path)?;
     }

@@ -67,8 +67,9 @@ struct Node {
 /// What a backward pass does at one player's spots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pass {
-    /// CFR+ update of this player's regrets and average.
-    Cfr(usize),
+    /// CFR+ update of both players' regrets and averages (simultaneous updates: one backward
+    /// pass serves both, half the work of alternating ones on these matrices).
+    Cfr,
     /// This player best-responds, spot by spot.
     Best(usize),
     /// Nobody deviates: the profile's value.
@@ -140,13 +141,11 @@ impl<'g> LastBid<'g> {
         self.nodes.len()
     }
 
-    /// One CFR+ iteration with alternating updates, the average weighted by the iteration.
+    /// One CFR+ iteration with simultaneous updates, the average weighted by the iteration.
     pub fn iterate(&mut self) {
         self.iterations += 1;
-        for player in 0..2 {
-            self.current_strategy();
-            self.run(Pass::Cfr(player));
-        }
+        self.current_strategy();
+        self.run(Pass::Cfr);
     }
 
     /// The opener's expected payoff in [−1, 1] when both sides play the average strategy.
@@ -218,6 +217,47 @@ impl<'g> LastBid<'g> {
         }
     }
 
+    /// The index of a spot that can occur.
+    pub fn node_of(&self, spot: &Spot) -> Option<usize> {
+        self.index.get(spot).copied()
+    }
+
+    /// Actions at the spot of index `n`.
+    pub fn moves_at(&self, n: usize) -> &[Move] {
+        &self.nodes[n].moves
+    }
+
+    /// Who acts at the spot of index `n` (0 the opener).
+    pub fn mover_at(&self, n: usize) -> usize {
+        usize::from(self.nodes[n].spot.mover)
+    }
+
+    /// The average strategy's probability of `action` at the spot of index `n` for `hand`.
+    pub fn probability(&self, n: usize, hand: usize, action: usize) -> f64 {
+        let h = self.game.hand_count();
+        let w = &self.average[n];
+        let a_count = self.nodes[n].moves.len();
+        let total: f64 = (0..a_count).map(|a| w[a * h + hand].max(0.0)).sum();
+        if total > 0.0 {
+            w[action * h + hand].max(0.0) / total
+        } else {
+            1.0 / a_count as f64
+        }
+    }
+
+    /// The spot index after `action` at spot `n` (`None`: a doubt ends the round).
+    pub fn next_at(&self, n: usize, action: usize) -> Option<usize> {
+        match self.nodes[n].next[action] {
+            Next::Spot(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// [`LastBid::continuation`] at the spot of index `n`.
+    pub fn continuation_at(&self, n: usize, action: usize, h0: usize, h1: usize) -> f64 {
+        payoff(self.game, &self.values, self.nodes[n].next[action], h0, h1)
+    }
+
     /// The spot after `action` at `spot` (`None`: the action is a doubt and ends the round).
     pub fn step(&self, spot: &Spot, action: usize) -> Option<Spot> {
         let n = self.index[spot];
@@ -281,7 +321,8 @@ impl<'g> LastBid<'g> {
         for n in (0..self.nodes.len()).rev() {
             let mover = usize::from(self.nodes[n].spot.mover);
             let deciding = match pass {
-                Pass::Cfr(p) | Pass::Best(p) => p == mover,
+                Pass::Best(p) => p == mover,
+                Pass::Cfr => true,
                 Pass::Evaluate => false,
             };
             if deciding {
@@ -291,7 +332,7 @@ impl<'g> LastBid<'g> {
                 let cfv = &self.cfv[n];
                 let sigma = &mut self.sigma[n];
                 match pass {
-                    Pass::Cfr(_) => {
+                    Pass::Cfr => {
                         let (regret, average) = (&mut self.regret[n], &mut self.average[n]);
                         let own = &self.reach[mover][n];
                         for hand in 0..h {

@@ -11,6 +11,7 @@
 pub mod full;
 pub mod game;
 pub mod last_bid;
+pub mod sheet;
 pub mod solve;
 
 pub use game::{DuelGame, DuelRules};

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::full::{FullRecall, Judge, MAX_FULL_BIDS};
 use super::game::{DuelGame, DuelRules};
-use super::last_bid::{LastBid, Move, Spot};
+use super::last_bid::{LastBid, Move};
 use crate::rng::{ChunkStreams, Rng};
 
 /// What a player remembers of the round's bids.
@@ -275,39 +275,36 @@ fn respond(s: &LastBid<'_>, seat: usize, rng: &mut impl Rng, post: &mut [f64]) -
     let game = s.game();
     let hands = [draw_hand(game, rng), draw_hand(game, rng)];
     post.copy_from_slice(&game.weight);
-    let mut spot = Spot {
-        prev: None,
-        bid: None,
-        mover: 0,
-        used: 0,
-        after_pass: false,
-    };
+    let mut n = 0; // the opening spot
     let sign = if seat == 0 { 1.0 } else { -1.0 };
     loop {
-        let moves = s.moves(&spot).expect("a reachable spot");
-        let mover = usize::from(spot.mover);
+        let actions = s.moves_at(n).len();
+        let mover = s.mover_at(n);
         let a = if mover == seat {
             let mine = hands[seat];
-            (0..moves.len())
-                .max_by(|&x, &y| {
-                    let q = |a: usize| -> f64 {
-                        post.iter()
-                            .enumerate()
-                            .filter(|(_, &p)| p != 0.0)
-                            .map(|(o, &p)| {
-                                let (h0, h1) = if seat == 0 { (mine, o) } else { (o, mine) };
-                                p * sign * s.continuation(&spot, a, h0, h1)
-                            })
-                            .sum()
-                    };
-                    q(x).total_cmp(&q(y))
-                })
-                .expect("an action")
+            let q = |a: usize| -> f64 {
+                post.iter()
+                    .enumerate()
+                    .filter(|(_, &p)| p != 0.0)
+                    .map(|(o, &p)| {
+                        let (h0, h1) = if seat == 0 { (mine, o) } else { (o, mine) };
+                        p * sign * s.continuation_at(n, a, h0, h1)
+                    })
+                    .sum()
+            };
+            let mut best = (0, f64::NEG_INFINITY);
+            for a in 0..actions {
+                let v = q(a);
+                if v > best.1 {
+                    best = (a, v);
+                }
+            }
+            best.0
         } else {
             let mut x = unit(rng);
-            let mut pick = moves.len() - 1;
-            for a in 0..moves.len() {
-                let p = s.strategy_at(&spot, hands[mover], a);
+            let mut pick = actions - 1;
+            for a in 0..actions {
+                let p = s.probability(n, hands[mover], a);
                 if x < p {
                     pick = a;
                     break;
@@ -318,17 +315,14 @@ fn respond(s: &LastBid<'_>, seat: usize, rng: &mut impl Rng, post: &mut [f64]) -
             // the action seen.
             for (o, p) in post.iter_mut().enumerate() {
                 if *p != 0.0 {
-                    *p *= s.strategy_at(&spot, o, pick);
+                    *p *= s.probability(n, o, pick);
                 }
             }
             pick
         };
-        match s.step(&spot, a) {
-            Some(next) => spot = next,
-            None => {
-                let (h0, h1) = (hands[0], hands[1]);
-                return sign * s.continuation(&spot, a, h0, h1);
-            }
+        match s.next_at(n, a) {
+            Some(next) => n = next,
+            None => return sign * s.continuation_at(n, a, hands[0], hands[1]),
         }
     }
 }
