@@ -240,25 +240,6 @@ impl DuelGame {
             *v = sign * (2.0 * true_mass - total);
         }
     }
-
-    /// Vector-form value of a doubted pass by `passer` for player `me` (see
-    /// [`DuelGame::doubt_values`]): the pass stands on the passer's own hand.
-    pub fn pass_doubt_values(&self, passer: usize, me: usize, reach: &[f64], out: &mut [f64]) {
-        let total: f64 = reach.iter().sum();
-        if passer == me {
-            for (h, v) in out.iter_mut().enumerate() {
-                *v = if self.pass_stands[h] { total } else { -total };
-            }
-        } else {
-            let stands: f64 = reach
-                .iter()
-                .zip(&self.pass_stands)
-                .filter(|(_, &s)| s)
-                .map(|(r, _)| r)
-                .sum();
-            out.fill(total - 2.0 * stands);
-        }
-    }
 }
 
 /// The place of a bid in the textbook order: quantity, then faces 2..6, then 1s.

@@ -187,40 +187,50 @@ fn standing_bid_abstraction_is_judged_in_the_full_game() {
 }
 
 #[test]
-#[ignore]
-fn probe_speed() {
-    let k: u32 = std::env::var("PK").unwrap().parse().unwrap();
-    let mode = std::env::var("PM").unwrap();
-    let its: u64 = std::env::var("PI").unwrap().parse().unwrap();
-    let game = DuelGame::new(DuelRules::Plain, k);
-    let t = std::time::Instant::now();
-    if mode == "full" {
-        let mut s = FullRecall::new(&game);
-        eprintln!("alloc {:?}", t.elapsed());
-        for i in 1..=its {
-            s.iterate();
-            if i % 10 == 0 || i == its {
-                eprintln!("it {i} {:?}", t.elapsed());
-            }
+fn rule_set_duels_converge_with_full_recall() {
+    for rules in [DuelRules::Chimbo9, DuelRules::Caleuchano] {
+        let game = DuelGame::new(rules, 1);
+        let mut solver = FullRecall::new(&game);
+        for _ in 0..600 {
+            solver.iterate();
         }
-        let (v, e) = s.judge();
-        eprintln!("v={v} e={e} {:?}", t.elapsed());
-    } else {
-        let mem: usize = mode.parse().unwrap();
-        let mut s = last_bid::LastBid::new(&game, mem);
-        eprintln!("spots {} {:?}", s.spot_count(), t.elapsed());
-        for i in 1..=its {
-            s.iterate();
-            if i % 10 == 0 || i == its {
-                let v = s.value();
-                let se = s.spot_exploitability();
-                eprintln!("it {i} v={v:.5} spot-e={se:.4} {:?}", t.elapsed());
-            }
-        }
-        if k <= 2 {
-            let mut judge = Judge::new(&game);
-            let e = judge.exploitability(&s.policy());
-            eprintln!("full-e={e} {:?}", t.elapsed());
-        }
+        let (value, exploitability) = solver.judge();
+        assert!(exploitability < 1e-3, "{rules}: {exploitability}");
+        // The best responses bracket the game value: BR(opener) ≥ v ≥ −BR(other).
+        let mut judge = Judge::new(&game);
+        let avg = solver.average();
+        let (br0, br1) = (judge.best_response(0, &avg), judge.best_response(1, &avg));
+        assert!(br0 >= value - 1e-12 && -br1 <= value + 1e-12, "{rules}");
     }
+}
+
+#[test]
+fn paso_spots_and_pass_hands_follow_the_engine() {
+    let game = DuelGame::new(DuelRules::Caleuchano, 5);
+    // The chance that five dice stand a doubted pass, from `dudo paso`'s enumeration.
+    let odds = crate::games::dudo::paso::odds(&[]).unwrap();
+    let stands: f64 = game
+        .weight
+        .iter()
+        .zip(&game.pass_stands)
+        .filter(|(_, &s)| s)
+        .map(|(w, _)| w)
+        .sum();
+    assert!((stands - odds.holds() as f64 / odds.total as f64).abs() < 1e-12);
+    let solver = last_bid::LastBid::new(&game, 1);
+    let spots: Vec<_> = solver.spots().copied().collect();
+    // A pass is offered once a bid stands and while the mover's pass is unspent; after a pass
+    // the next player may doubt it, raise the bid before it, or pass too.
+    for s in &spots {
+        let moves = solver.moves(s).unwrap();
+        let can_pass = moves.contains(&last_bid::Move::Pass);
+        assert_eq!(
+            can_pass,
+            s.bid.is_some() && s.used & (1 << s.mover) == 0,
+            "{s:?}"
+        );
+        assert_eq!(moves.contains(&last_bid::Move::Doubt), s.bid.is_some());
+    }
+    assert!(spots.iter().any(|s| s.after_pass && s.used == 3));
+    assert!(!DuelGame::new(DuelRules::Chimbo9, 5).paso);
 }
