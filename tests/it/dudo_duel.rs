@@ -1,6 +1,10 @@
 //! `tahur dudo duel`: the two-player round solved by CFR+, as a user runs it.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use crate::common::{fails, json, stdout};
+use tahur::games::dudo::duel::last_bid::LastBid;
+use tahur::games::dudo::duel::{sheet, DuelGame, DuelRules};
 
 #[test]
 fn one_die_duel_reports_value_and_exact_exploitability() {
@@ -76,4 +80,65 @@ fn bad_duel_input_is_answered() {
     assert!(m.contains("one die a side only"), "{m}");
     let m = fails(&["dudo", "duel", "--memory", "3"]);
     assert!(m.contains("the standing bid"), "{m}");
+}
+
+/// Checks a duel sheet's CSV against the game: every spot of the game and no other, every hand
+/// at every spot, only legal actions, frequencies adding up to 1 (up to the rows left out).
+fn sheet_matches_the_game(csv: &str, rules: DuelRules, dice_each: u32, memory: usize) {
+    let game = DuelGame::new(rules, dice_each);
+    let solver = LastBid::new(&game, memory);
+    let mut legal: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for spot in solver.spots() {
+        let moves = solver.moves(spot).unwrap();
+        legal.insert(
+            sheet::spot_key(&game, spot),
+            moves.iter().map(|m| sheet::action_key(&game, *m)).collect(),
+        );
+    }
+    for line in csv.lines().skip(1) {
+        let cols: Vec<&str> = line.split(',').collect();
+        let key = cols[..5].join(",");
+        let actions = legal
+            .get(&key)
+            .unwrap_or_else(|| panic!("no such spot: {line}"));
+        assert!(actions.contains(cols[6]), "illegal action: {line}");
+    }
+    let rows = sheet::read_csv(csv).unwrap();
+    let shipped: BTreeSet<&String> = rows.iter().map(|r| &r.0).collect();
+    assert_eq!(shipped.len(), legal.len(), "spots missing from the sheet");
+    assert_eq!(rows.len(), legal.len() * game.hand_count(), "hands missing");
+    for (key, hand, total) in &rows {
+        let actions = legal[key].len() as f64;
+        assert!(
+            (total - 1.0).abs() <= 0.0005 * actions + 1e-3,
+            "{key} {hand}: {total}"
+        );
+    }
+}
+
+#[test]
+fn sheet_dir_writes_the_strategy() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    stdout(&[
+        "dudo",
+        "duel",
+        "--rules",
+        "caleuchano",
+        "--dice-each",
+        "1",
+        "--memory",
+        "2",
+        "--iterations",
+        "50",
+        "--sheet-dir",
+        d,
+    ]);
+    let csv = std::fs::read_to_string(dir.path().join("duel-caleuchano-1.csv")).unwrap();
+    sheet_matches_the_game(&csv, DuelRules::Caleuchano, 1, 2);
+    let md = std::fs::read_to_string(dir.path().join("duel-caleuchano-1.md")).unwrap();
+    assert!(
+        md.contains("| incoming bid |") && md.contains("millas"),
+        "{md}"
+    );
 }

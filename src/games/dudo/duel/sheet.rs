@@ -39,7 +39,7 @@ fn bid_text(game: &DuelGame, b: Option<u16>) -> String {
 }
 
 /// An action as the CSV writes it: `dudo`, `paso` or the bid `QxF`.
-fn action_key(game: &DuelGame, m: Move) -> String {
+pub fn action_key(game: &DuelGame, m: Move) -> String {
     match m {
         Move::Doubt => "dudo".into(),
         Move::Pass => "paso".into(),
