@@ -179,13 +179,13 @@ pub fn markdown(s: &LastBid<'_>, spec: &DuelSpec, r: &DuelResult, csv_name: &str
                 let mut freq = vec![0.0; moves.len()];
                 let mut mass = 0.0;
                 for (n, reach) in &spots {
-                    for h in 0..game.hand_count() {
-                        if usize::from(game.counted[b][h]) != c || reach[h] <= 0.0 {
+                    for (h, &r) in reach.iter().enumerate() {
+                        if usize::from(game.counted[b][h]) != c || r <= 0.0 {
                             continue;
                         }
-                        mass += reach[h];
+                        mass += r;
                         for (a, f) in freq.iter_mut().enumerate() {
-                            *f += reach[h] * s.probability(*n, h, a);
+                            *f += r * s.probability(*n, h, a);
                         }
                     }
                 }
