@@ -142,3 +142,14 @@ fn sheet_dir_writes_the_strategy() {
         "{md}"
     );
 }
+/// The shipped five-dice Chimbo 9 sheet (`cargo run --release -- dudo duel --rules chimbo9
+/// --dice-each 5 --iterations 600 --chart data/dudo/duel-chimbo9.svg --sheet-dir data/dudo`) still fits the game: a change of the
+/// bids, their order or their legality makes it stale.
+#[test]
+fn shipped_duel_sheet_is_not_stale() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/dudo/duel-chimbo9.csv");
+    let csv = std::fs::read_to_string(path).unwrap();
+    sheet_matches_the_game(&csv, DuelRules::Chimbo9, 5, 1);
+    let md = std::fs::read_to_string(path.replace(".csv", ".md")).unwrap();
+    assert!(md.contains("--rules chimbo9 --dice-each 5"), "{md}");
+}
