@@ -212,7 +212,7 @@ impl DuelGame {
     }
 
     /// Vector-form value of a doubt of bid `b` for player `me`, against the other side's reach
-    /// `reach` (chance included): `out[h]` is Σₒ reach[o]·(±1) for `me` holding `h`.
+    /// `reach` (chance included): `out[h]` is Σₒ `reach[o]`·(±1) for `me` holding `h`.
     /// `doubter` is who said «dudo». Groups the other hands by how many of their dice count,
     /// so it costs O(hands) instead of O(hands²).
     pub fn doubt_values(

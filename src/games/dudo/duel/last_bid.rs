@@ -189,34 +189,6 @@ impl<'g> LastBid<'g> {
         }
     }
 
-    /// The average strategy at a spot for a hand, one probability per action of
-    /// [`LastBid::moves`].
-    pub fn strategy(&self, spot: &Spot, hand: usize) -> Option<Vec<f64>> {
-        let n = *self.index.get(spot)?;
-        let h = self.game.hand_count();
-        let a = self.nodes[n].moves.len();
-        let mut out = vec![0.0; a * h];
-        normalise(&self.average[n], h, &mut out);
-        Some((0..a).map(|i| out[i * h + hand]).collect())
-    }
-
-    /// The average strategy's probability of `action` at `spot` for `hand` (0 at a spot that
-    /// cannot occur).
-    pub fn strategy_at(&self, spot: &Spot, hand: usize, action: usize) -> f64 {
-        let Some(&n) = self.index.get(spot) else {
-            return 0.0;
-        };
-        let h = self.game.hand_count();
-        let w = &self.average[n];
-        let a_count = self.nodes[n].moves.len();
-        let total: f64 = (0..a_count).map(|a| w[a * h + hand].max(0.0)).sum();
-        if total > 0.0 {
-            w[action * h + hand].max(0.0) / total
-        } else {
-            1.0 / a_count as f64
-        }
-    }
-
     /// The index of a spot that can occur.
     pub fn node_of(&self, spot: &Spot) -> Option<usize> {
         self.index.get(spot).copied()
@@ -253,18 +225,11 @@ impl<'g> LastBid<'g> {
         }
     }
 
-    /// [`LastBid::continuation`] at the spot of index `n`.
+    /// The opener's payoff after `action` at the spot of index `n` when the opener holds `h0`
+    /// and the other `h1`, both sides then playing the strategy of the last pass (the average
+    /// after [`LastBid::value`]).
     pub fn continuation_at(&self, n: usize, action: usize, h0: usize, h1: usize) -> f64 {
         payoff(self.game, &self.values, self.nodes[n].next[action], h0, h1)
-    }
-
-    /// The spot after `action` at `spot` (`None`: the action is a doubt and ends the round).
-    pub fn step(&self, spot: &Spot, action: usize) -> Option<Spot> {
-        let n = self.index[spot];
-        match self.nodes[n].next[action] {
-            Next::Spot(c) => Some(self.nodes[c].spot),
-            _ => None,
-        }
     }
 
     /// The actions at a spot, if the spot can occur.
@@ -283,14 +248,6 @@ impl<'g> LastBid<'g> {
         self.index
             .get(spot)
             .map_or(0.0, |&n| self.reach[player][n][hand])
-    }
-
-    /// The opener's payoff for every pair of hands at every spot's action, as left by the last
-    /// pass: the continuation value after `mv` at `spot` when the opener holds `h0` and the other
-    /// `h1` (both sides then playing the strategy of that pass).
-    pub fn continuation(&self, spot: &Spot, action: usize, h0: usize, h1: usize) -> f64 {
-        let n = self.index[spot];
-        payoff(self.game, &self.values, self.nodes[n].next[action], h0, h1)
     }
 
     /// One pass: reach forward under `sigma`, values backward, and the pass's own work at
