@@ -10,6 +10,7 @@ use super::run::{exact_or_run, exit_code, samples, with_progress, RunArgs, SeedA
 use super::{emit, OutputArgs};
 use tahur::error::{Error, Result};
 use tahur::games::dudo::bots::Strategy;
+use tahur::games::dudo::duel::{self, DuelGame, DuelRules, DuelSpec, Memory};
 use tahur::games::dudo::exact::{DICE_PER_PLAYER, MAX_DICE};
 use tahur::games::dudo::face::parse_dice;
 use tahur::games::dudo::prob::{self, ProbQuery};
@@ -65,6 +66,14 @@ pub enum DudoCommand {
   tahur dudo sim --rules caleuchano --players 4 \\
       --strategies tuned:/tmp/tuned/tuned-caleuchano.csv,tuned")]
     Tune(TuneCmd),
+    /// Solve the two-player round by CFR+: the opener's chance, the exploitability, a
+    /// convergence chart (issue 25).
+    #[command(after_help = "Examples:
+  tahur dudo duel --rules plain --dice-each 1
+  tahur dudo duel --rules chimbo9 --dice-each 2 --chart duel.svg
+  tahur dudo duel --rules caleuchano --dice-each 5 --iterations 300 \\
+      --format json")]
+    Duel(DuelCmd),
     /// Regenerate the cheat sheets in data/dudo (2 to 8 players, both rule sets).
     #[command(after_help = "Example:
   cargo run --release -- dudo sheets --out-dir data/dudo")]
@@ -322,6 +331,54 @@ pub struct TuneCmd {
     pub output: OutputArgs,
 }
 
+/// `tahur dudo duel`.
+#[derive(Args, Debug)]
+pub struct DuelCmd {
+    /// Rule set: plain (the textbook order: 1s wild and above 6, no conversions, no paso),
+    /// chimbo9 or caleuchano.
+    #[arg(long, value_name = "SET", value_parser = parse_duel_rules, default_value = "plain")]
+    pub rules: DuelRules,
+    /// Dice in each cup, 1 to 5 (5 is the game).
+    #[arg(long, value_name = "K", value_parser = parse_dice_each, default_value = "1")]
+    pub dice_each: u32,
+    /// CFR+ iterations [default: 1000; 300 for five dice].
+    #[arg(long, value_name = "N", value_parser = samples("iterations"))]
+    pub iterations: Option<u64>,
+    /// What a player remembers: full (every bid: the exact game, one die a side), 2 (the
+    /// standing bid and the one before) or 1 (the standing bid) [default: full for one die, 2
+    /// for two and three, 1 for four and five].
+    #[arg(long, value_name = "M", value_parser = parse_memory)]
+    pub memory: Option<Memory>,
+    /// Deals a seat of the sampled full-history responder plays [default: 0 where the exact
+    /// full-recall exploitability is computed (one or two dice), 20000 otherwise].
+    #[arg(long, value_name = "N", value_parser = samples("deals"))]
+    pub responder_deals: Option<u64>,
+    /// Seed of the responder's deals, and threads (never change the result).
+    #[command(flatten)]
+    pub run: SeedArgs,
+    /// Also draw the exploitability against iterations as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<PathBuf>,
+    /// Write the strategy as a cheat sheet into DIR: duel-<rules>.csv (every frequency) and
+    /// duel-<rules>.md (readable); `-<K>` is added to the names below five dice a side.
+    #[arg(long, value_name = "DIR")]
+    pub sheet_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+fn parse_duel_rules(s: &str) -> std::result::Result<DuelRules, String> {
+    DuelRules::parse(s).ok_or_else(|| DuelRules::ACCEPTS.to_string())
+}
+
+fn parse_dice_each(s: &str) -> std::result::Result<u32, String> {
+    tahur::text::parse_whole(s, 1, 5, "give 1 to 5 dice a side").map(|n| n as u32)
+}
+
+fn parse_memory(s: &str) -> std::result::Result<Memory, String> {
+    Memory::parse(s).ok_or_else(|| Memory::ACCEPTS.to_string())
+}
+
 /// `tahur dudo paso`.
 #[derive(Args, Debug)]
 pub struct PasoCmd {
@@ -459,6 +516,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             emit(&rep, &a.output)?;
             Ok(0)
         }
+        DudoCommand::Duel(a) => run_duel(&a),
         DudoCommand::Sheets(a) => {
             let files = sheets::generate()?;
             for (rel, content) in &files {
@@ -474,4 +532,103 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             Ok(0)
         }
     }
+}
+
+/// `tahur dudo duel`.
+fn run_duel(a: &DuelCmd) -> Result<i32> {
+    let memory = a.memory.unwrap_or(Memory::default_for(a.dice_each));
+    if memory == Memory::Full && a.dice_each > 1 {
+        return Err(Error::usage(format!(
+            "invalid --memory full with --dice-each {}: full recall is solved for one die a side only (two dice hold 2^24 histories); use --memory 2 or 1",
+            a.dice_each
+        )));
+    }
+    let game = DuelGame::new(a.rules, a.dice_each);
+    let exact_judge = a.dice_each <= 2;
+    let spec = DuelSpec {
+        rules: a.rules,
+        dice_each: a.dice_each,
+        iterations: a
+            .iterations
+            .unwrap_or(if a.dice_each == 5 { 300 } else { 1000 }),
+        memory,
+        responder_deals: a
+            .responder_deals
+            .unwrap_or(if exact_judge || memory == Memory::Full {
+                0
+            } else {
+                20_000
+            }),
+        seed: a.run.seed,
+        checkpoints: 20,
+    };
+    if memory == Memory::Full && spec.responder_deals > 0 {
+        return Err(Error::usage(
+            "invalid --responder-deals with --memory full: the full-recall exploitability is exact there; drop it",
+        ));
+    }
+    if a.sheet_dir.is_some() && memory == Memory::Full {
+        return Err(Error::usage(
+            "invalid --sheet-dir with --memory full: a sheet lists the strategy per incoming bid; use --memory 1 or 2",
+        ));
+    }
+    let stem = match a.dice_each {
+        5 => format!("duel-{}", a.rules.key()),
+        k => format!("duel-{}-{k}", a.rules.key()),
+    };
+    let progress = super::run::progress(spec.iterations, "iterations");
+    let (solved, pool_err) = with_progress(a.run.threads, progress, |control| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(control.threads.unwrap_or(0))
+            .build();
+        match pool {
+            Ok(pool) => (
+                Some(pool.install(|| {
+                    let (solver, result) =
+                        duel::solve(&game, &spec, &tahur::signals::interrupted, |n| {
+                            control.progress.inc(n)
+                        });
+                    let sheet = match (&solver, a.sheet_dir.is_some()) {
+                        (duel::solve::Solved::Bids(s), true) => Some((
+                            duel::sheet::csv(s),
+                            duel::sheet::markdown(s, &spec, &result, &format!("{stem}.csv")),
+                        )),
+                        _ => None,
+                    };
+                    (result, sheet)
+                })),
+                None,
+            ),
+            Err(e) => (None, Some(e.to_string())),
+        }
+    });
+    let (result, sheet) = solved.ok_or_else(|| {
+        Error::usage(format!(
+            "cannot start the worker threads: {}",
+            pool_err.unwrap_or_default()
+        ))
+    })?;
+    if let (Some(dir), Some((csv, md))) = (&a.sheet_dir, &sheet) {
+        if result.interrupted {
+            say!(
+                "tahur: interrupted: the sheet in {} is left as it was",
+                dir.display()
+            );
+        } else {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Error::usage(format!("cannot create '{}': {e}", dir.display())))?;
+            tahur::report::write_atomic(&dir.join(format!("{stem}.csv")), csv.as_bytes())?;
+            tahur::report::write_atomic(&dir.join(format!("{stem}.md")), md.as_bytes())?;
+        }
+    }
+    if let Some(path) = &a.chart {
+        duel::solve::chart(&spec, &result).write(path)?;
+    }
+    emit(&duel::solve::report(&game, &spec, &result), &a.out)?;
+    Ok(exit_code(result.interrupted, || {
+        format!(
+            "interrupted: {} of {} iterations run; the figures are those of the strategy so far",
+            result.iterations, spec.iterations
+        )
+    }))
 }

@@ -13,6 +13,7 @@ mod domino_deal;
 mod domino_games;
 mod domino_position;
 mod dudo_advise;
+mod dudo_duel;
 mod dudo_exact;
 mod dudo_games;
 mod dudo_position;

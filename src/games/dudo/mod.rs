@@ -12,10 +12,12 @@
 //!   come from the shared [`crate::play`] layer.
 //! - [`tune`], [`paso`]: the tuned thresholds and the odds of a doubted pass.
 //! - [`position`]: positions as players write them, for `position` and `advise --position`.
+//! - [`duel`]: the two-player round solved by CFR+ (`tahur dudo duel`), with its cheat sheet.
 
 pub mod advise;
 pub mod bid;
 pub mod bots;
+pub mod duel;
 pub mod engine;
 pub mod exact;
 pub mod face;

@@ -1,0 +1,236 @@
+//! Checks of the duel solvers against computations written apart from them.
+
+use super::full::{FullRecall, Judge, NodePolicy};
+use super::*;
+
+/// The value of one-die-a-side liar's dice with 1s wild in the textbook order (Neller and
+/// Lanctot's Dudo), −7/258 for the opener.
+const ONE_DIE_VALUE: f64 = -7.0 / 258.0;
+
+/// Plain bids for `k` dice a side in the textbook order, as (quantity, face), written here
+/// again rather than read from the game tables.
+fn plain_bids(k: u32) -> Vec<(u32, u8)> {
+    let mut out = Vec::new();
+    for q in 1..=2 * k {
+        for f in [2, 3, 4, 5, 6, 1] {
+            out.push((q, f));
+        }
+    }
+    out
+}
+
+/// Whether a plain bid is true for two cups of dice (values 1..=6), counted die by die.
+fn plain_true(bid: (u32, u8), a: &[u8], b: &[u8]) -> bool {
+    let n = a
+        .iter()
+        .chain(b)
+        .filter(|&&d| d == bid.1 || (d == 1 && bid.1 != 1))
+        .count() as u32;
+    n >= bid.0
+}
+
+/// An independent judge of a one-die strategy: every ordered deal of two dice, every history as
+/// a list of bids; a best response maximises per own die and history over the other's dice.
+struct Independent<'a> {
+    game: &'a DuelGame,
+    policy: &'a dyn NodePolicy,
+    bids: Vec<(u32, u8)>,
+}
+
+impl Independent<'_> {
+    /// `player`'s payoff for die `mine` at `history`, against the other's dice weighted by
+    /// `other[o]` (their reach, unnormalised); `best` takes the best action at own nodes,
+    /// otherwise the policy's.
+    fn walk(
+        &self,
+        history: &[usize],
+        mover: usize,
+        player: usize,
+        mine: u8,
+        other: [f64; 6],
+        best: bool,
+    ) -> f64 {
+        let top = history.last().copied();
+        let n = self.bids.len();
+        let mut actions: Vec<Option<usize>> = Vec::new();
+        if top.is_some() {
+            actions.push(None);
+        }
+        actions.extend((top.map_or(0, |t| t + 1)..n).map(Some));
+        let mask = history.iter().fold(0u32, |m, &b| m | 1 << b);
+        let h = self.game.hand_count();
+        let mut sigma = vec![0.0; actions.len() * h];
+        self.policy.fill(self.game, mask, top, mover, &mut sigma);
+        let die_hand = |d: u8| {
+            self.game
+                .hand_index(&[crate::games::dudo::Face::new(d).unwrap()])
+                .unwrap()
+        };
+        let value_of = |a: usize, reach: [f64; 6]| -> f64 {
+            match actions[a] {
+                None => {
+                    let bid = self.bids[top.unwrap()];
+                    (1..=6u8)
+                        .map(|o| {
+                            let t = plain_true(bid, &[mine], &[o]);
+                            // The doubter (the mover) loses when the bid is true.
+                            let me_wins = (mover == player) != t;
+                            reach[o as usize - 1] * if me_wins { 1.0 } else { -1.0 }
+                        })
+                        .sum()
+                }
+                Some(b) => {
+                    let mut next = history.to_vec();
+                    next.push(b);
+                    self.walk(&next, 1 - mover, player, mine, reach, best)
+                }
+            }
+        };
+        if mover == player {
+            let mine_h = die_hand(mine);
+            let vals: Vec<f64> = (0..actions.len()).map(|a| value_of(a, other)).collect();
+            if best {
+                vals.into_iter().fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                vals.iter()
+                    .enumerate()
+                    .map(|(a, v)| sigma[a * h + mine_h] * v)
+                    .sum()
+            }
+        } else {
+            (0..actions.len())
+                .map(|a| {
+                    let mut reach = other;
+                    for o in 1..=6u8 {
+                        reach[o as usize - 1] *= sigma[a * h + die_hand(o)];
+                    }
+                    if reach.iter().all(|&r| r == 0.0) {
+                        0.0
+                    } else {
+                        value_of(a, reach)
+                    }
+                })
+                .sum()
+        }
+    }
+
+    /// `player`'s expected payoff, best-responding or playing the policy.
+    fn payoff(&self, player: usize, best: bool) -> f64 {
+        (1..=6u8)
+            .map(|d| self.walk(&[], 0, player, d, [1.0 / 36.0; 6], best))
+            .sum()
+    }
+}
+
+#[test]
+fn one_die_full_recall_solves_the_textbook_game() {
+    let game = DuelGame::new(DuelRules::Plain, 1);
+    assert_eq!(
+        game.bids
+            .iter()
+            .map(|b| (b.quantity, b.face.value()))
+            .collect::<Vec<_>>(),
+        plain_bids(1)
+    );
+    let mut solver = FullRecall::new(&game);
+    for _ in 0..600 {
+        solver.iterate();
+    }
+    let (value, exploitability) = solver.judge();
+    let avg = solver.average();
+    let check = Independent {
+        game: &game,
+        policy: &avg,
+        bids: plain_bids(1),
+    };
+    let independent_value = check.payoff(0, false);
+    let gain0 = check.payoff(0, true) - independent_value;
+    let gain1 = check.payoff(1, true) + independent_value;
+    assert!(
+        (value - independent_value).abs() < 1e-12,
+        "{value} vs {independent_value}"
+    );
+    assert!(
+        (exploitability - (gain0 + gain1)).abs() < 1e-9,
+        "{exploitability} vs {}",
+        gain0 + gain1
+    );
+    assert!(exploitability < 1e-3, "exploitability {exploitability}");
+    assert!((value - ONE_DIE_VALUE).abs() < 1e-4, "value {value}");
+}
+
+#[test]
+fn standing_bid_abstraction_is_judged_in_the_full_game() {
+    // The abstraction's own evaluation of its profile and the full-recall walk agree, and a
+    // best response with full recall gains more than the spot-by-spot one.
+    let game = DuelGame::new(DuelRules::Plain, 1);
+    for memory in [1, 2] {
+        let mut solver = last_bid::LastBid::new(&game, memory);
+        for _ in 0..50 {
+            solver.iterate();
+        }
+        let value = solver.value();
+        let spot = solver.spot_exploitability();
+        let mut judge = Judge::new(&game);
+        let policy = solver.policy();
+        assert!((judge.value(&policy) - value).abs() < 1e-12);
+        let full = judge.exploitability(&policy);
+        assert!(full >= spot - 1e-12 && spot >= -1e-12, "{full} {spot}");
+        let check = Independent {
+            game: &game,
+            policy: &policy,
+            bids: plain_bids(1),
+        };
+        let gains = check.payoff(0, true) + check.payoff(1, true);
+        assert!((gains - full).abs() < 1e-9, "{gains} vs {full}");
+    }
+}
+
+#[test]
+fn rule_set_duels_converge_with_full_recall() {
+    for rules in [DuelRules::Chimbo9, DuelRules::Caleuchano] {
+        let game = DuelGame::new(rules, 1);
+        let mut solver = FullRecall::new(&game);
+        for _ in 0..600 {
+            solver.iterate();
+        }
+        let (value, exploitability) = solver.judge();
+        assert!(exploitability < 1e-3, "{rules}: {exploitability}");
+        // The best responses bracket the game value: BR(opener) ≥ v ≥ −BR(other).
+        let mut judge = Judge::new(&game);
+        let avg = solver.average();
+        let (br0, br1) = (judge.best_response(0, &avg), judge.best_response(1, &avg));
+        assert!(br0 >= value - 1e-12 && -br1 <= value + 1e-12, "{rules}");
+    }
+}
+
+#[test]
+fn paso_spots_and_pass_hands_follow_the_engine() {
+    let game = DuelGame::new(DuelRules::Caleuchano, 5);
+    // The chance that five dice stand a doubted pass, from `dudo paso`'s enumeration.
+    let odds = crate::games::dudo::paso::odds(&[]).unwrap();
+    let stands: f64 = game
+        .weight
+        .iter()
+        .zip(&game.pass_stands)
+        .filter(|(_, &s)| s)
+        .map(|(w, _)| w)
+        .sum();
+    assert!((stands - odds.holds() as f64 / odds.total as f64).abs() < 1e-12);
+    let solver = last_bid::LastBid::new(&game, 1);
+    let spots: Vec<_> = solver.spots().copied().collect();
+    // A pass is offered once a bid stands and while the mover's pass is unspent; after a pass
+    // the next player may doubt it, raise the bid before it, or pass too.
+    for s in &spots {
+        let moves = solver.moves(s).unwrap();
+        let can_pass = moves.contains(&last_bid::Move::Pass);
+        assert_eq!(
+            can_pass,
+            s.bid.is_some() && s.used & (1 << s.mover) == 0,
+            "{s:?}"
+        );
+        assert_eq!(moves.contains(&last_bid::Move::Doubt), s.bid.is_some());
+    }
+    assert!(spots.iter().any(|s| s.after_pass && s.used == 3));
+    assert!(!DuelGame::new(DuelRules::Chimbo9, 5).paso);
+}
