@@ -99,6 +99,10 @@ pub struct TableArgs {
     /// Chimbo 9: round "la mitad más uno" down (floor, default) or up (ceil) for odd quantities.
     #[arg(long, value_name = "HOW", value_parser = parse_ace_round)]
     pub ace_round: Option<AceRound>,
+    /// Chimbo 9 house rule: "la mitad más uno" aces or more is always a legal raise, Q aces
+    /// after Q of another face included (default: exactly Q aces are refused).
+    #[arg(long)]
+    pub aces_or_more: bool,
 }
 
 impl TableArgs {
@@ -116,10 +120,16 @@ impl TableArgs {
                 "--ace-round is a Chimbo 9 rule (Caleuchano converts by half or more): drop it or use --rules chimbo9",
             ));
         }
+        if self.aces_or_more && self.rules != RuleSet::Chimbo9 {
+            return Err(Error::usage(
+                "--aces-or-more is a Chimbo 9 rule (Caleuchano's half or more has no gap): drop it or use --rules chimbo9",
+            ));
+        }
         let rules = Bidding {
             set: self.rules,
             ace_round: self.ace_round.unwrap_or_default(),
             aces_need_natural: self.aces_need_natural,
+            aces_or_more: self.aces_or_more,
         };
         Situation::new(dice, hand, shown, rules, self.obligado)
     }

@@ -10,7 +10,7 @@ use tahur::games::durak::engine::{
     is_paired_opening, needs_redeal, Action, Deal, DurakState, Phase,
 };
 use tahur::games::durak::rules::{LastCards, Rules, Teams, Variant};
-use tahur::play::{Outcome, Start, State};
+use tahur::play::{GameRules, Outcome, Start, State};
 use tahur::rng::Stream;
 
 /// A stream for `apply` (Durak has no chance events after the deal).
@@ -545,6 +545,15 @@ fn durak_with_epaulettes() {
     assert_eq!(g.epaulettes(), 2);
     // A seven last: no epaulettes.
     let g = endgame(rules, &["7S", "7D,8D"], HEARTS, 0);
+    assert_eq!(g.outcome(), Some(Outcome::Event(0b10)));
+    assert_eq!(g.epaulettes(), 0);
+    // With 52 cards the lowest card is the 2 ("la carta de menor valor"): a 2 gives the
+    // epaulette, a six does not.
+    let full = rules.with_changes("deck=52").unwrap();
+    let g = endgame(full, &["2S", "7D,8D"], HEARTS, 0);
+    assert_eq!(g.outcome(), Some(Outcome::Event(0b10)));
+    assert_eq!(g.epaulettes(), 1);
+    let g = endgame(full, &["6S", "2D,3D"], HEARTS, 0);
     assert_eq!(g.outcome(), Some(Outcome::Event(0b10)));
     assert_eq!(g.epaulettes(), 0);
 }

@@ -22,7 +22,7 @@
 use std::fmt;
 
 use super::cards::{
-    beaters, count, nth, rank_mask, ranks_of, suit_mask, Card, CardSet, Cards, BLACK, RED, SIX,
+    beaters, count, nth, rank_mask, ranks_of, suit_mask, Card, CardSet, Cards, BLACK, RED,
 };
 use super::rules::{LastCards, Rules, Variant, MAX_ATTACK, MAX_PLAYERS};
 use crate::play::{Illegal, Outcome, PlayerView, Seat, Start, State, MAX_COUNTERS};
@@ -1292,12 +1292,15 @@ impl DurakState {
         };
         if let Some(o) = outcome {
             if let Outcome::Event(losers) = o {
+                // "un seis —la carta de menor valor en el Durak—": the deck's lowest rank,
+                // the 2 with 52 cards.
+                let lowest = self.rules.lowest_rank();
                 let last = self.attack[attacked - 1];
                 let sixes = self.attack[..attacked]
                     .iter()
-                    .filter(|c| c.rank() == SIX)
+                    .filter(|c| c.rank() == lowest)
                     .count();
-                if taken && losers >> def & 1 == 1 && last.rank() == SIX {
+                if taken && losers >> def & 1 == 1 && last.rank() == lowest {
                     self.epaulettes = if sixes >= 2 { 2 } else { 1 };
                 }
             }
