@@ -626,6 +626,17 @@ fn lowest_trump_swap_and_the_turned_trump_drawn_last() {
         }
     }
     assert_eq!(last_drawn, Some(true));
+    // `trump-swap=off` (house rule): the holder of the lowest trump may not swap.
+    let off = rules.with_changes("trump-swap=off").unwrap();
+    let g = deal(
+        off,
+        &["6H,7S,8S,9S,10S,JS", "7D,8D,9D,10D,JD,QD"],
+        "KH",
+        "",
+        0,
+    );
+    assert!(!g.legal().swap);
+    assert_eq!(g.view(1).bottom_card(), Some(c("KH")));
 }
 
 #[test]

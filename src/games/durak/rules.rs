@@ -142,6 +142,11 @@ impl fmt::Display for LastCards {
     }
 }
 
+/// The trump swap is on in rules written before it could be turned off.
+fn swap_by_default() -> bool {
+    true
+}
+
 /// The rules of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rules {
@@ -166,6 +171,10 @@ pub struct Rules {
     pub five_before_discard: bool,
     /// Re-deal when a hand is all red, all black or has five cards of one suit.
     pub redeal: bool,
+    /// The holder of the lowest trump may swap it for the turned trump (off: a house rule that
+    /// measures what the swap is worth).
+    #[serde(default = "swap_by_default")]
+    pub trump_swap: bool,
     /// A game stops unfinished (capped) after this many actions.
     pub max_moves: u32,
 }
@@ -188,6 +197,7 @@ impl Rules {
             last_cards: LastCards::Draw,
             five_before_discard: false,
             redeal: true,
+            trump_swap: true,
             max_moves: 10_000,
         }
     }
@@ -466,6 +476,24 @@ const TABLE: &[Rule<Rules>] = &[
         },
     },
     Rule {
+        key: "trump-swap",
+        aliases: &["cambio-de-triunfo"],
+        flag: Flag::Switch { long: "no-trump-swap", sets: "off" },
+        help: "Play without the swap of the lowest trump for the turned trump (default: its holder may swap them while the stock lasts)",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.trump_swap = b).is_some(),
+        get: |r| on_off(r.trump_swap),
+        describe: |r| (!r.trump_swap).then(|| "no trump swap".into()),
+        changes: |r| {
+            // Without a turned trump there is nothing to swap for.
+            if !r.trump_from_dealer() {
+                vec![flip("trump-swap", r.trump_swap, "trump swap", "no trump swap")]
+            } else {
+                vec![]
+            }
+        },
+    },
+    Rule {
         key: "max-moves",
         aliases: &[],
         flag: Flag::Value { long: "max-moves", value_name: "N" },
@@ -525,11 +553,13 @@ mod tests {
                 "last-cards=defender",
                 "five-before-discard=on",
                 "redeal=off",
+                "trump-swap=off",
             ]
         );
-        // Six players hold the whole 36-card deck: the dealer's card shows the trump anyway,
-        // and 6 × 7 cards do not fit 36; both team splits apply.
+        // Six players hold the whole 36-card deck: the dealer's card shows the trump anyway
+        // (no turned trump to swap for), and 6 × 7 cards do not fit 36; both team splits apply.
         let six = names(Rules::standard(Variant::Perevodnoy, 6));
+        assert!(!six.iter().any(|n| n.starts_with("trump-swap")));
         assert!(six.contains(&"show-trump-transfer=on".to_string()));
         assert!(six.contains(&"teams=3x3".to_string()) && six.contains(&"teams=2x2x2".to_string()));
         assert!(!six.iter().any(|n| n.starts_with("dealer-trump")));
