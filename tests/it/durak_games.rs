@@ -529,6 +529,30 @@ fn last_cards_together_draw_or_defender_loses() {
 }
 
 #[test]
+fn seven_and_eight_players_play_with_the_full_deck() {
+    for players in [7u8, 8] {
+        let rules = Rules::standard(Variant::Podkidnoy, players)
+            .with_changes("deck=52")
+            .unwrap();
+        rules.validate().unwrap();
+        let mut rng = Stream::seed_from_u64(players as u64);
+        for _ in 0..40 {
+            let mut g = DurakState::deal(&rules, &Start::default(), &mut rng);
+            let cards: u32 = (0..players as usize).map(|p| count(g.hand(p))).sum();
+            assert_eq!(cards + g.stock_len() as u32, 52);
+            let mut bots: Vec<Bot> = (0..players).map(|_| Bot::new(Strategy::Greedy)).collect();
+            while g.outcome().is_none() {
+                let s = g.to_act();
+                let a = bots[s].act(&g.view(s), &mut rng);
+                g.apply(a, &mut rng).unwrap();
+                g.check_invariants().unwrap();
+            }
+        }
+    }
+    assert!(Rules::standard(Variant::Podkidnoy, 7).validate().is_err());
+}
+
+#[test]
 fn durak_with_epaulettes() {
     let rules = Rules::standard(Variant::Podkidnoy, 2);
     // One six, seat 0's last card (forced), seat 1 cannot beat it and takes (forced): one

@@ -1256,7 +1256,8 @@ impl DurakState {
                 }
             }
         }
-        let all = (1u8 << self.n) - 1;
+        // Every seat's bit (up to 8 seats in a u8).
+        let all = ((1u16 << self.n) - 1) as u8;
         let active = all & !self.out;
         if active.count_ones() >= 2 && self.rules.teams == super::rules::Teams::None {
             // Two or more players left: the game goes on.

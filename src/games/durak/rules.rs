@@ -11,8 +11,12 @@ use crate::play::rules::{flip, on_off, switch, whole, Flag, Rule};
 use crate::play::{GameRules, Seat};
 use crate::text::normalize;
 
-/// Most players at a table.
-pub const MAX_PLAYERS: usize = 6;
+/// Most players at a table: 8 with the 52-card deck (8 × 6 = 48 cards). The 36-card deck
+/// "limita el número de jugadores a seis"; two decks, which the text also allows, are not
+/// played: a card set has one bit per card and cannot tell the two copies apart.
+pub const MAX_PLAYERS: usize = 8;
+/// Most players with the 36-card deck.
+pub const MAX_PLAYERS_36: usize = 6;
 /// Most attack cards in one bout.
 pub const MAX_ATTACK: usize = 6;
 
@@ -206,8 +210,14 @@ impl Rules {
     pub fn validate(&self) -> Result<()> {
         if !(2..=MAX_PLAYERS as u8).contains(&self.players) {
             return Err(Error::usage(format!(
-                "invalid players={}: Durak is for 2 to 6 players",
+                "invalid players={}: Durak is for 2 to {MAX_PLAYERS} players (7 and 8 with deck=52; more would need two decks, which the engine does not play: its card sets hold one copy of each card)",
                 self.players
+            )));
+        }
+        if self.players as usize > MAX_PLAYERS_36 && self.deck != 52 {
+            return Err(Error::usage(format!(
+                "invalid players={} with deck={}: the 36-card deck limits Durak to six players; add deck=52 (--deck 52) for 7 or 8",
+                self.players, self.deck
             )));
         }
         if self.deck != 36 && self.deck != 52 {
