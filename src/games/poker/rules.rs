@@ -7,8 +7,10 @@ use crate::error::{Error, Result};
 use crate::play::rules::{flip, on_off, switch, whole, Flag, Rule};
 use crate::play::GameRules;
 
-/// Most players at a table.
-pub const MAX_PLAYERS: usize = 8;
+/// Most players at a table: "pueden participar tantas personas como lo deseen", and one set of
+/// five dice serves any number; 16 is the most seats the whole-game layer keeps figures for
+/// ([`crate::play::MAX_SEATS`]).
+pub const MAX_PLAYERS: usize = crate::play::MAX_SEATS;
 /// Most points a game may be played to.
 pub const MAX_POINTS: u8 = 20;
 
