@@ -154,7 +154,7 @@ fn swap_by_default() -> bool {
 /// The rules of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rules {
-    /// Players, 2–6.
+    /// Players, 2–6 (7 and 8 with the 52-card deck).
     pub players: u8,
     /// Variant.
     pub variant: Variant,

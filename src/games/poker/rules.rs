@@ -17,7 +17,7 @@ pub const MAX_POINTS: u8 = 20;
 /// The rules of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rules {
-    /// Players, 2–8.
+    /// Players, 2–16.
     pub players: u8,
     /// A player with this many points is out (RULES.md: "the agreed points"; default 3).
     pub points: u8,
