@@ -115,6 +115,11 @@ impl TableArgs {
         };
         let hand = parse_dice(self.hand.as_deref().unwrap_or(""), "--hand")?;
         let shown = parse_dice(self.shown.as_deref().unwrap_or(""), "--shown")?;
+        Situation::new(dice, hand, shown, self.bidding()?, self.obligado)
+    }
+
+    /// The bidding rules these arguments give: the rule set and its counting switches.
+    pub fn bidding(&self) -> Result<Bidding> {
         if self.ace_round.is_some() && self.rules != RuleSet::Chimbo9 {
             return Err(Error::usage(
                 "--ace-round is a Chimbo 9 rule (Caleuchano converts by half or more): drop it or use --rules chimbo9",
@@ -125,13 +130,12 @@ impl TableArgs {
                 "--aces-or-more is a Chimbo 9 rule (Caleuchano's half or more has no gap): drop it or use --rules chimbo9",
             ));
         }
-        let rules = Bidding {
+        Ok(Bidding {
             set: self.rules,
             ace_round: self.ace_round.unwrap_or_default(),
             aces_need_natural: self.aces_need_natural,
             aces_or_more: self.aces_or_more,
-        };
-        Situation::new(dice, hand, shown, rules, self.obligado)
+        })
     }
 }
 
@@ -379,7 +383,11 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             let players = a.table.players.ok_or_else(|| {
                 Error::usage("--position needs --players: how many sit at the table")
             })?;
-            let rules = tahur::games::dudo::rules::Rules::standard(a.table.rules, players as u8);
+            // The table's rule set with its counting flags (--ace-round, --aces-need-natural,
+            // --aces-or-more), as in a bid's advice.
+            let mut rules =
+                tahur::games::dudo::rules::Rules::standard(a.table.rules, players as u8);
+            rules.bidding = a.table.bidding()?;
             let req = super::advise::AdviceRequest {
                 position: a.position.as_deref().unwrap_or_default(),
                 bots: &a.bots,

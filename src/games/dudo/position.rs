@@ -282,7 +282,7 @@ fn default_tallies(seen: &Seen, pass_doubts: u32) -> [u32; TALLY_COUNT] {
         reinforced_now,
         0,
         0,
-        seen.counts.revived,
+        0,
     ]
 }
 
@@ -767,14 +767,15 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
         None => [None; TALLY_COUNT],
     };
     let revived = given[REVIVED].unwrap_or(0);
+    let lives_word = if revived == 1 { "life" } else { "lives" };
     if revived > 0 && !rules.revivir {
         return Err(Error::usage(format!(
-            "tallies: {revived} lives revived, but the table does not play revivir (add --house revivir=on)"
+            "tallies: {revived} {lives_word} revived, but the table does not play revivir (revivir=on)"
         )));
     }
     if revived as usize > n {
         return Err(Error::usage(format!(
-            "tallies: {revived} lives revived, but revivir gives back at most one life to each of the {n} players, once"
+            "tallies: {revived} {lives_word} revived, but revivir gives back at most one life to each of the {n} players, once"
         )));
     }
     let rounds: u32 = lives
