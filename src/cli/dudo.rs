@@ -108,6 +108,10 @@ pub struct TableArgs {
     /// Chimbo 9: round "la mitad más uno" down (floor, default) or up (ceil) for odd quantities.
     #[arg(long, value_name = "HOW", value_parser = parse_ace_round)]
     pub ace_round: Option<AceRound>,
+    /// Chimbo 9 house rule: "la mitad más uno" aces or more is always a legal raise, Q aces
+    /// after Q of another face included (default: exactly Q aces are refused).
+    #[arg(long)]
+    pub aces_or_more: bool,
 }
 
 impl TableArgs {
@@ -120,17 +124,27 @@ impl TableArgs {
         };
         let hand = parse_dice(self.hand.as_deref().unwrap_or(""), "--hand")?;
         let shown = parse_dice(self.shown.as_deref().unwrap_or(""), "--shown")?;
+        Situation::new(dice, hand, shown, self.bidding()?, self.obligado)
+    }
+
+    /// The bidding rules these arguments give: the rule set and its counting switches.
+    pub fn bidding(&self) -> Result<Bidding> {
         if self.ace_round.is_some() && self.rules != RuleSet::Chimbo9 {
             return Err(Error::usage(
                 "--ace-round is a Chimbo 9 rule (Caleuchano converts by half or more): drop it or use --rules chimbo9",
             ));
         }
-        let rules = Bidding {
+        if self.aces_or_more && self.rules != RuleSet::Chimbo9 {
+            return Err(Error::usage(
+                "--aces-or-more is a Chimbo 9 rule (Caleuchano's half or more has no gap): drop it or use --rules chimbo9",
+            ));
+        }
+        Ok(Bidding {
             set: self.rules,
             ace_round: self.ace_round.unwrap_or_default(),
             aces_need_natural: self.aces_need_natural,
-        };
-        Situation::new(dice, hand, shown, rules, self.obligado)
+            aces_or_more: self.aces_or_more,
+        })
     }
 }
 
@@ -426,7 +440,11 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             let players = a.table.players.ok_or_else(|| {
                 Error::usage("--position needs --players: how many sit at the table")
             })?;
-            let rules = tahur::games::dudo::rules::Rules::standard(a.table.rules, players as u8);
+            // The table's rule set with its counting flags (--ace-round, --aces-need-natural,
+            // --aces-or-more), as in a bid's advice.
+            let mut rules =
+                tahur::games::dudo::rules::Rules::standard(a.table.rules, players as u8);
+            rules.bidding = a.table.bidding()?;
             let req = super::advise::AdviceRequest {
                 position: a.position.as_deref().unwrap_or_default(),
                 bots: &a.bots,

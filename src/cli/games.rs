@@ -25,7 +25,7 @@ pub trait GameCli: Game {
 }
 
 impl GameCli for tahur::games::durak::Durak {
-    const ABOUT: &'static str = "Durak (podkidnoy, perevodnoy, platkowy; 2–6 players, teams): whole games between bots, seat and first-attacker advantage, rule and strategy comparisons, tournaments, house rules";
+    const ABOUT: &'static str = "Durak (podkidnoy, perevodnoy, platkowy; 2–6 players, 7–8 with 52 cards, teams): whole games between bots, seat and first-attacker advantage, rule and strategy comparisons, tournaments, house rules";
     const STRATEGIES: &'static str = "random, greedy, expert, sheet (the cheat sheet in data/durak, built in), ismcts[:N] (N iterations per move, default 300); Spanish azar, codicioso, experto, hoja";
     const SERIES_HELP: &'static str = "Play games in series of N: the first with a random dealer (the holder of the lowest trump attacks), each later one dealt by the previous durak with the player on their left attacking; after a draw the next game starts afresh. --games still counts games";
     const EXAMPLES: [&'static str; 4] = [

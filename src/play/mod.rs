@@ -50,7 +50,7 @@ pub type Seat = usize;
 /// Most seats at any table.
 pub const MAX_SEATS: usize = 16;
 /// Most counters a game may keep of its own.
-pub const MAX_COUNTERS: usize = 32;
+pub const MAX_COUNTERS: usize = 64;
 
 /// Names a game's own counters ([`State::counters`]): an enum whose variants index the counter
 /// array, with `NAMES` (its [`GameInfo::counters`]) in the same order.

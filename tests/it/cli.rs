@@ -576,7 +576,7 @@ fn slips_are_refused_with_the_reason() {
         ),
         (
             vec!["durak", "sim", "--players", "-2"],
-            &["'-2'", "negative", "2 to 6 players"],
+            &["'-2'", "negative", "2 to 8 players"],
         ),
         (
             vec![

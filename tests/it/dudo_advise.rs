@@ -22,6 +22,7 @@ fn rules(set: RuleSet, ace_round: AceRound, aces_need_natural: bool) -> Bidding 
         set,
         ace_round,
         aces_need_natural,
+        aces_or_more: false,
     }
 }
 

@@ -26,6 +26,11 @@ fn configs() -> Vec<Rules> {
                 .with_changes("ace-round=ceil,paso=on,reforzada=on")
                 .unwrap(),
         );
+        v.push(
+            Rules::standard(RuleSet::Chimbo9, players)
+                .with_changes("aces-or-more=on")
+                .unwrap(),
+        );
     }
     v
 }
@@ -63,7 +68,13 @@ fn checked_game(cfg: Rules, strategies: &[Strategy], seed: u64) -> (u64, usize) 
                     });
                     assert_eq!(
                         listed,
-                        reference_raise(cfg.bidding.set, ceil, prev, next),
+                        reference_raise(
+                            cfg.bidding.set,
+                            ceil,
+                            cfg.bidding.aces_or_more,
+                            prev,
+                            next
+                        ),
                         "{:?}: {prev} -> {next}",
                         cfg.bidding
                     );
@@ -154,7 +165,7 @@ fn rules_hold_over_many_seeded_games() {
             }
         }
     }
-    assert_eq!(games, 16 * 4 * 12);
+    assert_eq!(games, 20 * 4 * 12);
 }
 
 proptest::proptest! {
@@ -162,7 +173,7 @@ proptest::proptest! {
 
     /// Random seeds, tables and strategy mixes: every rule invariant holds after every action.
     #[test]
-    fn rules_hold_for_random_seeds(seed in proptest::prelude::any::<u64>(), c in 0usize..16, picks in proptest::collection::vec(0usize..4, 1..4)) {
+    fn rules_hold_for_random_seeds(seed in proptest::prelude::any::<u64>(), c in 0usize..20, picks in proptest::collection::vec(0usize..4, 1..4)) {
         let all = [Strategy::Random, Strategy::Honest, Strategy::Threshold { t: 0.35, bluff: 0.15 }, Strategy::Tuned];
         let cfg = configs()[c];
         let mix: Vec<Strategy> = picks.iter().map(|&i| all[i].clone()).collect();
@@ -202,7 +213,7 @@ fn simulated_games_report_no_violations() {
 }
 
 /// RULES.md §1 read independently: is `next` a legal raise over `prev`?
-fn reference_raise(set: RuleSet, ceil: bool, prev: Bid, next: Bid) -> bool {
+fn reference_raise(set: RuleSet, ceil: bool, or_more: bool, prev: Bid, next: Bid) -> bool {
     let (q, a) = (prev.quantity, next.quantity);
     match (prev.face.is_ace(), next.face.is_ace()) {
         (false, false) => a > q || (a == q && next.face > prev.face),
@@ -214,8 +225,9 @@ fn reference_raise(set: RuleSet, ceil: bool, prev: Bid, next: Bid) -> bool {
                 // At least "la mitad más uno" (more allowed), but never the same quantity: Q
                 // aces after Q of another face lower the face without raising the quantity
                 // ("dos ases" after "dos tontos" is illegal; so are 3 aces after 3 quinas).
+                // The house rule `aces-or-more` (RULES.md's reading) drops that exception.
                 let half = if ceil { q.div_ceil(2) } else { q / 2 };
-                a > half && a != q
+                a > half && (or_more || a != q)
             }
         },
     }
@@ -224,8 +236,8 @@ fn reference_raise(set: RuleSet, ceil: bool, prev: Bid, next: Bid) -> bool {
 #[test]
 fn raise_legality_matches_an_independent_reading() {
     for set in [RuleSet::Chimbo9, RuleSet::Caleuchano] {
-        for ceil in [false, true] {
-            if ceil && set == RuleSet::Caleuchano {
+        for (ceil, or_more) in [(false, false), (true, false), (false, true), (true, true)] {
+            if (ceil || or_more) && set == RuleSet::Caleuchano {
                 continue;
             }
             let rules = Bidding {
@@ -236,6 +248,7 @@ fn raise_legality_matches_an_independent_reading() {
                     AceRound::Floor
                 },
                 aces_need_natural: false,
+                aces_or_more: or_more,
             };
             for q in 1..=30u32 {
                 for f in 1..=6u8 {
@@ -251,8 +264,8 @@ fn raise_legality_matches_an_independent_reading() {
                             };
                             assert_eq!(
                                 rules.is_raise(prev, next),
-                                reference_raise(set, ceil, prev, next),
-                                "{set:?} ceil={ceil}: {prev} -> {next}"
+                                reference_raise(set, ceil, or_more, prev, next),
+                                "{set:?} ceil={ceil} or_more={or_more}: {prev} -> {next}"
                             );
                         }
                     }
@@ -260,6 +273,24 @@ fn raise_legality_matches_an_independent_reading() {
             }
         }
     }
+    // Under the house rule, "dos ases" after "dos tontos" and 3 aces after 3 quinas are legal,
+    // and legality is monotone in the quantity of aces.
+    let or_more = Rules::standard(RuleSet::Chimbo9, 4)
+        .with_changes("aces-or-more=on")
+        .unwrap()
+        .bidding;
+    let bid = |q, f| Bid {
+        quantity: q,
+        face: Face::new(f).unwrap(),
+    };
+    assert!(or_more.is_raise(bid(2, 2), bid(2, 1)));
+    assert!(or_more.is_raise(bid(3, 5), bid(3, 1)));
+    assert!(!Bidding::new(RuleSet::Chimbo9).is_raise(bid(3, 5), bid(3, 1)));
+    assert!(Rules::standard(RuleSet::Caleuchano, 4)
+        .with_changes("aces-or-more=on")
+        .unwrap()
+        .validate()
+        .is_err());
 }
 
 #[test]

@@ -79,6 +79,8 @@ fn every_position_reads_back_to_the_same_view() {
             "paso=on,reforzada=on,direction=choose",
             0..4,
         ),
+        (RuleSet::Chimbo9, 3, "revivir=on,aces-or-more=on", 0..4),
+        (RuleSet::Caleuchano, 4, "revivir=on", 0..2),
     ] {
         let mut rules = Rules::standard(set, players);
         if !house.is_empty() {
@@ -104,6 +106,7 @@ fn every_position_reads_back_to_the_same_view() {
         "first opener:",
         "tallies:",
         "pasos doubted",
+        "life revived",
     ] {
         assert!(
             texts.iter().any(|t| t.contains(part)),
@@ -444,4 +447,35 @@ fn advice_states_the_exact_chance_of_a_doubt() {
     )
     .unwrap();
     assert!(Dudo::exact_notes(&open).is_empty());
+}
+
+#[test]
+fn advice_on_a_position_plays_the_counting_flags() {
+    // 3 ases after 3 quinas: refused by default (the text's example), legal with --aces-or-more.
+    let position = "rules: Chimbo 9; lives: 0 1 1; seat: 2; dice: tren, as, cuadra, tren, tonto; opener: seat 2; bids: 3 quinas, 3 ases";
+    let args = |more: &[&'static str]| -> Vec<&str> {
+        let mut a = vec![
+            "dudo",
+            "advise",
+            "--players",
+            "3",
+            "--rollouts",
+            "50",
+            "--position",
+            position,
+        ];
+        a.extend_from_slice(more);
+        a
+    };
+    let e = crate::common::fails(&args(&[]));
+    assert!(e.contains("3 ases") && e.contains("but not 3"), "{e}");
+    let out = crate::common::stdout(&args(&["--aces-or-more"]));
+    assert!(out.contains("best"), "{out}");
+    // A position that used revivir needs a table that plays it.
+    let revived = "rules: Chimbo 9; lives: 0 1 1; seat: 3; dice: tren, as, cuadra, tren, tonto; opener: seat 2; bids: 5 cenas; tallies: 1 life revived";
+    let e = crate::common::fails(&["dudo", "advise", "--players", "3", "--position", revived]);
+    assert!(
+        e.contains("1 life revived") && e.contains("revivir=on"),
+        "{e}"
+    );
 }

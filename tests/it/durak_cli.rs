@@ -538,8 +538,14 @@ fn mistakes_get_one_line_and_exit_2() {
     };
     let e = sim(&["--players", "2", "--strategies", "smart"]);
     assert!(e.contains("'smart'") && e.contains("greedy"), "{e}");
+    // The 36-card deck stops at six players; 52 cards seat 7 and 8; more would need two decks.
     let e = sim(&["--players", "7"]);
-    assert!(e.contains("'7'") && e.contains("2 to 6"), "{e}");
+    assert!(
+        e.contains("players=7") && e.contains("six players") && e.contains("deck=52"),
+        "{e}"
+    );
+    let e = sim(&["--players", "9", "--deck", "52"]);
+    assert!(e.contains("'9'") && e.contains("2 to 8"), "{e}");
     let e = sim(&["--players", "3", "--teams", "2x2"]);
     assert!(e.contains("2x2") && e.contains("4 players"), "{e}");
     let e = sim(&["--players", "4", "--teams", "4x4"]);

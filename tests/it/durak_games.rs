@@ -10,7 +10,7 @@ use tahur::games::durak::engine::{
     is_paired_opening, needs_redeal, Action, Deal, DurakState, Phase,
 };
 use tahur::games::durak::rules::{LastCards, Rules, Teams, Variant};
-use tahur::play::{Outcome, Start, State};
+use tahur::play::{GameRules, Outcome, Start, State};
 use tahur::rng::Stream;
 
 /// A stream for `apply` (Durak has no chance events after the deal).
@@ -529,6 +529,30 @@ fn last_cards_together_draw_or_defender_loses() {
 }
 
 #[test]
+fn seven_and_eight_players_play_with_the_full_deck() {
+    for players in [7u8, 8] {
+        let rules = Rules::standard(Variant::Podkidnoy, players)
+            .with_changes("deck=52")
+            .unwrap();
+        rules.validate().unwrap();
+        let mut rng = Stream::seed_from_u64(players as u64);
+        for _ in 0..40 {
+            let mut g = DurakState::deal(&rules, &Start::default(), &mut rng);
+            let cards: u32 = (0..players as usize).map(|p| count(g.hand(p))).sum();
+            assert_eq!(cards + g.stock_len() as u32, 52);
+            let mut bots: Vec<Bot> = (0..players).map(|_| Bot::new(Strategy::Greedy)).collect();
+            while g.outcome().is_none() {
+                let s = g.to_act();
+                let a = bots[s].act(&g.view(s), &mut rng);
+                g.apply(a, &mut rng).unwrap();
+                g.check_invariants().unwrap();
+            }
+        }
+    }
+    assert!(Rules::standard(Variant::Podkidnoy, 7).validate().is_err());
+}
+
+#[test]
 fn durak_with_epaulettes() {
     let rules = Rules::standard(Variant::Podkidnoy, 2);
     // One six, seat 0's last card (forced), seat 1 cannot beat it and takes (forced): one
@@ -545,6 +569,15 @@ fn durak_with_epaulettes() {
     assert_eq!(g.epaulettes(), 2);
     // A seven last: no epaulettes.
     let g = endgame(rules, &["7S", "7D,8D"], HEARTS, 0);
+    assert_eq!(g.outcome(), Some(Outcome::Event(0b10)));
+    assert_eq!(g.epaulettes(), 0);
+    // With 52 cards the lowest card is the 2 ("la carta de menor valor"): a 2 gives the
+    // epaulette, a six does not.
+    let full = rules.with_changes("deck=52").unwrap();
+    let g = endgame(full, &["2S", "7D,8D"], HEARTS, 0);
+    assert_eq!(g.outcome(), Some(Outcome::Event(0b10)));
+    assert_eq!(g.epaulettes(), 1);
+    let g = endgame(full, &["6S", "2D,3D"], HEARTS, 0);
     assert_eq!(g.outcome(), Some(Outcome::Event(0b10)));
     assert_eq!(g.epaulettes(), 0);
 }
@@ -617,6 +650,17 @@ fn lowest_trump_swap_and_the_turned_trump_drawn_last() {
         }
     }
     assert_eq!(last_drawn, Some(true));
+    // `trump-swap=off` (house rule): the holder of the lowest trump may not swap.
+    let off = rules.with_changes("trump-swap=off").unwrap();
+    let g = deal(
+        off,
+        &["6H,7S,8S,9S,10S,JS", "7D,8D,9D,10D,JD,QD"],
+        "KH",
+        "",
+        0,
+    );
+    assert!(!g.legal().swap);
+    assert_eq!(g.view(1).bottom_card(), Some(c("KH")));
 }
 
 #[test]

@@ -27,6 +27,9 @@ const RUNS: &[(&str, &str)] = &[
     ("durak-sim-1", "durak sim --players 2 --strategies greedy,random --games 2000 --seed 1"),
     ("durak-sim-2", "durak sim --players 4 --strategies expert,greedy --variant perevodnoy --games 1000 --seed 2"),
     ("durak-sim-3", "durak sim --players 4 --teams 2x2 --strategies greedy --games 1000 --seed 3"),
+    // durak-sim-4 and durak-sim-8 (52 cards): their epaulettes figures (`epaulettes*`,
+    // `both_shoulders_rate`) were recorded again with issue 26, the deck's lowest card being the
+    // 2 there; every other figure of theirs is as recorded.
     ("durak-sim-4", "durak sim --players 3 --strategies random --deck 52 --hand 7 --games 1000 --seed 4"),
     ("durak-sim-5", "durak sim --players 2 --strategies ismcts:20,greedy --games 24 --seed 5 --check"),
     ("durak-sim-6", "durak sim --players 4 --strategies greedy --series 10 --games 1000 --seed 6"),
@@ -74,6 +77,8 @@ const RUNS_ALL_GAMES: &[(&str, &str)] = &[
     ("domino-sim-2", "domino sim --players 4 --strategies random --games 3000 --seed 2"),
     ("domino-sim-3", "domino sim --players 2 --hand 7 --draw --strategies company,random --games 2000 --seed 3"),
     ("domino-sim-4", "domino sim --players 4 --set 9 --cross --tree --hand 7 --games 1000 --seed 4"),
+    // Recorded again with issue 26: all fives rounds each losing player's pips on their own
+    // (the text's sum of rounded differences), not the losing pair's total.
     ("domino-sim-5", "domino sim --players 4 --score all-fives --to 100 --strategies scorer:miss=0.1,scorer --games 300 --seed 5"),
     // Recorded again after 08b6803: the search bot deals hidden tiles exactly uniformly when
     // two or more hands passed (domino/hidden.rs), which its games consume.

@@ -394,7 +394,7 @@ fn mistakes_get_one_line_naming_the_value_and_exit_2() {
             &["poker", "sim", "--players", "4", "--points", "0"],
             "--points 0",
         ),
-        (&["poker", "sim", "--players", "9"], "9"),
+        (&["poker", "sim", "--players", "17"], "17"),
         (
             &[
                 "poker",

@@ -889,19 +889,33 @@ impl DominoState {
             }
         };
         if let Some(w) = winner {
-            let own = match (end, self.rules.blocked) {
-                (End::Blocked, Blocked::Difference) => totals[w],
-                _ => 0,
-            };
+            let difference = matches!(
+                (end, self.rules.blocked),
+                (End::Blocked, Blocked::Difference)
+            );
+            let own = if difference { totals[w] } else { 0 };
             let mut bonus = 0i64;
-            for (k, &t) in totals.iter().enumerate().take(sides) {
-                if k != w {
-                    let base = t - own;
-                    bonus += match self.rules.score {
-                        Score::Game => 0,
-                        Score::Pips => base,
-                        Score::AllFives | Score::FivesAndThrees => round5(base),
-                    };
+            if self.rules.score.by_ends() && !difference {
+                // All fives: each losing player's pips are rounded to 5 on their own, and the
+                // rounded figures added (the text: "la suma de las diferencias redondeadas";
+                // partners left with 7 and 7 pips give 5 + 5 = 10, not 14 → 15).
+                for s in 0..self.rules.players as usize {
+                    if self.rules.side_of(s) != w {
+                        bonus += round5(pips(self.hands[s]) as i64);
+                    }
+                }
+            } else {
+                // A blocked game's difference is one per losing side: the side's pips less
+                // the winners' (with pairs, the pair's total, as the block rule counts it).
+                for (k, &t) in totals.iter().enumerate().take(sides) {
+                    if k != w {
+                        let base = t - own;
+                        bonus += match self.rules.score {
+                            Score::Game => 0,
+                            Score::Pips => base,
+                            Score::AllFives | Score::FivesAndThrees => round5(base),
+                        };
+                    }
                 }
             }
             if self.rules.score == Score::Game {
@@ -1813,7 +1827,7 @@ mod tests {
             ("pips", "losers", 12),
             ("all-fives", "difference", 10),
         ] {
-            let r = rules(2, 2, &format!("score={score},blocked={blocked}"));
+            let r = rules(2, 2, &format!("score={score},blocked={blocked},to=none"));
             let g = game(r, ["6-6,1-0", "5-5,2-0", "", ""]);
             assert_eq!(g.outcome(), Some(Outcome::Event(0b01)), "{score}");
             assert_eq!(
@@ -1835,7 +1849,7 @@ mod tests {
     fn a_domino_takes_the_losers_pips() {
         for (score, want) in [("game", 1), ("pips", 10), ("all-fives", 10)] {
             let mut g = game(
-                rules(2, 2, &format!("score={score}")),
+                rules(2, 2, &format!("score={score},to=none")),
                 ["6-6,6-1", "5-5,6-2", "", ""],
             );
             assert_eq!(g.to_act(), 1);
@@ -1853,7 +1867,7 @@ mod tests {
     fn all_fives_scores_plays_and_muggins_takes_a_missed_score() {
         for (muggins, mine) in [("on", 25), ("off", 15)] {
             let mut g = game(
-                rules(2, 2, &format!("score=all-fives,muggins={muggins}")),
+                rules(2, 2, &format!("score=all-fives,muggins={muggins},to=none")),
                 ["5-5,4-0", "5-0,3-3", "", ""],
             );
             assert_eq!(g.game_points(0), 10, "the opening 5-5 counts 10");
@@ -1883,10 +1897,34 @@ mod tests {
     }
 
     #[test]
+    fn all_fives_rounds_each_losing_player_on_their_own() {
+        // Partners 1 and 3 are left with 7 pips each: 5 + 5 = 10 (the text's sum of rounded
+        // differences), where rounding the pair's 14 would give 15.
+        let mut g = game(
+            rules(4, 2, "score=all-fives,to=none"),
+            ["6-6,6-2", "4-3,0-0", "5-2,1-1", "4-2,1-0"],
+        );
+        assert_eq!(g.game_points(0), 0, "the opening 6-6 counts 12");
+        assert_eq!(g.to_act(), 0, "nobody else holds a 6: they knock");
+        play(&mut g, "6-2", 6, true);
+        assert_eq!(g.outcome(), Some(Outcome::Event(0b0101)));
+        assert_eq!(
+            (g.side_points(0), g.side_points(1)),
+            (10, 0),
+            "12 + 2 scores nothing"
+        );
+        // A blocked game still takes one difference per losing side (here per player).
+        let r = rules(3, 2, "score=all-fives,blocked=difference,to=none");
+        let g = game(r, ["6-6,1-0", "5-5,2-0", "4-4,3-0", ""]);
+        assert_eq!(g.outcome(), Some(Outcome::Event(0b001)));
+        assert_eq!(g.side_points(0), round5(12 - 1) + round5(11 - 1));
+    }
+
+    #[test]
     fn a_player_who_cannot_claim_by_playing_may_pass_and_call_muggins() {
         // Seat 0 cannot play after seat 1's missed 10, but may still call muggins.
         let mut g = game(
-            rules(2, 3, "score=all-fives"),
+            rules(2, 3, "score=all-fives,to=none"),
             ["5-5,2-1,3-1", "5-0,0-0,4-4", "", ""],
         );
         play(&mut g, "5-0", 5, false);
@@ -1928,7 +1966,7 @@ mod tests {
     #[test]
     fn a_view_shows_what_its_seat_sees_and_nothing_hidden() {
         // Seats 1 and 3 both hold a 6 and swap hands: nothing seat 0 or seat 2 has seen differs.
-        let r = rules(4, 6, "draw=on,score=all-fives");
+        let r = rules(4, 6, "draw=on,score=all-fives,to=none");
         let a = [
             "6-6,5-5,4-4,3-3,2-2,1-1",
             "6-5,6-4,5-4,3-0,2-0,1-0",

@@ -14,6 +14,8 @@ use crate::text::normalize;
 pub const MAX_PLAYERS: usize = 4;
 /// Highest match target (`--to`).
 pub const MAX_TO: u32 = 10_000;
+/// The match target all fives (and fives and threes) bring with them: "se suele jugar al 100".
+pub const ALL_FIVES_TO: u32 = 100;
 /// Most games in one match before it is stopped unfinished (counted as capped).
 pub const MAX_MATCH_GAMES: u32 = 100_000;
 
@@ -376,9 +378,21 @@ const TABLE: &[Rule<Rules>] = &[
         key: "score",
         aliases: &[],
         flag: Flag::Value { long: "score", value_name: "RULE" },
-        help: "Scoring: game (one point a game), pips (the winners take the losers' pips), all-fives or fives-and-threes [default: game]",
+        help: "Scoring: game (one point a game), pips (the winners take the losers' pips), all-fives or fives-and-threes (these two play matches to 100 unless --to says otherwise) [default: game]",
         accepts: "use game (one point a game), pips (the winners take the losers' pips), all-fives or fives-and-threes",
-        set: |r, v| Score::parse(v).map(|s| r.score = s).is_some(),
+        set: |r, v| {
+            let Some(s) = Score::parse(v) else {
+                return false;
+            };
+            // "Este juego se suele jugar al 100", and fives and threes "juega de la misma
+            // manera": scoring by the ends brings matches to 100 with it (`to` comes after it
+            // in the table, so a `to` given with it has the last word).
+            if s.by_ends() && !r.score.by_ends() && !r.is_match() {
+                r.to = ALL_FIVES_TO;
+            }
+            r.score = s;
+            true
+        },
         get: |r| r.score.to_string(),
         describe: |r| match r.score {
             Score::Game => None,

@@ -205,6 +205,8 @@ pub(crate) struct Counts {
     pub(crate) obligado_rounds: u32,
     /// Rounds whose opener lost the challenge.
     pub(crate) opener_lost: u32,
+    /// Lives given back by revivir (house rule; once a game, so 0 means it is still open).
+    pub(crate) revived: u32,
 }
 
 /// A game of Dudo in progress.
@@ -595,6 +597,9 @@ impl DudoState {
             // The first to leave a table of n finishes n-th (place n − 1).
             self.place[loser] = self.players_in as u8;
         }
+        if self.rules.revivir && self.counts.revived == 0 && self.players_in > 1 {
+            self.revive(loser);
+        }
         self.rounds += 1;
         let c = &mut self.counts;
         c.opener_lost += (loser == self.opener) as u32;
@@ -628,6 +633,37 @@ impl DudoState {
         };
         let offer = !loser_out && self.seats[loser].lives == 1 && self.rules.lives > 1;
         self.start_round(next_opener, offer, rng);
+    }
+
+    /// Revivir, once a game (the caller checks that it is on and still open), right after
+    /// `loser` lost a life: a player just down to their last life gets it back when nobody else
+    /// is on their last life ("en lugar de obligar … devuelve el palo"; taken whenever open, a
+    /// life being worth more than an obligado round); otherwise, when every player still in has
+    /// lost the same number of lives, each gets one back ("todos devuelven un palo").
+    fn revive(&mut self, loser: Seat) {
+        let n = self.rules.players as usize;
+        let full = self.rules.lives;
+        let seats = &mut self.seats[..n];
+        let last_life = |s: &Player| s.lives == 1;
+        if full > 1
+            && last_life(&seats[loser])
+            && !seats
+                .iter()
+                .enumerate()
+                .any(|(p, s)| p != loser && last_life(s))
+        {
+            seats[loser].lives += 1;
+            self.counts.revived = 1;
+            return;
+        }
+        let mut lives_in = seats.iter().filter(|s| s.is_in()).map(|s| s.lives);
+        let first = lives_in.next().expect("two players are in");
+        if first < full && lives_in.all(|l| l == first) {
+            for s in seats.iter_mut().filter(|s| s.is_in()) {
+                s.lives += 1;
+            }
+            self.counts.revived = self.players_in as u32;
+        }
     }
 
     /// Calls `f` with every legal action of the current player, in a fixed order.
@@ -1118,6 +1154,7 @@ impl State for DudoState {
         out[Counter::Reinforcements as usize] = c.reinforcements.into();
         out[Counter::ObligadoRounds as usize] = c.obligado_rounds.into();
         out[Counter::OpenerLost as usize] = c.opener_lost.into();
+        out[Counter::Revived as usize] = c.revived.into();
     }
     /// Players leave the table one by one: the last one in wins, the first one out is last.
     fn places(&self, out: &mut [u8; MAX_SEATS]) -> bool {
@@ -1133,6 +1170,7 @@ impl State for DudoState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::play::GameRules;
     use crate::rng::base_stream;
 
     #[test]
@@ -1144,6 +1182,76 @@ mod tests {
         assert_eq!(PassHand::of(&[1, 1, 3, 4, 6]), PassHand::Nothing);
         assert_eq!(PassHand::of(&[1, 1, 3, 3, 6]), PassHand::Nothing);
         assert_eq!(PassHand::of(&[4, 4, 4, 1, 6]), PassHand::Nothing);
+    }
+
+    /// A game at `lives` where `loser` opens a round and loses it: every die shows a two, the
+    /// opening bid is one cena, and the next player doubts.
+    fn lose_a_round(rules: Rules, lives: &[u8], loser: Seat) -> DudoState {
+        let mut rng = base_stream(1);
+        let mut g = DudoState::dealt_from(rules, Some(lives), Some(loser), &mut rng);
+        for s in g.seats.iter_mut() {
+            s.hidden = [2; CUP];
+        }
+        let cena = Bid {
+            quantity: 1,
+            face: Face::new(6).unwrap(),
+        };
+        g.apply(
+            Action::Open {
+                bid: cena,
+                reinforce: false,
+                direction: Direction::Right,
+                obligado: false,
+            },
+            &mut rng,
+        )
+        .unwrap();
+        g.apply(Action::Doubt, &mut rng).unwrap();
+        g.invariants().unwrap();
+        g
+    }
+
+    #[test]
+    fn revivir_gives_back_a_life_once_a_game() {
+        let lives = |g: &DudoState| (0..3).map(|p| g.lives(p)).collect::<Vec<_>>();
+        let chimbo = Rules::standard(RuleSet::Chimbo9, 3);
+        let revivir = chimbo.with_changes("revivir=on").unwrap();
+        // Down to the last life with nobody else on theirs: the life comes back.
+        let g = lose_a_round(chimbo, &[2, 3, 3], 0);
+        assert_eq!(lives(&g), [1, 3, 3]);
+        let g = lose_a_round(revivir, &[2, 3, 3], 0);
+        assert_eq!((lives(&g), g.counts.revived), (vec![2, 3, 3], 1));
+        // Once a game: with revivir used, the next loss stands.
+        let mut seen = g.view(0).seen();
+        seen.lives = vec![2, 3, 3];
+        let mut again = DudoState::from_seen(&seen, &mut base_stream(2));
+        again.seats.iter_mut().for_each(|s| s.hidden = [2; CUP]);
+        let mut rng = base_stream(3);
+        again
+            .apply(
+                Action::Open {
+                    bid: Bid {
+                        quantity: 1,
+                        face: Face::new(6).unwrap(),
+                    },
+                    reinforce: false,
+                    direction: Direction::Right,
+                    obligado: false,
+                },
+                &mut rng,
+            )
+            .unwrap();
+        again.apply(Action::Doubt, &mut rng).unwrap();
+        assert_eq!(lives(&again), [1, 3, 3]);
+        // Someone else already on their last life: the door is closed for this one.
+        let g = lose_a_round(revivir, &[2, 1, 3], 0);
+        assert_eq!((lives(&g), g.counts.revived), (vec![1, 1, 3], 0));
+        // Everybody level after the loss (two lives lost each): each gets one back.
+        let g = lose_a_round(revivir, &[3, 2, 2], 0);
+        assert_eq!((lives(&g), g.counts.revived), (vec![3, 3, 3], 3));
+        // A player who goes out is not revived; the two left, level, each get one back.
+        let g = lose_a_round(revivir, &[1, 2, 2], 0);
+        assert_eq!((lives(&g), g.counts.revived), (vec![0, 3, 3], 2));
     }
 
     #[test]

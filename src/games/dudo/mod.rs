@@ -65,6 +65,8 @@ crate::counters! {
         ObligadoRounds = "obligado_rounds",
         /// Rounds whose opener lost the challenge.
         OpenerLost = "opener_lost",
+        /// Lives given back by revivir.
+        Revived = "revived",
     }
 }
 
@@ -161,6 +163,13 @@ impl Game for Dudo {
             "rounds lost by their opener",
             Value::Prob(per(c(Counter::OpenerLost), rounds)),
         );
+        if rules.revivir {
+            r.field(
+                "revived_per_game",
+                "lives given back by revivir per game",
+                Value::Num(per(c(Counter::Revived), t.games), 3),
+            );
+        }
     }
 
     /// The quick policy of search bots: the default `threshold` decision for every seat

@@ -26,7 +26,9 @@
 //! - `first opener:` the seat that opened the game's first round (optional: this round's opener).
 //! - `tallies:` the game's counts so far (`23 bids, 6 doubts, 2 doubts won, …`; optional: the
 //!   fewest the position allows). They change no advice; `position` writes them so that a
-//!   position reads back to exactly the game it came from.
+//!   position reads back to exactly the game it came from. Under `revivir=on`, `2 lives
+//!   revived` says revivir was used (once a game) and gave back 2 lives: rounds played are the
+//!   lives lost plus those.
 //!
 //! A position is refused with one line naming what does not fit: a bid that is not a raise of
 //! the one before, a turn that does not follow, more dice than a cup holds, a rule the table
@@ -231,7 +233,7 @@ fn dice_words(dice: impl IntoIterator<Item = u8>, set: RuleSet, sep: &str) -> St
 }
 
 /// The tallies as written and read: plural and singular names, in the order written.
-const TALLIES: [(&str, &str); 9] = [
+const TALLIES: [(&str, &str); TALLY_COUNT] = [
     ("bids", "bid"),
     ("doubts", "doubt"),
     ("doubts won", "doubt won"),
@@ -241,9 +243,16 @@ const TALLIES: [(&str, &str); 9] = [
     ("reforzadas", "reforzada"),
     ("obligado rounds", "obligado round"),
     ("rounds lost by their opener", "round lost by its opener"),
+    ("lives revived", "life revived"),
 ];
 
-fn tallies_of(c: &Counts) -> [u32; 9] {
+/// The tallies a position may give.
+const TALLY_COUNT: usize = 10;
+/// The tally of lives given back by revivir: it tells whether revivir is still open and how
+/// many rounds the lives lost imply.
+const REVIVED: usize = 9;
+
+fn tallies_of(c: &Counts) -> [u32; TALLY_COUNT] {
     [
         c.bids,
         c.doubts,
@@ -254,12 +263,13 @@ fn tallies_of(c: &Counts) -> [u32; 9] {
         c.reinforcements,
         c.obligado_rounds,
         c.opener_lost,
+        c.revived,
     ]
 }
 
 /// The tallies a position implies where they are not given: the fewest that fit (every round
 /// played had its opening bid and one doubt), given the doubted pasos.
-fn default_tallies(seen: &Seen, pass_doubts: u32) -> [u32; 9] {
+fn default_tallies(seen: &Seen, pass_doubts: u32) -> [u32; TALLY_COUNT] {
     let passes_now = seen.passed.iter().filter(|&&p| p).count() as u32;
     let reinforced_now = seen.reinforced.iter().filter(|&&r| r).count() as u32;
     [
@@ -270,6 +280,7 @@ fn default_tallies(seen: &Seen, pass_doubts: u32) -> [u32; 9] {
         0,
         0,
         reinforced_now,
+        0,
         0,
         0,
     ]
@@ -360,7 +371,7 @@ fn write(seen: &Seen) -> String {
     }
     let actual = tallies_of(&seen.counts);
     let defaults = default_tallies(seen, actual[4]);
-    let tallies: Vec<String> = (0..9)
+    let tallies: Vec<String> = (0..TALLY_COUNT)
         .filter(|&i| actual[i] != defaults[i])
         .map(|i| {
             let (plural, singular) = TALLIES[i];
@@ -621,8 +632,8 @@ fn parse_reforzada(text: &str, n: usize) -> Result<Vec<(usize, [u8; 6])>> {
 }
 
 /// `tallies:` items, each a number and a name.
-fn parse_tallies(text: &str) -> Result<[Option<u32>; 9]> {
-    let mut out = [None; 9];
+fn parse_tallies(text: &str) -> Result<[Option<u32>; TALLY_COUNT]> {
+    let mut out = [None; TALLY_COUNT];
     let names: Vec<&str> = TALLIES.iter().map(|(p, _)| *p).collect();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let w = normalize(part);
@@ -750,7 +761,28 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
             if players_in == 1 { " is" } else { "s are" }
         )));
     }
-    let rounds: u32 = lives.iter().map(|&l| u32::from(rules.lives - l)).sum();
+    // The tallies, read first: lives revived are rounds played that the lives do not show.
+    let given = match get(Key::Tallies) {
+        Some(t) => parse_tallies(t)?,
+        None => [None; TALLY_COUNT],
+    };
+    let revived = given[REVIVED].unwrap_or(0);
+    let lives_word = if revived == 1 { "life" } else { "lives" };
+    if revived > 0 && !rules.revivir {
+        return Err(Error::usage(format!(
+            "tallies: {revived} {lives_word} revived, but the table does not play revivir (revivir=on)"
+        )));
+    }
+    if revived as usize > n {
+        return Err(Error::usage(format!(
+            "tallies: {revived} {lives_word} revived, but revivir gives back at most one life to each of the {n} players, once"
+        )));
+    }
+    let rounds: u32 = lives
+        .iter()
+        .map(|&l| u32::from(rules.lives - l))
+        .sum::<u32>()
+        + revived;
 
     // The round: the opener, the direction, the bids.
     let bids = match get(Key::Bids) {
@@ -1154,10 +1186,7 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
     }
 
     // The tallies.
-    let given = match get(Key::Tallies) {
-        Some(t) => parse_tallies(t)?,
-        None => [None; 9],
-    };
+    seen.counts.revived = revived;
     let mut t = default_tallies(&seen, given[4].unwrap_or(0));
     for (t, g) in t.iter_mut().zip(given) {
         if let Some(v) = g {
@@ -1215,6 +1244,7 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
         reinforcements: t[6],
         obligado_rounds: t[7],
         opener_lost: t[8],
+        revived: t[REVIVED],
     };
     Ok(seen)
 }

@@ -110,6 +110,11 @@ pub struct Bidding {
     pub ace_round: AceRound,
     /// Aces count for a face only if at least one natural die of that face is on the table.
     pub aces_need_natural: bool,
+    /// Chimbo 9 house rule: "la mitad más uno" aces or more is always a legal raise, even when
+    /// it lowers the face without raising the quantity (Q aces after Q of another face).
+    /// Off: the text's example ("dos ases" after "dos tontos" is illegal) holds for aces too.
+    #[serde(default)]
+    pub aces_or_more: bool,
 }
 
 impl Bidding {
@@ -119,6 +124,7 @@ impl Bidding {
             set,
             ace_round: AceRound::Floor,
             aces_need_natural: false,
+            aces_or_more: false,
         }
     }
 
@@ -140,6 +146,7 @@ impl Bidding {
     /// lower the face without raising the quantity ("dos ases" after "dos tontos" is illegal), so
     /// where the half-plus-one is Q itself (floor: Q = 1, 2; ceil: Q = 2, 3) the fewest is Q + 1.
     /// Where it is below Q, Q aces are still illegal: see [`Bidding::forbidden_quantity`].
+    /// Under [`Bidding::aces_or_more`] the half-plus-one is always the fewest.
     /// Caleuchano: "la mitad o mayor que la mitad", ceil(Q/2).
     pub fn min_aces_after(&self, quantity: u32) -> u32 {
         match self.set {
@@ -148,7 +155,7 @@ impl Bidding {
                     AceRound::Floor => quantity / 2 + 1,
                     AceRound::Ceil => quantity.div_ceil(2) + 1,
                 };
-                if half_plus_one == quantity {
+                if half_plus_one == quantity && !self.aces_or_more {
                     quantity + 1
                 } else {
                     half_plus_one
@@ -182,11 +189,15 @@ impl Bidding {
     /// lowest face: after Q of another face, Q aces are illegal even where the half-plus-one is
     /// below Q (after 3 quinas: 2 aces, or 4 and more, but not 3). Caleuchano's conversion has
     /// no such rule: its ace bid of half or more *is* the higher bid ("se acepta la mandada de
-    /// ASES … la mitad o mayor que la mitad").
+    /// ASES … la mitad o mayor que la mitad"); nor has Chimbo 9 under
+    /// [`Bidding::aces_or_more`].
     pub fn forbidden_quantity(&self, prev: Bid, face: Face) -> Option<u32> {
         let lowers_face = face.is_ace() && !prev.face.is_ace();
-        (self.set == RuleSet::Chimbo9 && lowers_face && prev.quantity > self.min_raise(prev, face))
-            .then_some(prev.quantity)
+        (self.set == RuleSet::Chimbo9
+            && !self.aces_or_more
+            && lowers_face
+            && prev.quantity > self.min_raise(prev, face))
+        .then_some(prev.quantity)
     }
 
     /// Whether `next` is a legal raise over `prev` in a normal (not obligado) round.
@@ -273,6 +284,11 @@ pub struct Rules {
     pub obligado: bool,
     /// The opener chooses the direction each round (Caleuchano); otherwise always to the right.
     pub choose_direction: bool,
+    /// Revivir (house rule, "no reglamentario"): once a game, a player just down to their last
+    /// life gets it back when nobody else is on their last life, or, when every player still in
+    /// has lost the same number of lives (one or more), each gets one back.
+    #[serde(default)]
+    pub revivir: bool,
 }
 
 impl Rules {
@@ -288,6 +304,7 @@ impl Rules {
             reforzada: cal,
             obligado: cal,
             choose_direction: cal,
+            revivir: false,
         }
     }
 
@@ -319,6 +336,11 @@ impl Rules {
         if self.bidding.ace_round == AceRound::Ceil && self.set() == RuleSet::Caleuchano {
             return Err(Error::usage(
                 "ace-round=ceil is a Chimbo 9 rule (Caleuchano converts by half or more): drop it or use rules=chimbo9",
+            ));
+        }
+        if self.bidding.aces_or_more && self.set() == RuleSet::Caleuchano {
+            return Err(Error::usage(
+                "aces-or-more=on is a Chimbo 9 rule (Caleuchano's half or more has no gap): drop it or use rules=chimbo9",
             ));
         }
         Ok(())
@@ -375,6 +397,7 @@ const TABLE: &[Rule<Rules>] = &[
             }
             if set == RuleSet::Caleuchano {
                 r.bidding.ace_round = AceRound::Floor;
+                r.bidding.aces_or_more = false;
             }
             r.bidding.set = set;
             true
@@ -511,6 +534,45 @@ const TABLE: &[Rule<Rules>] = &[
             (RuleSet::Caleuchano, _) => vec![],
         },
     },
+    Rule {
+        key: "aces-or-more",
+        aliases: &["ases-o-mas"],
+        flag: Flag::None,
+        help: "Chimbo 9: \"la mitad más uno\" aces or more is always a legal raise, Q aces after Q of another face included (RULES.md's reading); off, the text's example (\"dos ases\" after \"dos tontos\" is illegal) forbids exactly Q aces [default: off]",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.bidding.aces_or_more = b).is_some(),
+        get: |r| on_off(r.bidding.aces_or_more),
+        describe: |r| r.bidding.aces_or_more.then(|| "half plus one aces or more".into()),
+        changes: |r| {
+            if r.set() == RuleSet::Chimbo9 {
+                vec![flip(
+                    "aces-or-more",
+                    r.bidding.aces_or_more,
+                    "aces or more",
+                    "no Q aces after Q",
+                )]
+            } else {
+                vec![]
+            }
+        },
+    },
+    Rule {
+        key: "revivir",
+        aliases: &["revivida"],
+        flag: Flag::None,
+        help: "Revivir (not regulation; never in competitions): once a game, a player just down to their last life gets it back if nobody else is on their last life (instead of obligado), or, when every player still in has lost the same number of lives, each gets one back [default: off]",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.revivir = b).is_some(),
+        get: |r| on_off(r.revivir),
+        describe: |r| r.revivir.then(|| "revivir".into()),
+        changes: |r| {
+            if r.lives > 1 {
+                vec![flip("revivir", r.revivir, "revivir", "no revivir")]
+            } else {
+                vec![]
+            }
+        },
+    },
 ];
 
 impl GameRules for Rules {
@@ -550,6 +612,8 @@ mod tests {
                 "direction=choose",
                 "aces-need-natural=on",
                 "ace-round=ceil",
+                "aces-or-more=on",
+                "revivir=on",
             ]
         );
         assert_eq!(
@@ -562,6 +626,7 @@ mod tests {
                 "obligado=off",
                 "direction=fixed",
                 "aces-need-natural=on",
+                "revivir=on",
             ]
         );
         // The other rule set is its standard table; each other change moves one rule.
@@ -763,11 +828,17 @@ mod tests {
     #[test]
     fn min_raise_and_the_gap_agree_with_is_raise() {
         for set in [RuleSet::Chimbo9, RuleSet::Caleuchano] {
-            for ace_round in [AceRound::Floor, AceRound::Ceil] {
+            for (ace_round, aces_or_more) in [
+                (AceRound::Floor, false),
+                (AceRound::Ceil, false),
+                (AceRound::Floor, true),
+                (AceRound::Ceil, true),
+            ] {
                 let r = Bidding {
                     set,
                     ace_round,
                     aces_need_natural: false,
+                    aces_or_more,
                 };
                 for q in 1..=40 {
                     for f in 1..=6 {

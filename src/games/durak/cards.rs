@@ -16,7 +16,7 @@ pub const RANK_NAMES: [&str; 13] = [
 ];
 /// Suit symbols: spades, hearts, diamonds, clubs.
 pub const SUIT_SYMBOLS: [&str; 4] = ["♠", "♥", "♦", "♣"];
-/// Rank index of the six (the lowest card of the 36-card deck; "epaulettes").
+/// Rank index of the six (the lowest card of the 36-card deck).
 pub const SIX: u8 = 4;
 /// All 52 cards.
 pub const FULL_52: CardSet = (1u64 << 52) - 1;

@@ -22,7 +22,7 @@
 use std::fmt;
 
 use super::cards::{
-    beaters, count, nth, rank_mask, ranks_of, suit_mask, Card, CardSet, Cards, BLACK, RED, SIX,
+    beaters, count, nth, rank_mask, ranks_of, suit_mask, Card, CardSet, Cards, BLACK, RED,
 };
 use super::rules::{LastCards, Rules, Variant, MAX_ATTACK, MAX_PLAYERS};
 use crate::play::{Illegal, Outcome, PlayerView, Seat, Start, State, MAX_COUNTERS};
@@ -416,9 +416,7 @@ impl DurakState {
             swap_card: 0,
         };
         g.index_stock();
-        if bottom_visible && stock_len > 0 {
-            g.swap_card = g.lowest_trump().bit() & !stock[0].bit();
-        }
+        g.swap_card = g.swappable();
         let first = first_attacker.unwrap_or_else(|| {
             let trumps: CardSet =
                 hands.iter().take(n as usize).fold(0, |s, &x| s | x) & suit_mask(trump);
@@ -491,11 +489,7 @@ impl DurakState {
         g.bottom_visible = trump.is_none();
         g.trump_card = stock.first().copied().unwrap_or(Card(0));
         g.trump = trump.unwrap_or_else(|| stock[0].suit());
-        g.swap_card = if g.bottom_visible {
-            g.lowest_trump().bit() & !stock[0].bit()
-        } else {
-            0
-        };
+        g.swap_card = g.swappable();
         g.moves = 0;
         g.bouts = 0;
         g.discard = discard;
@@ -578,11 +572,7 @@ impl DurakState {
         g.bottom_visible = setup.turned;
         g.trump = setup.trump;
         g.trump_card = setup.stock.first().copied().unwrap_or(Card(0));
-        g.swap_card = if g.bottom_visible && g.stock_len > 0 {
-            g.lowest_trump().bit() & !g.stock[0].bit()
-        } else {
-            0
-        };
+        g.swap_card = g.swappable();
         g.discard = setup.discard;
         g.discarded = setup.discard != 0;
         g.out = setup.out;
@@ -791,6 +781,16 @@ impl DurakState {
 
     fn lowest_trump(&self) -> Card {
         Card::new(self.rules.lowest_rank(), self.trump)
+    }
+
+    /// The card that may be swapped for the turned trump at the deal: the lowest trump, unless
+    /// it is the turned card itself, no card is turned, or the rules play without the swap.
+    fn swappable(&self) -> CardSet {
+        if self.rules.trump_swap && self.bottom_visible && self.stock_len > 0 {
+            self.lowest_trump().bit() & !self.stock[0].bit()
+        } else {
+            0
+        }
     }
 
     #[inline]
@@ -1256,7 +1256,8 @@ impl DurakState {
                 }
             }
         }
-        let all = (1u8 << self.n) - 1;
+        // Every seat's bit (up to 8 seats in a u8).
+        let all = ((1u16 << self.n) - 1) as u8;
         let active = all & !self.out;
         if active.count_ones() >= 2 && self.rules.teams == super::rules::Teams::None {
             // Two or more players left: the game goes on.
@@ -1292,12 +1293,15 @@ impl DurakState {
         };
         if let Some(o) = outcome {
             if let Outcome::Event(losers) = o {
+                // "un seis —la carta de menor valor en el Durak—": the deck's lowest rank,
+                // the 2 with 52 cards.
+                let lowest = self.rules.lowest_rank();
                 let last = self.attack[attacked - 1];
                 let sixes = self.attack[..attacked]
                     .iter()
-                    .filter(|c| c.rank() == SIX)
+                    .filter(|c| c.rank() == lowest)
                     .count();
-                if taken && losers >> def & 1 == 1 && last.rank() == SIX {
+                if taken && losers >> def & 1 == 1 && last.rank() == lowest {
                     self.epaulettes = if sixes >= 2 { 2 } else { 1 };
                 }
             }

@@ -1,6 +1,6 @@
-//! Durak (`../shared/RULES.md` §3): podkidnoy, perevodnoy and platkowy for 2–6 players, teams
-//! and every house rule as a parameter; bots from random to ISMCTS. Whole games, comparisons,
-//! tournaments and house rules come from the shared [`crate::play`] layer.
+//! Durak (`../shared/RULES.md` §3): podkidnoy, perevodnoy and platkowy for 2–6 players (7 and
+//! 8 with 52 cards), teams and every house rule as a parameter; bots from random to ISMCTS.
+//! Whole games, comparisons, tournaments and house rules come from the shared [`crate::play`] layer.
 
 pub mod bots;
 pub mod cards;

@@ -11,8 +11,12 @@ use crate::play::rules::{flip, on_off, switch, whole, Flag, Rule};
 use crate::play::{GameRules, Seat};
 use crate::text::normalize;
 
-/// Most players at a table.
-pub const MAX_PLAYERS: usize = 6;
+/// Most players at a table: 8 with the 52-card deck (8 × 6 = 48 cards). The 36-card deck
+/// "limita el número de jugadores a seis"; two decks, which the text also allows, are not
+/// played: a card set has one bit per card and cannot tell the two copies apart.
+pub const MAX_PLAYERS: usize = 8;
+/// Most players with the 36-card deck.
+pub const MAX_PLAYERS_36: usize = 6;
 /// Most attack cards in one bout.
 pub const MAX_ATTACK: usize = 6;
 
@@ -142,10 +146,15 @@ impl fmt::Display for LastCards {
     }
 }
 
+/// The trump swap is on in rules written before it could be turned off.
+fn swap_by_default() -> bool {
+    true
+}
+
 /// The rules of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rules {
-    /// Players, 2–6.
+    /// Players, 2–6 (7 and 8 with the 52-card deck).
     pub players: u8,
     /// Variant.
     pub variant: Variant,
@@ -166,6 +175,10 @@ pub struct Rules {
     pub five_before_discard: bool,
     /// Re-deal when a hand is all red, all black or has five cards of one suit.
     pub redeal: bool,
+    /// The holder of the lowest trump may swap it for the turned trump (off: a house rule that
+    /// measures what the swap is worth).
+    #[serde(default = "swap_by_default")]
+    pub trump_swap: bool,
     /// A game stops unfinished (capped) after this many actions.
     pub max_moves: u32,
 }
@@ -188,6 +201,7 @@ impl Rules {
             last_cards: LastCards::Draw,
             five_before_discard: false,
             redeal: true,
+            trump_swap: true,
             max_moves: 10_000,
         }
     }
@@ -196,8 +210,14 @@ impl Rules {
     pub fn validate(&self) -> Result<()> {
         if !(2..=MAX_PLAYERS as u8).contains(&self.players) {
             return Err(Error::usage(format!(
-                "invalid players={}: Durak is for 2 to 6 players",
+                "invalid players={}: Durak is for 2 to {MAX_PLAYERS} players (7 and 8 with deck=52; more would need two decks, which the engine does not play: its card sets hold one copy of each card)",
                 self.players
+            )));
+        }
+        if self.players as usize > MAX_PLAYERS_36 && self.deck != 52 {
+            return Err(Error::usage(format!(
+                "invalid players={} with deck={}: the 36-card deck limits Durak to six players; add deck=52 (--deck 52) for 7 or 8",
+                self.players, self.deck
             )));
         }
         if self.deck != 36 && self.deck != 52 {
@@ -466,6 +486,24 @@ const TABLE: &[Rule<Rules>] = &[
         },
     },
     Rule {
+        key: "trump-swap",
+        aliases: &["cambio-de-triunfo"],
+        flag: Flag::Switch { long: "no-trump-swap", sets: "off" },
+        help: "Play without the swap of the lowest trump for the turned trump (default: its holder may swap them while the stock lasts)",
+        accepts: "use on or off",
+        set: |r, v| switch(v).map(|b| r.trump_swap = b).is_some(),
+        get: |r| on_off(r.trump_swap),
+        describe: |r| (!r.trump_swap).then(|| "no trump swap".into()),
+        changes: |r| {
+            // Without a turned trump there is nothing to swap for.
+            if !r.trump_from_dealer() {
+                vec![flip("trump-swap", r.trump_swap, "trump swap", "no trump swap")]
+            } else {
+                vec![]
+            }
+        },
+    },
+    Rule {
         key: "max-moves",
         aliases: &[],
         flag: Flag::Value { long: "max-moves", value_name: "N" },
@@ -525,11 +563,13 @@ mod tests {
                 "last-cards=defender",
                 "five-before-discard=on",
                 "redeal=off",
+                "trump-swap=off",
             ]
         );
-        // Six players hold the whole 36-card deck: the dealer's card shows the trump anyway,
-        // and 6 × 7 cards do not fit 36; both team splits apply.
+        // Six players hold the whole 36-card deck: the dealer's card shows the trump anyway
+        // (no turned trump to swap for), and 6 × 7 cards do not fit 36; both team splits apply.
         let six = names(Rules::standard(Variant::Perevodnoy, 6));
+        assert!(!six.iter().any(|n| n.starts_with("trump-swap")));
         assert!(six.contains(&"show-trump-transfer=on".to_string()));
         assert!(six.contains(&"teams=3x3".to_string()) && six.contains(&"teams=2x2x2".to_string()));
         assert!(!six.iter().any(|n| n.starts_with("dealer-trump")));

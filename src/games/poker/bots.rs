@@ -693,6 +693,19 @@ mod tests {
     }
 
     #[test]
+    fn the_scale_makes_every_fair_share_whole() {
+        // 840 up to 8 players (the figures of those tables are as they always were).
+        for players in 2..=8 {
+            assert_eq!(super::super::scale(players), 840);
+        }
+        for players in 2..=16u8 {
+            let s = super::super::scale(players);
+            assert!((1..=players as i64).all(|n| s % n == 0), "{players}: {s}");
+        }
+        assert_eq!(super::super::scale(16), 720_720);
+    }
+
+    #[test]
     fn the_shipped_tuned_table_covers_two_to_six_players() {
         let rows = shipped_tuned();
         for p in 2..=6 {
@@ -700,6 +713,7 @@ mod tests {
         }
         assert!(parse_tuned("players,call\n2,0.3\n", "x").is_err());
         assert!(parse_tuned("players,call,bluff\n2,0.3,0\n2,0.2,0\n", "x").is_err());
-        assert!(parse_tuned("players,call,bluff\n9,0.3,0\n", "x").is_err());
+        assert!(parse_tuned("players,call,bluff\n17,0.3,0\n", "x").is_err());
+        assert!(parse_tuned("players,call,bluff\n16,0.3,0\n", "x").is_ok());
     }
 }

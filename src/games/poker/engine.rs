@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use super::hand::{Face, DICE, HANDS};
 use super::rules::{Rules, MAX_PLAYERS};
 use super::tables::{tables, POW6};
-use super::{Counter, LOST_AT, SCALE, SEAT_HANDS, SEAT_LOST};
+use super::{scale, Counter, LOST_AT, SEAT_HANDS, SEAT_LOST};
 use crate::play::{Illegal, Outcome, PlayerView, Seat, Start, State, MAX_COUNTERS, MAX_SEATS};
 use crate::rng::{uniform_below, Stream};
 
@@ -138,7 +138,7 @@ impl PokerState {
             previous: NO_CLAIM,
             hand_first: first,
             hand_players: rules.players,
-            alive: (1u16 << rules.players) - 1,
+            alive: ((1u32 << rules.players) - 1) as u16,
             points: [0; MAX_PLAYERS],
             out: [0; MAX_PLAYERS],
             outs: 0,
@@ -339,7 +339,8 @@ impl PokerState {
         let n = self.hand_players as i64;
         let first_lost = (loser == self.hand_first) as i64;
         c[Counter::FirstLost as usize] += first_lost;
-        c[Counter::FirstExcess840 as usize] += SCALE * first_lost - SCALE / n;
+        let scale = scale(self.rules.players);
+        c[Counter::FirstExcessScaled as usize] += scale * first_lost - scale / n;
         if self.hand_players == self.rules.players {
             c[Counter::FullHands as usize] += 1;
             let k = (loser + self.rules.players - self.hand_first) % self.rules.players;
@@ -517,10 +518,11 @@ impl PokerState {
                 ));
             }
         }
-        if self.alive == 0 || self.alive >> n != 0 {
+        // Seats past the table hold no bits (a u16 holds all 16 seats; checked in u32).
+        if self.alive == 0 || u32::from(self.alive) >> n != 0 {
             return Err(format!("players in: {:b}", self.alive));
         }
-        if self.knowers >> n != 0 {
+        if u32::from(self.knowers) >> n != 0 {
             return Err(format!(
                 "seats past the table know the cup: {:b}",
                 self.knowers

@@ -49,27 +49,43 @@ crate::counters! {
         TopReceived = "top_received",
         /// Hands lost by the hand's first roller.
         FirstLost = "first_lost",
-        /// Σ over hands of [`SCALE`] · (first roller lost) − [`SCALE`] / players in the hand:
-        /// the first roller's losses beyond the fair share, in 840ths.
-        FirstExcess840 = "first_excess_840",
+        /// Σ over hands of [`scale`] · (first roller lost) − [`scale`] / players in the hand:
+        /// the first roller's losses beyond the fair share, in [`scale`]ths of a hand.
+        FirstExcessScaled = "first_excess_scaled",
         /// Hands played with every player still in.
         FullHands = "full_hands",
         /// Of those, hands lost by the hand's first roller ([`LOST_AT`] + 0) …
         LostAt0 = "lost_at_0",
-        /// … by the player 1 seat after it …
+        /// … 1 seats after it …
         LostAt1 = "lost_at_1",
-        /// … 2 seats after …
+        /// … 2 seats after it …
         LostAt2 = "lost_at_2",
-        /// … 3 seats after …
+        /// … 3 seats after it …
         LostAt3 = "lost_at_3",
-        /// … 4 seats after …
+        /// … 4 seats after it …
         LostAt4 = "lost_at_4",
-        /// … 5 seats after …
+        /// … 5 seats after it …
         LostAt5 = "lost_at_5",
-        /// … 6 seats after …
+        /// … 6 seats after it …
         LostAt6 = "lost_at_6",
-        /// … 7 seats after.
+        /// … 7 seats after it …
         LostAt7 = "lost_at_7",
+        /// … 8 seats after it …
+        LostAt8 = "lost_at_8",
+        /// … 9 seats after it …
+        LostAt9 = "lost_at_9",
+        /// … 10 seats after it …
+        LostAt10 = "lost_at_10",
+        /// … 11 seats after it …
+        LostAt11 = "lost_at_11",
+        /// … 12 seats after it …
+        LostAt12 = "lost_at_12",
+        /// … 13 seats after it …
+        LostAt13 = "lost_at_13",
+        /// … 14 seats after it …
+        LostAt14 = "lost_at_14",
+        /// … 15 seats after.
+        LostAt15 = "lost_at_15",
         /// Hands seat 0 took part in ([`SEAT_HANDS`] + seat) …
         SeatHands0 = "seat_hands_0",
         /// … seat 1 …
@@ -84,8 +100,24 @@ crate::counters! {
         SeatHands5 = "seat_hands_5",
         /// … seat 6 …
         SeatHands6 = "seat_hands_6",
-        /// … seat 7.
+        /// … seat 7 …
         SeatHands7 = "seat_hands_7",
+        /// … seat 8 …
+        SeatHands8 = "seat_hands_8",
+        /// … seat 9 …
+        SeatHands9 = "seat_hands_9",
+        /// … seat 10 …
+        SeatHands10 = "seat_hands_10",
+        /// … seat 11 …
+        SeatHands11 = "seat_hands_11",
+        /// … seat 12 …
+        SeatHands12 = "seat_hands_12",
+        /// … seat 13 …
+        SeatHands13 = "seat_hands_13",
+        /// … seat 14 …
+        SeatHands14 = "seat_hands_14",
+        /// … seat 15.
+        SeatHands15 = "seat_hands_15",
         /// Hands seat 0 lost ([`SEAT_LOST`] + seat) …
         SeatLost0 = "seat_lost_0",
         /// … seat 1 …
@@ -100,20 +132,46 @@ crate::counters! {
         SeatLost5 = "seat_lost_5",
         /// … seat 6 …
         SeatLost6 = "seat_lost_6",
-        /// … seat 7.
+        /// … seat 7 …
         SeatLost7 = "seat_lost_7",
+        /// … seat 8 …
+        SeatLost8 = "seat_lost_8",
+        /// … seat 9 …
+        SeatLost9 = "seat_lost_9",
+        /// … seat 10 …
+        SeatLost10 = "seat_lost_10",
+        /// … seat 11 …
+        SeatLost11 = "seat_lost_11",
+        /// … seat 12 …
+        SeatLost12 = "seat_lost_12",
+        /// … seat 13 …
+        SeatLost13 = "seat_lost_13",
+        /// … seat 14 …
+        SeatLost14 = "seat_lost_14",
+        /// … seat 15.
+        SeatLost15 = "seat_lost_15",
     }
 }
 
 /// The counter of hands (with every player in) lost `k` seats after the hand's first roller is
-/// `LOST_AT + k`, k = 0 … 7.
+/// `LOST_AT + k`, k = 0 … 15.
 pub const LOST_AT: usize = Counter::LostAt0 as usize;
 /// The counter of hands seat `s` took part in is `SEAT_HANDS + s`.
 pub const SEAT_HANDS: usize = Counter::SeatHands0 as usize;
 /// The counter of hands seat `s` lost is `SEAT_LOST + s`.
 pub const SEAT_LOST: usize = Counter::SeatLost0 as usize;
-/// The scale of [`Counter::FirstExcess840`]: 840 is divisible by every table size 2–8.
-pub const SCALE: i64 = 840;
+/// The scale of [`Counter::FirstExcessScaled`] at a table of `players`: the least common
+/// multiple of 1 to `players` (at least of 1 to 8: 840, the scale of every table up to 8), so
+/// that each hand's fair share, 1 / players in, is a whole number of it.
+pub fn scale(players: u8) -> i64 {
+    let gcd = |mut a: i64, mut b: i64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    (1..=i64::from(players.max(8))).fold(1, |l, k| l / gcd(l, k) * k)
+}
 
 const _: () = assert!(
     Counter::NAMES.len() <= MAX_COUNTERS
@@ -229,17 +287,18 @@ impl crate::play::Game for Poker {
             Value::Prob(per(c(Counter::TopReceived as usize), hands)),
         );
         // The hand's first roller: losses against the fair share of each hand (1 / players in).
+        let scale = scale(rules.players);
         let first = Proportion::new(c(Counter::FirstLost as usize), hands);
         let excess = t
             .counters
-            .get(Counter::FirstExcess840 as usize)
+            .get(Counter::FirstExcessScaled as usize)
             .copied()
             .unwrap_or_default();
         let fair = if hands == 0 {
             0.0
         } else {
-            (SCALE as f64 * c(Counter::FirstLost as usize) as f64 - excess.sum as f64)
-                / SCALE as f64
+            (scale as f64 * c(Counter::FirstLost as usize) as f64 - excess.sum as f64)
+                / scale as f64
                 / hands as f64
         };
         let per_game = excess.estimate(t.games);

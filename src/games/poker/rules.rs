@@ -7,15 +7,17 @@ use crate::error::{Error, Result};
 use crate::play::rules::{flip, on_off, switch, whole, Flag, Rule};
 use crate::play::GameRules;
 
-/// Most players at a table.
-pub const MAX_PLAYERS: usize = 8;
+/// Most players at a table: "pueden participar tantas personas como lo deseen", and one set of
+/// five dice serves any number; 16 is the most seats the whole-game layer keeps figures for
+/// ([`crate::play::MAX_SEATS`]).
+pub const MAX_PLAYERS: usize = crate::play::MAX_SEATS;
 /// Most points a game may be played to.
 pub const MAX_POINTS: u8 = 20;
 
 /// The rules of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rules {
-    /// Players, 2–8.
+    /// Players, 2–16.
     pub players: u8,
     /// A player with this many points is out (RULES.md: "the agreed points"; default 3).
     pub points: u8,
