@@ -375,7 +375,7 @@ pub struct DuelCmd {
     pub chart: Option<PathBuf>,
     /// Write the strategy as a cheat sheet into DIR: duel-<rules>.csv (every frequency) and
     /// duel-<rules>.md (readable); `-<K>` is added to the names below five dice a side.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long = "sheet-dir", id = "sheet-dir", value_name = "DIR")]
     pub sheet_dir: Option<PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,

@@ -281,7 +281,7 @@ fn check_list_flags(matches: &clap::ArgMatches) -> Result<()> {
 /// Flags naming a file to write (`--output -` is standard output), and flags naming a folder to
 /// write files into; a flag's id is its long name. A test checks every path flag is here.
 const OUTPUT_FILES: [&str; 5] = ["output", "chart", "strategy-chart", "length-chart", "write"];
-const OUTPUT_FOLDERS: [&str; 1] = ["out-dir"];
+const OUTPUT_FOLDERS: [&str; 2] = ["out-dir", "sheet-dir"];
 
 /// Checks every output path of the command given, before any work: a long run must not end in
 /// "cannot write".
