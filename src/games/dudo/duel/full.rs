@@ -41,6 +41,17 @@ struct Level {
     reach: Vec<f64>,
 }
 
+impl Level {
+    /// Scratch for a node of up to `n + 1` actions over `h` hands.
+    fn new(n: usize, h: usize) -> Level {
+        Level {
+            sigma: vec![0.0; (n + 1) * h],
+            values: vec![0.0; (n + 1) * h],
+            reach: vec![0.0; h],
+        }
+    }
+}
+
 /// Full-recall CFR+ over every history of the round.
 pub struct FullRecall<'g> {
     game: &'g DuelGame,
@@ -71,11 +82,7 @@ impl<'g> FullRecall<'g> {
         let (base, total) = slots(game);
         let h = game.hand_count();
         let n = game.bid_count();
-        let level = Level {
-            sigma: vec![0.0; (n + 1) * h],
-            values: vec![0.0; (n + 1) * h],
-            reach: vec![0.0; h],
-        };
+        let level = Level::new(n, h);
         FullRecall {
             game,
             base,
@@ -331,11 +338,7 @@ impl<'g> Judge<'g> {
         );
         let h = game.hand_count();
         let n = game.bid_count();
-        let level = Level {
-            sigma: vec![0.0; (n + 1) * h],
-            values: vec![0.0; (n + 1) * h],
-            reach: vec![0.0; h],
-        };
+        let level = Level::new(n, h);
         Judge {
             solver: FullRecall {
                 game,

@@ -138,22 +138,14 @@ pub fn solve<'g>(
 ) -> (Solved<'g>, DuelResult) {
     let start = Instant::now();
     let every = (spec.iterations / spec.checkpoints.max(1)).max(1);
-    let mut curve = Vec::new();
-    let mut interrupted = false;
     match spec.memory {
         Memory::Full => {
             let mut s = Box::new(FullRecall::new(game));
-            for i in 1..=spec.iterations {
-                if stop() {
-                    interrupted = true;
-                    break;
-                }
-                s.iterate();
-                tick(1);
-                if i % every == 0 || i == spec.iterations {
-                    curve.push((i, s.judge().1));
-                }
-            }
+            let (curve, interrupted) =
+                iterate(spec.iterations, every, stop, &mut tick, |measure| {
+                    s.iterate();
+                    measure.then(|| s.judge().1)
+                });
             let (value, exploitability) = s.judge();
             let result = DuelResult {
                 value,
@@ -171,17 +163,11 @@ pub fn solve<'g>(
         }
         Memory::Bids(n) => {
             let mut s = Box::new(LastBid::new(game, usize::from(n)));
-            for i in 1..=spec.iterations {
-                if stop() {
-                    interrupted = true;
-                    break;
-                }
-                s.iterate();
-                tick(1);
-                if i % every == 0 || i == spec.iterations {
-                    curve.push((i, s.spot_exploitability()));
-                }
-            }
+            let (curve, interrupted) =
+                iterate(spec.iterations, every, stop, &mut tick, |measure| {
+                    s.iterate();
+                    measure.then(|| s.spot_exploitability())
+                });
             let spot = s.spot_exploitability();
             let full = (game.bid_count() <= MAX_FULL_BIDS && !game.paso && game.dice_each <= 2)
                 .then(|| Judge::new(game).exploitability(&s.policy()));
@@ -204,6 +190,30 @@ pub fn solve<'g>(
             (Solved::Bids(s), result)
         }
     }
+}
+
+/// Runs up to `iterations` steps, asking `stop` before each; `step(measure)` does one iteration
+/// and, when `measure` (every `every` iterations and at the last), returns the exploitability
+/// for the convergence curve. Returns the curve and whether a stop came first.
+fn iterate(
+    iterations: u64,
+    every: u64,
+    stop: &dyn Fn() -> bool,
+    tick: &mut impl FnMut(u64),
+    mut step: impl FnMut(bool) -> Option<f64>,
+) -> (Vec<(u64, f64)>, bool) {
+    let mut curve = Vec::new();
+    for i in 1..=iterations {
+        if stop() {
+            return (curve, true);
+        }
+        let measured = step(i % every == 0 || i == iterations);
+        tick(1);
+        if let Some(x) = measured {
+            curve.push((i, x));
+        }
+    }
+    (curve, false)
 }
 
 /// Deals per block of the sampled responder (one stream each, so any thread count gives the
