@@ -24,6 +24,7 @@ fn sheet(c: &mut Criterion) {
             options: opts,
             composition: Composition::from_removed(1, removed).unwrap(),
             bank: BankPolicy::default(),
+            infinite: false,
             samples: 0,
             seed: 0,
         };

@@ -49,6 +49,7 @@ pub enum VeintiunoCommand {
   tahur veintiuno strategy
   tahur veintiuno strategy --removed AH,AS,KD,KS,QH,5C,7C --chart grid.svg
   tahur veintiuno strategy --samples 50000        # Monte Carlo, the check
+  tahur veintiuno strategy --infinite --house puje=off
   tahur veintiuno strategy --write data/veintiuno/strategy.csv --format markdown")]
     Strategy(StrategyCmd),
     /// One decision at once: every legal move's EV and its margin to the best, for a hand
@@ -313,6 +314,10 @@ pub struct StrategyCmd {
     /// is computed exactly.
     #[arg(long, value_name = "N", value_parser = parse_strategy_samples)]
     pub samples: Option<u32>,
+    /// An infinite shoe (every rank 1 in 10, as `bank --infinite`): no card dealt or drawn
+    /// changes the odds of the next. Exact only.
+    #[arg(long, conflicts_with_all = ["removed", "samples"])]
+    pub infinite: bool,
     #[command(flatten)]
     pub run: SeedArgs,
     /// Draw the sheet as a coloured decision grid (best move and margin by hand and up card;
@@ -354,6 +359,7 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
             stand: a.bank_stand,
             puje: true,
         },
+        infinite: a.infinite,
         samples: a.samples.unwrap_or(0),
         seed: a.run.seed,
     };

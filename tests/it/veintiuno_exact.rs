@@ -305,6 +305,7 @@ fn the_shipped_sheet_is_the_exact_fresh_shoe_sheet() {
         options: Options::default(),
         composition: Composition::full(1),
         bank: BankPolicy::default(),
+        infinite: false,
         samples: 0,
         seed: 0,
     };

@@ -202,6 +202,7 @@ pub fn sheet_for(
         options: *opts,
         composition: comp.clone(),
         bank,
+        infinite: false,
         samples: 0,
         seed: 0,
     };

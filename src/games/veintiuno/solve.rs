@@ -105,6 +105,9 @@ pub struct Solver<'a> {
     /// The bank's two-card total with each hole card, and whether it draws on.
     bank_two: [u8; DECK],
     bank_draws: [bool; DECK],
+    /// An infinite shoe: every card is drawn with the chance its share of the shoe gives, and
+    /// nothing drawn changes the shoe (the hole card then says nothing of the other cards).
+    infinite: bool,
     draw_memo: FxMap<(u64, u8, bool), Dist>,
     dist_memo: FxMap<u128, Dist>,
     hand_memo: FxMap<(u128, u8, bool, u8), f64>,
@@ -147,6 +150,7 @@ impl<'a> Solver<'a> {
             puje: [false; DECK],
             bank_two: [0; DECK],
             bank_draws: [false; DECK],
+            infinite: false,
             draw_memo: FxMap::default(),
             dist_memo: FxMap::default(),
             hand_memo: FxMap::default(),
@@ -160,6 +164,23 @@ impl<'a> Solver<'a> {
             s.puje[i] = puje && opts.puje && two == 20;
         }
         s
+    }
+
+    /// The same solver with an infinite shoe of the proportions of the shoes it is given (a
+    /// card drawn is not removed).
+    pub fn infinite(mut self, on: bool) -> Self {
+        self.infinite = on;
+        self
+    }
+
+    /// `s` without one card of index `i` (the same shoe when it is infinite).
+    #[inline]
+    fn without(&self, s: &Shoe, i: usize) -> Shoe {
+        let mut rest = *s;
+        if !self.infinite {
+            rest[i] -= 1;
+        }
+        rest
     }
 
     /// The cards `counts` (by card index) as this solver keeps them.
@@ -203,7 +224,7 @@ impl<'a> Solver<'a> {
     /// Whether the player can draw: a card is left besides the hole card.
     #[inline]
     fn can_draw(&self, s: &Shoe) -> bool {
-        self.sizes(s).0 >= 2
+        self.infinite || self.sizes(s).0 >= 2
     }
 
     /// The chance of drawing each card index (zero where none is left), the hole card being
@@ -212,6 +233,12 @@ impl<'a> Solver<'a> {
     fn draw_odds(&self, s: &Shoe) -> [f64; DECK] {
         let (n, q) = self.sizes(s);
         let mut p = [0.0; DECK];
+        if self.infinite && n > 0 {
+            for i in 0..DECK {
+                p[i] = s[i] as f64 / n as f64;
+            }
+            return p;
+        }
         if n < 2 || q == 0 {
             return p;
         }
@@ -247,7 +274,9 @@ impl<'a> Solver<'a> {
                     d[self.bank_two[i] as usize] += w;
                 } else {
                     let mut rest = ranks;
-                    rest[i / 4] -= 1;
+                    if !self.infinite {
+                        rest[i / 4] -= 1;
+                    }
                     let pts = Points::default().add(self.up).add(Card::from_index(i));
                     let sub = self.draw_from(rest, pts);
                     for (x, y) in d.iter_mut().zip(sub) {
@@ -285,7 +314,9 @@ impl<'a> Solver<'a> {
                     d[next.total() as usize] += p;
                 } else {
                     let mut rest = ranks;
-                    rest[r] -= 1;
+                    if !self.infinite {
+                        rest[r] -= 1;
+                    }
                     for (x, y) in d.iter_mut().zip(self.draw_from(rest, next)) {
                         *x += p * y;
                     }
@@ -317,8 +348,7 @@ impl<'a> Solver<'a> {
             } else if next.total() == 21 && cards + 1 == 7 && self.opts.trillona {
                 7.0
             } else {
-                let mut rest = *s;
-                rest[i] -= 1;
+                let rest = self.without(s, i);
                 self.play_on(policy, &rest, next, cards + 1)
             };
             ev += p[i] * v;
@@ -365,8 +395,7 @@ impl<'a> Solver<'a> {
                 continue;
             }
             let next = pts.add(Card::from_index(i));
-            let mut rest = *s;
-            rest[i] -= 1;
+            let rest = self.without(s, i);
             let total = if next.hard > 21 { 22 } else { next.total() };
             ev += p[i] * self.stand(&rest, total);
         }
@@ -387,15 +416,13 @@ impl<'a> Solver<'a> {
             if p1[c1] == 0.0 {
                 continue;
             }
-            let mut s1 = *s;
-            s1[c1] -= 1;
+            let s1 = self.without(s, c1);
             let p2 = self.draw_odds(&s1);
             for c2 in 0..DECK {
                 if p2[c2] == 0.0 {
                     continue;
                 }
-                let mut s2 = s1;
-                s2[c2] -= 1;
+                let s2 = self.without(&s1, c2);
                 let a = self.split_hand(policy, &s2, first, c1 as u8);
                 let b = self.split_hand(policy, &s2, second, c2 as u8);
                 ev += p1[c1] * p2[c2] * (a + 2.0 * b);
@@ -552,18 +579,21 @@ impl<'a> UpCard<'a> {
     /// The up card `up` dealt from `comp` with `weight` (its chance), and every hand of every
     /// row dealt after it, each weighed by its chance of being dealt and of the bank not
     /// sending the players al puje.
+    #[allow(clippy::too_many_arguments)]
     fn new(
         opts: &'a Options,
         stand: u8,
         puje: bool,
+        infinite: bool,
         comp: &[u8; DECK],
         up: Card,
         weight: f64,
         rows: &[Row],
     ) -> Self {
-        let solver = Solver::new(opts, stand, puje, up, None);
-        let mut rest = *comp;
-        rest[up.index()] -= 1;
+        let solver = Solver::new(opts, stand, puje, up, None).infinite(infinite);
+        let rest = solver.without(comp, up.index());
+        // Cards dealt leave the shoe, unless it is infinite.
+        let dealt = |k: f64| if infinite { 0.0 } else { k };
         let mut hands: HashMap<Row, Vec<RowHand>> = HashMap::new();
         let n: f64 = rest.iter().map(|&c| c as f64).sum();
         let mut push = |row: Row, shoe: &[u8; DECK], cards: &[Card], w: f64| {
@@ -582,15 +612,13 @@ impl<'a> UpCard<'a> {
                 continue;
             }
             let wa = weight * rest[a] as f64 / n;
-            let mut ra = rest;
-            ra[a] -= 1;
+            let ra = solver.without(&rest, a);
             for b in 0..DECK {
                 if ra[b] == 0 {
                     continue;
                 }
-                let wb = wa * ra[b] as f64 / (n - 1.0);
-                let mut rb = ra;
-                rb[b] -= 1;
+                let wb = wa * ra[b] as f64 / (n - dealt(1.0));
+                let rb = solver.without(&ra, b);
                 let (ca, cb) = (Card::from_index(a), Card::from_index(b));
                 for &row in rows {
                     if row.holds(ca, cb, None, opts) {
@@ -602,9 +630,8 @@ impl<'a> UpCard<'a> {
                         continue;
                     }
                     let cc = Card::from_index(c);
-                    let wc = wb * rb[c] as f64 / (n - 2.0);
-                    let mut rc = rb;
-                    rc[c] -= 1;
+                    let wc = wb * rb[c] as f64 / (n - dealt(2.0));
+                    let rc = solver.without(&rb, c);
                     for &row in rows {
                         if matches!(row, Row::Hard(_) | Row::Soft(_))
                             && row.holds(ca, cb, Some(cc), opts)
@@ -675,7 +702,8 @@ impl<'a> UpCard<'a> {
         // solver unless the up card's already keeps them.
         let mut split_solver = match row {
             Row::Pair(r) => {
-                let s = Solver::new(opts, stand, puje, self.up, Some(r));
+                let s = Solver::new(opts, stand, puje, self.up, Some(r))
+                    .infinite(self.solver.infinite);
                 (s.tracked != self.solver.tracked).then_some(s)
             }
             _ => None,
@@ -724,12 +752,14 @@ fn class_of(rank: usize) -> usize {
 /// Every cell's moves' EVs, exactly, for the cards `comp` in the shoe, the bank standing at
 /// `stand` (and sending players al puje when `puje` and the rules allow), solving the rows in
 /// [`Row::all`]'s order and setting the policy from each row before the next (each cell's best
-/// move for every up card of its class). Returns the rows and the policy.
+/// move for every up card of its class). With `infinite`, the shoe is infinite with the
+/// proportions of `comp` (no card dealt or drawn leaves it). Returns the rows and the policy.
 pub fn solve_rows(
     opts: &Options,
     comp: &[u8; DECK],
     stand: u8,
     puje: bool,
+    infinite: bool,
 ) -> (RowEvs, PlayerPolicy) {
     use rayon::prelude::*;
     let rows = Row::all(opts);
@@ -756,7 +786,7 @@ pub fn solve_rows(
     }
     let mut cards: Vec<UpCard> = ups
         .par_iter()
-        .map(|&(up, w)| UpCard::new(opts, stand, puje, comp, up, w, &rows))
+        .map(|&(up, w)| UpCard::new(opts, stand, puje, infinite, comp, up, w, &rows))
         .collect();
     let mut policy = PlayerPolicy::mimic(17);
     policy.name = "exact".into();
@@ -997,6 +1027,88 @@ mod tests {
                     (ev - want).abs() < 1e-12,
                     "{a} {b} against {up}, {m}: exact {ev}, every ordering {want}"
                 );
+            }
+        }
+    }
+
+    /// The infinite shoe, checked three ways: the bank's final totals against
+    /// [`super::super::exact::bank_infinite`] (written apart: ranks 1 in 10, suit shared 1 in 4);
+    /// with puje off, standing on any hard total 12 to 16 has one EV to the last digit (only a
+    /// bank bust pays it, and nothing drawn moves the bank's odds), which a finite shoe does
+    /// not give; and hitting hard 12–16 once and standing equals the independent sum over the
+    /// ten ranks.
+    #[test]
+    fn infinite_shoe_matches_the_infinite_bank_and_stands_alike_from_12_to_16() {
+        use crate::games::veintiuno::cards::Composition;
+        use crate::games::veintiuno::exact::bank_infinite;
+        let opts = Options {
+            puje: false,
+            ..Options::default()
+        };
+        let comp = Composition::full(1).counts;
+        let stand_once = PlayerPolicy::mimic(0);
+        for rank in 0..RANK_COUNT {
+            let up = Card::new(rank, 0);
+            let mut inf = Solver::new(&opts, 17, false, up, None).infinite(true);
+            let shoe = inf.canon(&comp);
+            let d = inf.bank(&shoe);
+            let want = bank_infinite(rank, 17, &opts);
+            for t in 0..23 {
+                assert!((d[t] - want[t]).abs() < 1e-13, "up {rank}, total {t}: {d:?} vs {want:?}");
+            }
+            // Hands of three cards or more with hard totals 12 to 16, each leaving the shoe as
+            // the solver's deal leaves it: one EV to the last digit in the infinite shoe, not
+            // in the finite one (the cards dealt move the bank's odds there).
+            let hands: [(&[&str], u8); 5] = [
+                (&["2C", "3C", "7C"], 12),
+                (&["4C", "2D", "7D"], 13),
+                (&["5C", "5D", "4S"], 14),
+                (&["3S", "6C", "6D"], 15),
+                (&["6S", "4D", "3D", "3C"], 16),
+            ];
+            let after = |solver: &Solver, cards: &[&str]| {
+                let mut shoe = solver.without(&comp, up.index());
+                for c in cards {
+                    shoe = solver.without(&shoe, Card::parse(c).unwrap().index());
+                }
+                solver.canon(&shoe)
+            };
+            let evs: Vec<f64> = hands
+                .iter()
+                .map(|(cards, t)| {
+                    let shoe = after(&inf, cards);
+                    inf.stand(&shoe, *t)
+                })
+                .collect();
+            assert!(evs.iter().all(|&v| v == evs[0]), "up {rank}: {evs:?}");
+            assert!((evs[0] - (2.0 * want[22] - 1.0)).abs() < 1e-13);
+            let mut fin = Solver::new(&opts, 17, false, up, None);
+            let finite: Vec<f64> = hands
+                .iter()
+                .map(|(cards, t)| {
+                    let shoe = after(&fin, cards);
+                    fin.stand(&shoe, *t)
+                })
+                .collect();
+            assert!(
+                finite.iter().any(|&v| v != finite[0]),
+                "up {rank}: a finite shoe moves with the cards dealt: {finite:?}"
+            );
+            // One card then stand, against the sum over ranks with the infinite bank.
+            for t in 12..=16u8 {
+                let pts = Points { hard: t, ace: false };
+                let got = inf.hit(&stand_once, &shoe, pts, 3);
+                let mut sum = 0.0;
+                for r in 0..RANK_COUNT {
+                    let next = pts.add(Card::new(r, 0));
+                    sum += 0.1
+                        * if next.hard > 21 {
+                            -1.0
+                        } else {
+                            pay(&want, next.total())
+                        };
+                }
+                assert!((got - sum).abs() < 1e-13, "up {rank}, hard {t}: {got} vs {sum}");
             }
         }
     }

@@ -41,6 +41,9 @@ pub struct StrategyQuery {
     pub composition: Composition,
     /// The bank's policy.
     pub bank: BankPolicy,
+    /// An infinite shoe with the composition's proportions (exact sheets only): no card dealt
+    /// or drawn leaves it.
+    pub infinite: bool,
     /// Sampled hands per decision point, up card and action.
     pub samples: u32,
     /// Seed.
@@ -118,7 +121,13 @@ pub fn row_name(row: Row) -> String {
 /// Derives the sheet exactly ([`super::solve`]): every cell's moves by enumeration over the
 /// cards in the shoe, for the bank's policy `q.bank` (the samples and seed are not used).
 pub fn derive_exact(q: &StrategyQuery) -> Sheet {
-    let (rows, _) = solve_rows(&q.options, &q.composition.counts, q.bank.stand, q.bank.puje);
+    let (rows, _) = solve_rows(
+        &q.options,
+        &q.composition.counts,
+        q.bank.stand,
+        q.bank.puje,
+        q.infinite,
+    );
     let mut sheet = Sheet::empty();
     for (row, cells) in &rows {
         for (up, cell) in cells.iter().enumerate() {
@@ -773,9 +782,13 @@ pub fn to_policy(sheet: &Sheet, name: &str) -> PlayerPolicy {
 
 /// The report: one table per kind of decision.
 pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
+    let shoe = if q.infinite {
+        "an infinite shoe".to_string()
+    } else {
+        format!("{} cards in the shoe", q.composition.total())
+    };
     let mut r = Report::new(format!(
-        "21 ecuatoriano strategy · {} cards in the shoe{} · bank stands at {}",
-        q.composition.total(),
+        "21 ecuatoriano strategy · {shoe}{} · bank stands at {}",
         if removed.is_empty() {
             String::new()
         } else {
@@ -787,6 +800,11 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
         "cards",
         "cards in the shoe",
         Value::Int(q.composition.total() as i64),
+    );
+    r.field(
+        "shoe",
+        "shoe",
+        Value::Text(if q.infinite { "infinite" } else { "finite" }.into()),
     );
     let exact = !sheet.exact.is_empty();
     if exact {
@@ -927,7 +945,12 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
         }
         r.tables.push(evs);
         r.tables.push(margins);
-        r.note("Exact: every move's expected value by enumeration of the cards left (each card drawn weighed by its copies left and removed), against the bank's fixed policy, the hole card never one that sends the players al puje (then nobody decides); later decisions play the sheet's own cells. A cell averages the hands of its row (two cards, and three for hard and soft totals) by their chance of being dealt; F is J, Q and K.");
+        r.note(if q.infinite {
+            "Infinite shoe: every card drawn with its share of the deck (each rank 1 in 10, each suit 1 in 4), nothing dealt or drawn changes the odds of the next card."
+        } else {
+            "Finite shoe: each card drawn is weighed by its copies left and removed."
+        });
+        r.note("Exact: every move's expected value by enumeration of the cards that can come, against the bank's fixed policy, the hole card never one that sends the players al puje (then nobody decides); later decisions play the sheet's own cells. A cell averages the hands of its row (two cards, and three for hard and soft totals) by their chance of being dealt; F is J, Q and K.");
     } else {
         r.tables.push(evs);
         r.note("Moves compare expected values on common random numbers; a point's sampling error is about 1/sqrt(samples) per hand, much less for the difference between moves.");
@@ -1112,6 +1135,7 @@ mod tests {
                 stand: 17,
                 puje: true,
             },
+            infinite: false,
             samples: 100,
             seed: 1,
         };
