@@ -185,7 +185,9 @@ where
                         .collect();
                     let first = message.join(" ");
                     let first = first.trim_start_matches("error: ");
-                    say!("tahur: error: {first} (see --help)");
+                    // clap puts its "a similar argument exists" tip after a blank line, which
+                    // the line above leaves out: say it from the error's context instead.
+                    say!("tahur: error: {first}{} (see --help)", did_you_mean(&e));
                     2
                 }
             };
@@ -210,6 +212,29 @@ where
             e.exit_code()
         }
     }
+}
+
+/// "; did you mean '--players'?" when clap found a command, flag or value close to the one
+/// given (`tahur dudu`, `tahur durak sim --player 4`), else nothing.
+fn did_you_mean(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    for kind in [
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+    ] {
+        let names: Vec<String> = match e.get(kind) {
+            Some(ContextValue::String(s)) => vec![s.clone()],
+            Some(ContextValue::Strings(v)) => v.clone(),
+            _ => continue,
+        };
+        if names.is_empty() {
+            continue;
+        }
+        let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+        return format!("; did you mean {}?", quoted.join(" or "));
+    }
+    String::new()
 }
 
 /// The line for a command line that stops before its command (`tahur`, `tahur dudo`): the

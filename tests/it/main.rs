@@ -35,6 +35,7 @@ mod poker_exact;
 mod poker_games;
 mod poker_position;
 mod readme_rules;
+mod rules_doc;
 mod schedulers;
 mod sheets_and_parsers;
 mod sheets_measured;
