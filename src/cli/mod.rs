@@ -2,6 +2,7 @@
 
 mod advise;
 mod args;
+mod complete;
 mod domino;
 mod dudo;
 mod games;
@@ -337,7 +338,7 @@ fn execute(cli: Cli) -> Result<i32> {
         Command::Ocho(cmd) => ocho::execute(cmd),
         Command::Merge(m) => merge(m),
         Command::Completions { shell } => {
-            let mut cmd = command();
+            let mut cmd = complete::with_value_hints(command());
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut cmd, "tahur", &mut out);
             report::write_output(None, &String::from_utf8_lossy(&out))?;
@@ -347,16 +348,41 @@ fn execute(cli: Cli) -> Result<i32> {
     }
 }
 
+/// A manual page whose examples copy cleanly: the indented lines of the help's text (the
+/// examples and their continuation lines) are set verbatim (`.nf`: no filling, no
+/// justification, no hyphenation, so `--until-decided` never becomes "--until-de‐ cided"), and
+/// the prose is set ragged-right without hyphenation.
+fn examples_verbatim(roff: &str) -> String {
+    let mut out = String::with_capacity(roff.len() + 256);
+    let mut verbatim = false;
+    for line in roff.lines() {
+        let indented = line.starts_with("  ");
+        if indented != verbatim {
+            out.push_str(if indented { ".nf\n" } else { ".fi\n" });
+            verbatim = indented;
+        }
+        out.push_str(line);
+        out.push('\n');
+        if line.starts_with(".TH ") {
+            out.push_str(".nh\n.ad l\n");
+        }
+    }
+    if verbatim {
+        out.push_str(".fi\n");
+    }
+    out
+}
+
 /// `tahur man`: the manual page on stdout, or every command's page written into `dir`.
 fn man(dir: Option<&std::path::Path>) -> Result<i32> {
-    let mut cmd = command();
+    let mut cmd = complete::with_value_hints(command());
     cmd.build();
     let page = |c: &clap::Command| -> Result<Vec<u8>> {
         let mut buf = Vec::new();
         clap_mangen::Man::new(c.clone())
             .render(&mut buf)
             .map_err(|e| tahur::error::Error::Internal(format!("man page: {e}")))?;
-        Ok(buf)
+        Ok(examples_verbatim(&String::from_utf8_lossy(&buf)).into_bytes())
     };
     let Some(dir) = dir else {
         report::write_output(None, &String::from_utf8_lossy(&page(&cmd)?))?;
