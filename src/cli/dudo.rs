@@ -62,9 +62,9 @@ pub enum DudoCommand {
     #[command(after_help = "Examples:
   tahur dudo tune --rules chimbo9 --out-dir tuned
   tahur dudo tune --rules caleuchano --players 3,4,5 --field honest \\
-      --games 50000 --out-dir /tmp/tuned
-  tahur dudo sim --rules caleuchano --players 4 \\
-      --strategies tuned:/tmp/tuned/tuned-caleuchano.csv,tuned")]
+      --games 50000 --out-dir tuned &&
+      tahur dudo sim --rules caleuchano --players 4 \\
+      --strategies tuned:tuned/tuned-caleuchano.csv,tuned")]
     Tune(TuneCmd),
     /// Solve the two-player round by CFR+: the opener's chance, the exploitability, a
     /// convergence chart (issue 25).
@@ -77,7 +77,7 @@ pub enum DudoCommand {
     /// Write the cheat sheets (2 to 8 players, both rule sets) into --out-dir; the shipped ones
     /// are the source tree's data/dudo.
     #[command(after_help = "Example:
-  cargo run --release -- dudo sheets --out-dir data/dudo")]
+  tahur dudo sheets --out-dir data/dudo")]
     Sheets(SheetsArgs),
 }
 

@@ -415,12 +415,17 @@ pub(crate) fn emit(report: &Report, out: &OutputArgs) -> Result<()> {
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
   tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 1/2 \\
-      --output part1.json
-  tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 2/2 \\
-      --output part2.json
-  tahur merge part1.json part2.json     # exactly the unsharded run's output
-  tahur merge part*.json --partial --format json
-  tahur merge part-*.json --chart flags.svg --output report.md --format markdown")]
+      --output part1.json &&
+      tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 2/2 \\
+      --output part2.json &&
+      tahur merge part1.json part2.json     # exactly the unsharded run's output
+  tahur durak flags --players 4 --games 1e6 --shard 1/3 --output part-1.json &&
+      tahur merge part-*.json --partial --format json    # one shard of three
+  tahur domino flags --players 4 --games 1e6 --shard 1/2 --output part-1.json &&
+      tahur domino flags --players 4 --games 1e6 --shard 2/2 \\
+      --output part-2.json &&
+      tahur merge part-*.json --chart flags.svg --output report.md \\
+      --format markdown")]
 pub struct MergeArgs {
     /// Shard files written with --shard K/N (or --shard auto).
     #[arg(required = true, value_name = "FILES")]

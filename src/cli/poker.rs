@@ -46,7 +46,7 @@ Faces: as (A), rey (K), reina or dama (Q), jota (J), roja (8), negra (7).")]
     /// tuned bots' calls) into --out-dir as CSV and Markdown; the shipped one is the source
     /// tree's data/poker.
     #[command(after_help = "Example:
-  cargo run --release -- poker sheet --out-dir data/poker")]
+  tahur poker sheet --out-dir data/poker")]
     Sheet(SheetArgs),
     /// Search the call/bluff parameters that win most against a field, per table size;
     /// writes tuned.csv and tuned.md into --out-dir. The `tuned` strategy plays the table
@@ -54,8 +54,8 @@ Faces: as (A), rey (K), reina or dama (Q), jota (J), roja (8), negra (7).")]
     #[command(after_help = "Examples:
   tahur poker tune --out-dir tuned
   tahur poker tune --players 3,4 --field honest,threshold --games 5000 \\
-      --out-dir /tmp/t
-  tahur poker sim --players 4 --strategies tuned:/tmp/t/tuned.csv,tuned")]
+      --out-dir tuned &&
+      tahur poker sim --players 4 --strategies tuned:tuned/tuned.csv,tuned")]
     Tune(TuneArgs),
 }
 

@@ -73,7 +73,7 @@ pub fn register<G: GameCli + SheetGame>(cli: Command) -> Command {
                 .help("Worker threads (default: every core); never changes the result"),
         )
         .after_help(format!(
-            "Examples:\n  tahur {key} sheet --out-dir sheets\n  tahur {key} sheet --only {} --games 2000 --out-dir /tmp/sheets",
+            "Examples:\n  tahur {key} sheet --out-dir sheets\n  tahur {key} sheet --only {} --games 2000 --out-dir sheets",
             G::SHEETS[0]
         ));
     cli.mut_subcommand(key, |game| game.subcommand(cmd))

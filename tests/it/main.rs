@@ -23,6 +23,7 @@ mod durak_games;
 mod durak_position;
 mod durak_redeal;
 mod fingerprint;
+mod help_examples;
 mod match_states;
 mod montecarlo;
 mod ocho_cli;
