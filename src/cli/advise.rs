@@ -161,11 +161,13 @@ fn command<G: GameCli + Positions>(name: &'static str) -> Command {
                 "What you cannot see is dealt uniformly over what fits the position, afresh for\n\
                  every rollout; every action meets the same deals and streams (paired).\n\n\
                  A position reads like this:\n{}\n\n\
-                 Examples:\n  tahur {key} position --players P --seed 7 --after 12\n  \
-                 tahur {key} advise --players P --position \"…\"\n  \
-                 tahur {key} advise --players P --position \"…\" --until-decided \\\n      \
-                 --rollouts 1e5",
-                wrapped(G::POSITION_EXAMPLE)
+                 Examples:\n  tahur {key} position --players 4 --seed 7 --after 12\n  \
+                 tahur {key} advise --players {n} \\\n      --position {quoted}\n  \
+                 tahur {key} advise --players {n} --until-decided --rollouts 1e5 \\\n      \
+                 --position {quoted}",
+                wrapped(G::POSITION_EXAMPLE),
+                n = example_players(G::POSITION_EXAMPLE),
+                quoted = quoted_lines(G::POSITION_EXAMPLE),
             ));
         cmd = keeping_about(cmd, SeedArgs::augment_args);
     }
@@ -200,6 +202,41 @@ pub fn parse_keep(s: &str) -> std::result::Result<usize, String> {
 }
 
 /// A position broken into lines of at most 80 columns at its `;`, indented.
+/// The players of a position example: as many as its per-seat list (`hands: 6 6 5`,
+/// `lives: 3 2 3 1`, `points: 1 0 2`) names.
+fn example_players(position: &str) -> usize {
+    position
+        .split("; ")
+        .find_map(|item| {
+            let (key, values) = item.split_once(": ")?;
+            ["hands", "lives", "points"]
+                .contains(&key)
+                .then(|| values.split_whitespace().count())
+        })
+        .unwrap_or(4)
+}
+
+/// A position in double quotes for a help example, broken after its items (`\` at each line's
+/// end, which the shell removes inside quotes) to fit 80 columns.
+fn quoted_lines(position: &str) -> String {
+    let mut lines = vec![String::from("\"")];
+    for item in position.split("; ") {
+        let last = lines.last_mut().expect("one line at least");
+        if last.len() <= 1 {
+            last.push_str(item);
+        } else if last.chars().count() + 2 + item.chars().count() < 60 {
+            last.push_str("; ");
+            last.push_str(item);
+        } else {
+            last.push_str("; \\");
+            lines.push(format!("      {item}"));
+        }
+    }
+    let mut text = lines.join("\n");
+    text.push('"');
+    text
+}
+
 fn wrapped(position: &str) -> String {
     let mut lines = vec![String::from("  ")];
     for item in position.split("; ") {
@@ -410,8 +447,15 @@ fn equity_command<G: GameCli + Matches>() -> Command {
         .after_help(format!(
             "Every match state is played on the same seed: its rows meet the same random\n\
              streams, so a difference between rows is less noisy than either row.\n\n\
-             Examples:\n  tahur {key} equity --{flag} {example_value}\n  \
-             tahur {key} equity --games 1e5 --format csv"
+             Examples:\n  tahur {key} equity --players {players}{to} --{flag} {example_value}\n  \
+             tahur {key} equity --players {players}{to} --games 1e5 --format csv",
+            players = example_value.split(',').count(),
+            // A game whose matches are played to a target (Dominó's `--to`) needs it given.
+            to = if tahur::play::rules::rule::<G::Rules>("to").is_some() {
+                " --to 100"
+            } else {
+                ""
+            },
         ));
     cmd = keeping_about(cmd, SeedArgs::augment_args);
     with_output_args(cmd)

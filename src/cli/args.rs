@@ -31,7 +31,7 @@ use tahur::report::Format;
   tahur poker sim --players 4 --strategies tuned,threshold --games 1e5
   tahur ocho sim --players 4 --strategies expert,greedy --games 1e6
   tahur ocho value --players 4 --deals 1e5
-  tahur merge part1.json part2.json
+  tahur ocho sim --players 4 --games 1e7 --shard 1/4 --output part1.json
 
 Every game with whole games has sim, compare, tournament and flags (21
 ecuatoriano has its own sim, hand by hand, and the shared compare, tournament
@@ -79,9 +79,11 @@ pub enum Command {
     Merge(super::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     #[command(after_help = "Examples:
-  tahur completions bash > ~/.local/share/bash-completion/completions/tahur
-  tahur completions zsh > ~/.zfunc/_tahur
-  tahur completions fish > ~/.config/fish/completions/tahur.fish")]
+  mkdir -p ~/.local/share/bash-completion/completions &&
+      tahur completions bash > ~/.local/share/bash-completion/completions/tahur
+  mkdir -p ~/.zfunc && tahur completions zsh > ~/.zfunc/_tahur
+  mkdir -p ~/.config/fish/completions &&
+      tahur completions fish > ~/.config/fish/completions/tahur.fish")]
     Completions {
         /// The shell.
         #[arg(value_enum)]

@@ -56,15 +56,15 @@ pub enum DudoCommand {
   tahur dudo paso --shown 4,4 --format json")]
     Paso(PasoCmd),
     /// Search the threshold/bluff parameters that win most against a field, per table size;
-    /// writes tuned-<rules>.csv and a Markdown sheet into data/dudo. The `tuned` strategy plays
-    /// the table shipped there, built into tahur when it is compiled; `tuned:FILE.csv` plays a
-    /// table written here, read at run time.
+    /// writes tuned-<rules>.csv and a Markdown sheet into --out-dir. The `tuned` strategy plays
+    /// the table shipped in the source tree's data/dudo, built into tahur when it is compiled;
+    /// `tuned:FILE.csv` plays a table written here, read at run time.
     #[command(after_help = "Examples:
-  tahur dudo tune --rules chimbo9
+  tahur dudo tune --rules chimbo9 --out-dir tuned
   tahur dudo tune --rules caleuchano --players 3,4,5 --field honest \\
-      --games 50000 --out-dir /tmp/tuned
-  tahur dudo sim --rules caleuchano --players 4 \\
-      --strategies tuned:/tmp/tuned/tuned-caleuchano.csv,tuned")]
+      --games 50000 --out-dir tuned &&
+      tahur dudo sim --rules caleuchano --players 4 \\
+      --strategies tuned:tuned/tuned-caleuchano.csv,tuned")]
     Tune(TuneCmd),
     /// Solve the two-player round by CFR+: the opener's chance, the exploitability, a
     /// convergence chart (issue 25).
@@ -74,9 +74,10 @@ pub enum DudoCommand {
   tahur dudo duel --rules caleuchano --dice-each 5 --iterations 300 \\
       --format json")]
     Duel(DuelCmd),
-    /// Regenerate the cheat sheets in data/dudo (2 to 8 players, both rule sets).
+    /// Write the cheat sheets (2 to 8 players, both rule sets) into --out-dir; the shipped ones
+    /// are the source tree's data/dudo.
     #[command(after_help = "Example:
-  cargo run --release -- dudo sheets --out-dir data/dudo")]
+  tahur dudo sheets --out-dir data/dudo")]
     Sheets(SheetsArgs),
 }
 
@@ -297,7 +298,7 @@ pub struct SheetsArgs {
         long = "out-dir",
         id = "out-dir",
         alias = "out",
-        default_value = "data/dudo",
+        required = true,
         value_name = "DIR"
     )]
     pub out_dir: PathBuf,
@@ -337,7 +338,7 @@ pub struct TuneCmd {
         long = "out-dir",
         id = "out-dir",
         alias = "out",
-        default_value = "data/dudo",
+        required = true,
         value_name = "DIR"
     )]
     pub out_dir: PathBuf,

@@ -2,6 +2,7 @@
 
 mod advise;
 mod args;
+mod complete;
 mod domino;
 mod dudo;
 mod games;
@@ -185,7 +186,9 @@ where
                         .collect();
                     let first = message.join(" ");
                     let first = first.trim_start_matches("error: ");
-                    say!("tahur: error: {first} (see --help)");
+                    // clap puts its "a similar argument exists" tip after a blank line, which
+                    // the line above leaves out: say it from the error's context instead.
+                    say!("tahur: error: {first}{} (see --help)", did_you_mean(&e));
                     2
                 }
             };
@@ -210,6 +213,29 @@ where
             e.exit_code()
         }
     }
+}
+
+/// "; did you mean '--players'?" when clap found a command, flag or value close to the one
+/// given (`tahur dudu`, `tahur durak sim --player 4`), else nothing.
+fn did_you_mean(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    for kind in [
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+    ] {
+        let names: Vec<String> = match e.get(kind) {
+            Some(ContextValue::String(s)) => vec![s.clone()],
+            Some(ContextValue::Strings(v)) => v.clone(),
+            _ => continue,
+        };
+        if names.is_empty() {
+            continue;
+        }
+        let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+        return format!("; did you mean {}?", quoted.join(" or "));
+    }
+    String::new()
 }
 
 /// The line for a command line that stops before its command (`tahur`, `tahur dudo`): the
@@ -312,7 +338,7 @@ fn execute(cli: Cli) -> Result<i32> {
         Command::Ocho(cmd) => ocho::execute(cmd),
         Command::Merge(m) => merge(m),
         Command::Completions { shell } => {
-            let mut cmd = command();
+            let mut cmd = complete::with_value_hints(command());
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut cmd, "tahur", &mut out);
             report::write_output(None, &String::from_utf8_lossy(&out))?;
@@ -322,16 +348,41 @@ fn execute(cli: Cli) -> Result<i32> {
     }
 }
 
+/// A manual page whose examples copy cleanly: the indented lines of the help's text (the
+/// examples and their continuation lines) are set verbatim (`.nf`: no filling, no
+/// justification, no hyphenation, so `--until-decided` never becomes "--until-de‐ cided"), and
+/// the prose is set ragged-right without hyphenation.
+fn examples_verbatim(roff: &str) -> String {
+    let mut out = String::with_capacity(roff.len() + 256);
+    let mut verbatim = false;
+    for line in roff.lines() {
+        let indented = line.starts_with("  ");
+        if indented != verbatim {
+            out.push_str(if indented { ".nf\n" } else { ".fi\n" });
+            verbatim = indented;
+        }
+        out.push_str(line);
+        out.push('\n');
+        if line.starts_with(".TH ") {
+            out.push_str(".nh\n.ad l\n");
+        }
+    }
+    if verbatim {
+        out.push_str(".fi\n");
+    }
+    out
+}
+
 /// `tahur man`: the manual page on stdout, or every command's page written into `dir`.
 fn man(dir: Option<&std::path::Path>) -> Result<i32> {
-    let mut cmd = command();
+    let mut cmd = complete::with_value_hints(command());
     cmd.build();
     let page = |c: &clap::Command| -> Result<Vec<u8>> {
         let mut buf = Vec::new();
         clap_mangen::Man::new(c.clone())
             .render(&mut buf)
             .map_err(|e| tahur::error::Error::Internal(format!("man page: {e}")))?;
-        Ok(buf)
+        Ok(examples_verbatim(&String::from_utf8_lossy(&buf)).into_bytes())
     };
     let Some(dir) = dir else {
         report::write_output(None, &String::from_utf8_lossy(&page(&cmd)?))?;
@@ -364,12 +415,17 @@ pub(crate) fn emit(report: &Report, out: &OutputArgs) -> Result<()> {
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
   tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 1/2 \\
-      --output part1.json
-  tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 2/2 \\
-      --output part2.json
-  tahur merge part1.json part2.json     # exactly the unsharded run's output
-  tahur merge part*.json --partial --format json
-  tahur merge part-*.json --chart flags.svg --output report.md --format markdown")]
+      --output part1.json &&
+      tahur dudo prob 15 cuadras --dice 30 --samples 1e9 --shard 2/2 \\
+      --output part2.json &&
+      tahur merge part1.json part2.json     # exactly the unsharded run's output
+  tahur durak flags --players 4 --games 1e6 --shard 1/3 --output part-1.json &&
+      tahur merge part-*.json --partial --format json    # one shard of three
+  tahur domino flags --players 4 --games 1e6 --shard 1/2 --output part-1.json &&
+      tahur domino flags --players 4 --games 1e6 --shard 2/2 \\
+      --output part-2.json &&
+      tahur merge part-*.json --chart flags.svg --output report.md \\
+      --format markdown")]
 pub struct MergeArgs {
     /// Shard files written with --shard K/N (or --shard auto).
     #[arg(required = true, value_name = "FILES")]

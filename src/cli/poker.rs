@@ -43,18 +43,19 @@ Faces: as (A), rey (K), reina or dama (Q), jota (J), roja (8), negra (7).")]
   tahur poker chances --public KK7 --claim 'póker de reyes' --players 3")]
     Chances(ChancesArgs),
     /// Write the claim sheet (every claim on the ladder: how likely, how hard to beat, the
-    /// tuned bots' calls) into data/poker as CSV and Markdown.
+    /// tuned bots' calls) into --out-dir as CSV and Markdown; the shipped one is the source
+    /// tree's data/poker.
     #[command(after_help = "Example:
-  cargo run --release -- poker sheet --out-dir data/poker")]
+  tahur poker sheet --out-dir data/poker")]
     Sheet(SheetArgs),
     /// Search the call/bluff parameters that win most against a field, per table size;
-    /// writes tuned.csv and tuned.md into data/poker. The `tuned` strategy plays the table
-    /// shipped there (built in); `tuned:FILE.csv` plays one written elsewhere.
+    /// writes tuned.csv and tuned.md into --out-dir. The `tuned` strategy plays the table
+    /// shipped in the source tree's data/poker (built in); `tuned:FILE.csv` plays another.
     #[command(after_help = "Examples:
-  tahur poker tune
+  tahur poker tune --out-dir tuned
   tahur poker tune --players 3,4 --field honest,threshold --games 5000 \\
-      --out-dir /tmp/t
-  tahur poker sim --players 4 --strategies tuned:/tmp/t/tuned.csv,tuned")]
+      --out-dir tuned &&
+      tahur poker sim --players 4 --strategies tuned:tuned/tuned.csv,tuned")]
     Tune(TuneArgs),
 }
 
@@ -132,12 +133,7 @@ fn parse_points(s: &str) -> std::result::Result<u8, String> {
 #[derive(Args, Debug)]
 pub struct SheetArgs {
     /// Folder to write sheet.csv and sheet.md into (created if missing).
-    #[arg(
-        long = "out-dir",
-        id = "out-dir",
-        default_value = "data/poker",
-        value_name = "DIR"
-    )]
+    #[arg(long = "out-dir", id = "out-dir", required = true, value_name = "DIR")]
     pub out_dir: PathBuf,
 }
 
@@ -164,12 +160,7 @@ pub struct TuneArgs {
     #[command(flatten)]
     pub run: SeedArgs,
     /// Folder for tuned.csv and tuned.md (created if missing).
-    #[arg(
-        long = "out-dir",
-        id = "out-dir",
-        default_value = "data/poker",
-        value_name = "DIR"
-    )]
+    #[arg(long = "out-dir", id = "out-dir", required = true, value_name = "DIR")]
     pub out_dir: PathBuf,
     #[command(flatten)]
     pub output: OutputArgs,

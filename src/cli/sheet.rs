@@ -27,9 +27,9 @@ pub fn register<G: GameCli + SheetGame>(cli: Command) -> Command {
             Arg::new("out-dir")
                 .long("out-dir")
                 .value_name("DIR")
-                .default_value(format!("data/{key}"))
+                .required(true)
                 .value_parser(clap::value_parser!(PathBuf))
-                .help("Folder to write sheet-<name>.md, .csv and -tally.json into (created if missing)"),
+                .help("Folder to write sheet-<name>.md, .csv and -tally.json into (created if missing; the shipped sheets are in data/GAME of the source tree)"),
         )
         .arg(
             Arg::new("only")
@@ -73,7 +73,7 @@ pub fn register<G: GameCli + SheetGame>(cli: Command) -> Command {
                 .help("Worker threads (default: every core); never changes the result"),
         )
         .after_help(format!(
-            "Examples:\n  tahur {key} sheet\n  tahur {key} sheet --only {} --games 2000 --out-dir /tmp/sheets",
+            "Examples:\n  tahur {key} sheet --out-dir sheets\n  tahur {key} sheet --only {} --games 2000 --out-dir sheets",
             G::SHEETS[0]
         ));
     cli.mut_subcommand(key, |game| game.subcommand(cmd))

@@ -50,7 +50,7 @@ pub enum VeintiunoCommand {
   tahur veintiuno strategy --removed AH,AS,KD,KS,QH,5C,7C --chart grid.svg
   tahur veintiuno strategy --samples 50000        # Monte Carlo, the check
   tahur veintiuno strategy --infinite --house puje=off
-  tahur veintiuno strategy --write data/veintiuno/strategy.csv --format markdown")]
+  tahur veintiuno strategy --write strategy.json --format markdown")]
     Strategy(StrategyCmd),
     /// One decision at once: every legal move's EV and its margin to the best, for a hand
     /// against the bank's up card — from the built-in exact sheet for a fresh shoe, computed

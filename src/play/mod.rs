@@ -473,7 +473,7 @@ pub struct Compared {
     pub label: &'static str,
 }
 
-/// The rule for later games of a series (RULES.md's "later games: the previous durak deals"),
+/// The rule for later games of a series (docs/rules.md's "later games: the previous durak deals"),
 /// in the words of the reports.
 #[derive(Clone, Copy, Debug)]
 pub struct SeriesInfo {

@@ -20,7 +20,7 @@ pub struct TableSetup<G: Game, S = <G as Game>::Strategy> {
     /// Check the engine's invariants after every action (slower); violations are counted.
     pub check: bool,
     /// Games per series: the first game of a series starts as the rules say for a first game;
-    /// each later one starts from the seat the game before singled out (RULES.md: "later games:
+    /// each later one starts from the seat the game before singled out (docs/rules.md: "later games:
     /// the previous durak deals"). 1: every game is a first game.
     #[serde(default = "one")]
     pub series: u32,
@@ -164,7 +164,7 @@ impl<G: Game, S: Strategy<G>> TableSetup<G, S> {
     }
 
     fn rules_start_after(&self, seat: Seat) -> Start {
-        // RULES.md's rule for later games: the singled-out player deals and the player on
+        // docs/rules.md's rule for later games: the singled-out player deals and the player on
         // their left plays first.
         Start {
             dealer: Some(seat),

@@ -1089,7 +1089,10 @@ fn game_command_mistakes_get_one_line_and_exit_2() {
         ),
         (&["dudo", "paso", "--shown", "1,2,3,4,5,6"], "a cup holds 5"),
         (&["dudo", "paso", "--shown", "7"], "'7'"),
-        (&["dudo", "tune", "--field", "tuned"], "tuned"),
+        (
+            &["dudo", "tune", "--field", "tuned", "--out-dir", "unused"],
+            "tuned",
+        ),
         (&["dudo", "tune", "--players", "1"], "'1'"),
     ];
     for (args, needle) in cases {
@@ -1424,4 +1427,29 @@ fn empty_lists_ignored_flags_and_misleading_messages_are_answered() {
         "--games",
         "10",
     ]);
+}
+
+/// A mistyped command, flag or value is answered with the close one, on the one error line.
+#[test]
+fn did_you_mean_for_commands_flags_and_values() {
+    for (args, suggestion) in [
+        (&["dudu"][..], "did you mean 'dudo'?"),
+        (
+            &["durak", "sim", "--player", "4"],
+            "did you mean '--players'?",
+        ),
+        (&["dudo", "porb", "3", "ases"], "did you mean 'prob'?"),
+        (
+            &["veintiuno", "sim", "--hnads", "100"],
+            "did you mean '--hands'?",
+        ),
+        (&["completions", "bsh"], "did you mean 'bash'?"),
+    ] {
+        let e = common::fails(args);
+        assert!(e.contains(suggestion), "{args:?}: {e}");
+        assert!(e.contains("(see --help)"), "{args:?}: {e}");
+    }
+    // Nothing close: no suggestion.
+    let e = common::fails(&["durak", "sim", "--zzzzzz", "4"]);
+    assert!(!e.contains("did you mean"), "{e}");
 }

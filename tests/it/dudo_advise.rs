@@ -1,5 +1,5 @@
 //! `tahur dudo advise` in every corner: every raise it lists is legal by an independent reading
-//! of RULES.md §1 and every legal raise up to what the table can hold is listed, under both rule
+//! of docs/rules.md §1 and every legal raise up to what the table can hold is listed, under both rule
 //! sets, both roundings of "la mitad más uno", obligado or not, for any incoming bid and table;
 //! impossible bids are called impossible (and doubted), and the list says what it leaves out.
 
@@ -26,7 +26,7 @@ fn rules(set: RuleSet, ace_round: AceRound, aces_need_natural: bool) -> Bidding 
     }
 }
 
-/// RULES.md §1 read as a player reads it, written without the library's rule code: may `next`
+/// docs/rules.md §1 read as a player reads it, written without the library's rule code: may `next`
 /// follow `prev`?
 fn legal(set: RuleSet, ace_round: AceRound, obligado: bool, prev: Bid, next: Bid) -> bool {
     let (q, f) = (prev.quantity, prev.face.value());
@@ -241,7 +241,7 @@ fn all_from(from: u32, to: u32) -> Vec<Bid> {
         .collect()
 }
 
-/// The user's case, 3 quinas with 20 dice, worked by hand from RULES.md.
+/// The user's case, 3 quinas with 20 dice, worked by hand from docs/rules.md.
 #[test]
 fn three_quinas_with_twenty_dice_under_each_rule() {
     let incoming = bid(3, 5);

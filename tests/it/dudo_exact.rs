@@ -5,7 +5,7 @@ use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 use tahur::games::dudo::{Bidding, Face, RuleSet, Situation};
 
-/// The count for a bid, read die by die from RULES.md §1 (written independently of the library).
+/// The count for a bid, read die by die from docs/rules.md §1 (written independently of the library).
 fn rule_count(table: &[u8], face: u8, set: RuleSet, obligado: bool, need_natural: bool) -> usize {
     let naturals = table.iter().filter(|&&d| d == face).count();
     let aces = table.iter().filter(|&&d| d == 1).count();

@@ -212,7 +212,7 @@ fn simulated_games_report_no_violations() {
     }
 }
 
-/// RULES.md §1 read independently: is `next` a legal raise over `prev`?
+/// docs/rules.md §1 read independently: is `next` a legal raise over `prev`?
 fn reference_raise(set: RuleSet, ceil: bool, or_more: bool, prev: Bid, next: Bid) -> bool {
     let (q, a) = (prev.quantity, next.quantity);
     match (prev.face.is_ace(), next.face.is_ace()) {
@@ -225,7 +225,7 @@ fn reference_raise(set: RuleSet, ceil: bool, or_more: bool, prev: Bid, next: Bid
                 // At least "la mitad más uno" (more allowed), but never the same quantity: Q
                 // aces after Q of another face lower the face without raising the quantity
                 // ("dos ases" after "dos tontos" is illegal; so are 3 aces after 3 quinas).
-                // The house rule `aces-or-more` (RULES.md's reading) drops that exception.
+                // The house rule `aces-or-more` (docs/rules.md's reading) drops that exception.
                 let half = if ceil { q.div_ceil(2) } else { q / 2 };
                 a > half && (or_more || a != q)
             }

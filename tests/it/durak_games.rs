@@ -27,7 +27,7 @@ fn set(s: &str) -> CardSet {
 }
 
 /// Plays one game, checking after every action every invariant of the engine and, independently
-/// of it, the rules of RULES.md §3 that can be seen from outside. Returns the finished game.
+/// of it, the rules of docs/rules.md §3 that can be seen from outside. Returns the finished game.
 fn play_checked(rules: Rules, strategies: &[Strategy], seed: u64) -> DurakState {
     let mut rng = Stream::seed_from_u64(seed);
     let mut game = DurakState::deal(&rules, &Start::default(), &mut rng);

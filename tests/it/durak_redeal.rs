@@ -1,4 +1,4 @@
-//! Durak re-deals (RULES.md §3: a hand all red, all black or with five cards of one suit is
+//! Durak re-deals (docs/rules.md §3: a hand all red, all black or with five cards of one suit is
 //! thrown back): the exact chance that a deal is thrown back against an independent exact
 //! computation, the engine's count of re-deals deal by deal, and the rate `durak sim` reports
 //! against the exact value.

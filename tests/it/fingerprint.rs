@@ -214,7 +214,7 @@ fn numbers(v: &serde_json::Value, path: String, old: bool, out: &mut Vec<(String
 
 /// Runs whose play changed with a rule fix made after the fixture was recorded (the third
 /// stated exception below). Chimbo 9 forbids going down in face without raising the quantity
-/// (RULES.md §1a: "dos ases" after "dos tontos" is illegal), and aces are the lowest face, so Q
+/// (docs/rules.md §1a: "dos ases" after "dos tontos" is illegal), and aces are the lowest face, so Q
 /// aces after Q of another face are never a legal raise. The engine allowed them whenever "la
 /// mitad más uno" was below Q (3 aces after 3 quinas, 15 aces after 15 cuadras, …; under
 /// `ace-round=ceil` also as the cheapest ace raise after 3). A `random` seat picks uniformly

@@ -32,7 +32,7 @@ fn set(s: &str) -> CardSet {
 }
 
 // ------------------------------------------------------------------------------------------
-// The referee: RULES.md §5 as seen from outside the engine, written apart from it.
+// The referee: docs/rules.md §5 as seen from outside the engine, written apart from it.
 
 const EIGHT: u8 = 7;
 const THREE: u8 = 2;

@@ -615,3 +615,50 @@ fn files_this_user_cannot_replace_are_refused_before_any_work() {
         .status();
     assert!(err.contains("immutable"), "{err}");
 }
+
+/// Commands that write files write them only where asked: with no `--out-dir` they refuse at
+/// once (exit 2, naming the flag) and leave the folder they run in empty. They used to write
+/// into `./data/<game>` wherever they ran.
+#[test]
+fn folder_writers_write_only_where_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["dudo", "sheets"][..],
+        &["dudo", "tune", "--players", "2", "--games", "10"],
+        &["poker", "sheet"],
+        &["poker", "tune", "--players", "2", "--games", "10"],
+        &["durak", "sheet", "--games", "10"],
+        &["domino", "sheet", "--games", "10"],
+        &["ocho", "sheet", "--games", "10"],
+    ] {
+        let out = output_within(
+            tahur().args(args).current_dir(dir.path()),
+            Duration::from_secs(120),
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("--out-dir"), "{args:?}: {err}");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "{args:?} wrote {left:?}");
+    }
+    // Given a folder, they write there and nowhere else (the smallest run that writes).
+    let out = output_within(
+        tahur()
+            .args(["poker", "sheet", "--out-dir", "claims"])
+            .current_dir(dir.path()),
+        Duration::from_secs(300),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let top: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(top, ["claims"]);
+    assert!(dir.path().join("claims/sheet.csv").is_file());
+    assert!(dir.path().join("claims/sheet.md").is_file());
+}

@@ -2,7 +2,7 @@
 //! ordered sequence of cards the bank can be dealt (up card, hole card, draws until it stands or
 //! busts) from the explicit multiset of cards left, in exact integer fractions. Nothing here
 //! calls the library's recursion: the shoe, the card values and the bank's two-card specials
-//! (RULES.md §2, the default house rules) are written again below.
+//! (docs/rules.md §2, the default house rules) are written again below.
 
 use crate::common;
 use common::*;

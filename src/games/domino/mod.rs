@@ -1,4 +1,4 @@
-//! Dominó (`../shared/RULES.md` §6): the block game for 2–4 players (pairs by default with
+//! Dominó (`docs/rules.md` §6): the block game for 2–4 players (pairs by default with
 //! four), double-six or double-nine, any hand size with the rest sleeping, the draw game, the
 //! cross, spinner trees, both partners out, and scoring by games, pips, all fives (with
 //! muggins) or fives and threes, single games or matches to N points. Whole games,

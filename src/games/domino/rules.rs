@@ -1,4 +1,4 @@
-//! The rules of a domino game as parameters: every variant of RULES.md §6.
+//! The rules of a domino game as parameters: every variant of docs/rules.md §6.
 
 use std::fmt;
 
@@ -262,7 +262,7 @@ const SCORES: [Score; 4] = [
     Score::FivesAndThrees,
 ];
 
-/// Every rule of Dominó, once (RULES.md §6). `set` comes first; it keeps the hand size (`set=9`
+/// Every rule of Dominó, once (docs/rules.md §6). `set` comes first; it keeps the hand size (`set=9`
 /// alone plays double-nine with 6 tiles each). `to` comes last so that a description reads
 /// "… · all-fives · blocked: losers · matches to 100".
 const TABLE: &[Rule<Rules>] = &[

@@ -1,12 +1,12 @@
 //! The Dudo game engine: [`DudoState`], the [`State`] of a game of Dudo under both rule sets of
-//! `../shared/RULES.md` §1 and every flag.
+//! `docs/rules.md` §1 and every flag.
 //!
 //! Players act through [`View`], which shows only what a player at the table sees: their own
 //! dice (unless a mandada reforzada re-rolled them unseen), every die shown face up, the bids, the
 //! lives. Illegal actions are refused by [`State::apply`] with the reason;
 //! [`State::deal_for_view`] rolls the dice a player cannot see, for search.
 //!
-//! Decisions beyond RULES.md (documented in the README):
+//! Decisions beyond docs/rules.md (documented in the README):
 //! - A bid may not exceed the dice on the table (plus the millas bonus): higher bids are
 //!   impossible and would make the action space unbounded.
 //! - Paso needs a standing bid (the opener cannot pass).
@@ -276,7 +276,7 @@ impl DudoState {
                     }
                 }
             }
-            // A thrown die counted round the table: uniform in simulation (RULES.md).
+            // A thrown die counted round the table: uniform in simulation (docs/rules.md).
             (None, RuleSet::Caleuchano) => uniform_below(rng, n),
         };
         let mut g = DudoState {

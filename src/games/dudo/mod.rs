@@ -1,5 +1,5 @@
 //! Dudo, the Chilean liar's dice, under the Chimbo 9 and Caleuchano rule sets
-//! (`../shared/RULES.md` §1).
+//! (`docs/rules.md` §1).
 //!
 //! - [`face`], [`bid`]: faces and bids as players say them.
 //! - [`rules`]: both rule sets as parameters: counting and legal raises ([`Bidding`]), and a

@@ -1,4 +1,4 @@
-//! The rules of Dudo (`../shared/RULES.md` §1) as values: [`Bidding`], how a bid is counted and
+//! The rules of Dudo (`docs/rules.md` §1) as values: [`Bidding`], how a bid is counted and
 //! which raises are legal under a rule set, and [`Rules`], a whole game's rules (rule set, table
 //! and house-rule switches) with its one rule table.
 
@@ -364,7 +364,7 @@ fn flip_switch(key: &str, now: bool) -> (String, String) {
     flip(key, now, &format!("{key} on"), &format!("{key} off"))
 }
 
-/// Every rule of Dudo, once (RULES.md §1). `rules` comes first: a rule set brings its own
+/// Every rule of Dudo, once (docs/rules.md §1). `rules` comes first: a rule set brings its own
 /// standard for every rule still at the old set's standard (lives, paso, reforzada, obligado,
 /// direction; Chimbo 9's rounding goes back to floor under Caleuchano), and the changes given
 /// with it have the last word.
@@ -538,7 +538,7 @@ const TABLE: &[Rule<Rules>] = &[
         key: "aces-or-more",
         aliases: &["ases-o-mas"],
         flag: Flag::None,
-        help: "Chimbo 9: \"la mitad más uno\" aces or more is always a legal raise, Q aces after Q of another face included (RULES.md's reading); off, the text's example (\"dos ases\" after \"dos tontos\" is illegal) forbids exactly Q aces [default: off]",
+        help: "Chimbo 9: \"la mitad más uno\" aces or more is always a legal raise, Q aces after Q of another face included (docs/rules.md §1a); off, the text's example (\"dos ases\" after \"dos tontos\" is illegal) forbids exactly Q aces [default: off]",
         accepts: "use on or off",
         set: |r, v| switch(v).map(|b| r.bidding.aces_or_more = b).is_some(),
         get: |r| on_off(r.bidding.aces_or_more),

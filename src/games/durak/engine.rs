@@ -2,7 +2,7 @@
 //! bitmasks. Bots see a game only through a [`View`], which shows what one player sees;
 //! [`State::deal_for_view`] deals the cards a player cannot see for search.
 //!
-//! How a bout runs (RULES.md §3, serialised so that one player acts at a time):
+//! How a bout runs (docs/rules.md §3, serialised so that one player acts at a time):
 //! 1. The main attacker opens with one card (platkowy: or several, in pairs plus one).
 //! 2. The defender beats the first unbeaten attack card, takes, or (perevodnoy, before beating
 //!    anything) transfers the attack to the next player by adding a card of its rank or by

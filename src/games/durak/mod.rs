@@ -1,4 +1,4 @@
-//! Durak (`../shared/RULES.md` §3): podkidnoy, perevodnoy and platkowy for 2–6 players (7 and
+//! Durak (`docs/rules.md` §3): podkidnoy, perevodnoy and platkowy for 2–6 players (7 and
 //! 8 with 52 cards), teams and every house rule as a parameter; bots from random to ISMCTS.
 //! Whole games, comparisons, tournaments and house rules come from the shared [`crate::play`] layer.
 

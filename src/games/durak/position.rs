@@ -692,7 +692,7 @@ fn one_card(key: &str, tokens: &[&str], i: usize) -> Result<(Card, usize)> {
 }
 
 /// A Durak match state is who deals: every game is dealt afresh, and the only thing a game
-/// carries from the one before is the seat that deals it (the last durak, RULES.md) and with it
+/// carries from the one before is the seat that deals it (the last durak, docs/rules.md) and with it
 /// the first attacker (the dealer's left).
 impl Matches for Durak {
     type Match = Option<Seat>;

@@ -1,4 +1,4 @@
-//! The exact chance that a Durak deal is thrown back (`../shared/RULES.md` §3: re-deal if a hand
+//! The exact chance that a Durak deal is thrown back (`docs/rules.md` §3: re-deal if a hand
 //! is all red, all black, or has five cards of one suit).
 //!
 //! Only the suit counts of the hands matter. The hands are dealt one after another: given how

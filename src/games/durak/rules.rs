@@ -1,5 +1,5 @@
 //! The rules of a Durak game as parameters: variant, deck, hand size, teams and every house rule
-//! of RULES.md §3.
+//! of docs/rules.md §3.
 
 use std::fmt;
 
@@ -120,7 +120,7 @@ impl fmt::Display for Teams {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LastCards {
-    /// The game is a draw (RULES.md default).
+    /// The game is a draw (docs/rules.md default).
     Draw,
     /// The defender of the last bout is the durak.
     Defender,
@@ -291,7 +291,7 @@ fn at_variant_standard(r: &Rules) -> bool {
     (r.deck, r.hand) == (std.deck, std.hand)
 }
 
-/// Every rule of Durak, once (RULES.md §3). `variant` comes first: it moves the deck and hand
+/// Every rule of Durak, once (docs/rules.md §3). `variant` comes first: it moves the deck and hand
 /// to the new variant's standard when they were at the old one's, and the changes given with it
 /// have the last word.
 const TABLE: &[Rule<Rules>] = &[

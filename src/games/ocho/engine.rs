@@ -1,4 +1,4 @@
-//! The Ocho loco engine (RULES.md §5, reglas «Montañita»): [`OchoState`], the [`State`] of a game
+//! The Ocho loco engine (docs/rules.md §5, reglas «Montañita»): [`OchoState`], the [`State`] of a game
 //! of Ocho loco over card sets held as bitmasks. Bots see a game only through a [`View`]: their
 //! hand, the played cards, the suit in force, the pending draw, hand sizes and the stock's size;
 //! [`State::deal_for_view`] deals the cards a player cannot see for search.

@@ -1,4 +1,4 @@
-//! Ocho loco under the «Montañita» rules (`../shared/RULES.md` §5): every special card (A plays
+//! Ocho loco under the «Montañita» rules (`docs/rules.md` §5): every special card (A plays
 //! again, 2 skips, 3 and joker stack draw-three, 8 names a suit, J and K reverse), «voy por
 //! una», one or two decks, 2–10 players, every open point a house rule; bots from random to
 //! ISMCTS. Whole games, comparisons, tournaments and house rules come from the shared

@@ -1,4 +1,4 @@
-//! The rules of an Ocho loco game (RULES.md §5, reglas «Montañita») as parameters, with every
+//! The rules of an Ocho loco game (docs/rules.md §5, reglas «Montañita») as parameters, with every
 //! point the text leaves open as a house rule.
 
 use std::fmt;
@@ -171,7 +171,7 @@ impl Rules {
     }
 }
 
-/// Every rule of Ocho loco, once (RULES.md §5). No rule moves another, so the order is the
+/// Every rule of Ocho loco, once (docs/rules.md §5). No rule moves another, so the order is the
 /// order of the flags and of a table's description.
 const TABLE: &[Rule<Rules>] = &[
     Rule {

@@ -1,4 +1,4 @@
-//! The Póker mentiroso engine (`../shared/RULES.md` §4): [`PokerState`], the [`State`] of a
+//! The Póker mentiroso engine (`docs/rules.md` §4): [`PokerState`], the [`State`] of a
 //! game — hands, claims, calls, points and eliminations — with what each player sees ([`View`])
 //! and games dealt for what a player sees ([`State::deal_for_view`]).
 //!

@@ -1,8 +1,8 @@
-//! Poker dice, hands and claims (`../shared/RULES.md` §4).
+//! Poker dice, hands and claims (`docs/rules.md` §4).
 //!
 //! Six faces, A > K > Q > J > 8 (roja) > 7 (negra). A hand is the multiset of five faces; its
 //! [`HandValue`] orders every hand: first the type (repóker, póker, full, trío, doble pareja,
-//! pareja, and five different faces, "nada", the lowest: RULES.md's decision), then the faces
+//! pareja, and five different faces, "nada", the lowest: docs/rules.md's decision), then the faces
 //! that form it, then the kickers. No two different hands are equal, so the 252 hands form one
 //! strict ladder, and a claim names one rung of it: the kickers a player leaves unsaid are the
 //! lowest possible (`trío de reyes` = K K K 8 7).
@@ -252,7 +252,7 @@ impl fmt::Display for Counts {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum HandType {
-    /// Five different faces ("nada"): below a pair (RULES.md's decision).
+    /// Five different faces ("nada"): below a pair (docs/rules.md's decision).
     Nothing,
     /// One pair.
     Pair,

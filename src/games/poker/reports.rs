@@ -86,7 +86,9 @@ pub fn odds_report(k: usize) -> Result<Report> {
         ]);
     }
     r.tables.push(t);
-    r.note("Five different faces (nada) rank below a pair; there are no straights (RULES.md §4).");
+    r.note(
+        "Five different faces (nada) rank below a pair; there are no straights (docs/rules.md §4).",
+    );
     Ok(r)
 }
 

@@ -1,4 +1,4 @@
-//! The rules of a game of Póker mentiroso as a value (`../shared/RULES.md` §4), with the house
+//! The rules of a game of Póker mentiroso as a value (`docs/rules.md` §4), with the house
 //! rules where players differ.
 
 use serde::{Deserialize, Serialize};
@@ -19,7 +19,7 @@ pub const MAX_POINTS: u8 = 20;
 pub struct Rules {
     /// Players, 2–16.
     pub players: u8,
-    /// A player with this many points is out (RULES.md: "the agreed points"; default 3).
+    /// A player with this many points is out (docs/rules.md: "the agreed points"; default 3).
     pub points: u8,
     /// Claims may name kickers (`trío de reyes con as`), so every one of the 252 hands is a
     /// claim; off: a claim names the hand's groups only (75 claims, the kickers the lowest).
@@ -46,7 +46,7 @@ fn to_points(p: u8) -> String {
     format!("to {p} point{}", if p == 1 { "" } else { "s" })
 }
 
-/// Every rule of Póker mentiroso, once (RULES.md §4, with the house rules where players
+/// Every rule of Póker mentiroso, once (docs/rules.md §4, with the house rules where players
 /// differ).
 const TABLE: &[Rule<Rules>] = &[
     Rule {

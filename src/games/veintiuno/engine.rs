@@ -3,7 +3,7 @@
 //! settles every bet; money is integer units and always conserved (the bank's result is minus
 //! the sum of the players').
 //!
-//! Decisions beyond RULES.md (documented in the README):
+//! Decisions beyond docs/rules.md (documented in the README):
 //! - When the shoe runs out during a hand, the discards are reshuffled into a new shoe; the
 //!   cards on the table stay where they are.
 //! - 21 in two cards and moñona are settled at once when dealt (as the text says for 21, "aún si

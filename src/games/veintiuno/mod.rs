@@ -1,4 +1,4 @@
-//! 21 ecuatoriano (`../shared/RULES.md` §2): a rotating bank, a 40-card shoe dealt through
+//! 21 ecuatoriano (`docs/rules.md` §2): a rotating bank, a 40-card shoe dealt through
 //! without reshuffling, and the specials (12 counts 20, suited 12 counts 21, moñona, 13 to
 //! withdraw, relancina, trillona, 21 in two cards that steals the bank), splitting by doubling
 //! the bet, tapo y quedo, mandar al puje. `compare`, `flags` and `tournament` come from the

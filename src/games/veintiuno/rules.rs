@@ -1,4 +1,4 @@
-//! The house rules of 21 ecuatoriano (`../shared/RULES.md` §2) as parameters, and the value of a
+//! The house rules of 21 ecuatoriano (`docs/rules.md` §2) as parameters, and the value of a
 //! hand with every special.
 
 use serde::{Deserialize, Serialize};

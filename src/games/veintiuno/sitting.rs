@@ -10,7 +10,7 @@
 //! but the first, which is dealt face down and shown only when the hand is split (the pair is
 //! shown), is a two-card special (announced at once) or is settled before the end (paid at once,
 //! passed 21, withdrawn); the bank's up card (and its hole card if the seat holds the bank); no
-//! tapo card, not even its own, until the end (RULES.md §2); every card of the finished hands
+//! tapo card, not even its own, until the end (docs/rules.md §2); every card of the finished hands
 //! since the last shuffle (all are shown when a hand is settled); the shoe's size; the money.
 //! [`crate::play::State::deal_for_view`] deals everything else again from the cards the seat
 //! has not seen.
@@ -68,7 +68,7 @@ macro_rules! switch_rule {
 }
 
 /// Every rule of a table, in the order of its description and of the changes `flags` tries:
-/// the house rules of RULES.md §2 (`--house` of every command), then the bank's policy.
+/// the house rules of docs/rules.md §2 (`--house` of every command), then the bank's policy.
 const TABLE: &[Rule<TableRules>] = &[
     Rule {
         key: "decks",

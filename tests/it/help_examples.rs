@@ -1,0 +1,253 @@
+//! Every example in every command's `--help` runs: each on its own, in an empty folder (so no
+//! example leans on a file another wrote), through `sh` as a user pastes it, with `tahur` on
+//! the `PATH`. Counts are made small so the whole set takes seconds, not hours: a count given
+//! (`--games 1e6`) is lowered, and a count the command would default is given small.
+
+use crate::common;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+/// The count flags and the value an example runs with (smaller values given are kept).
+const SMALL: [(&str, u64); 6] = [
+    ("--games", 10),
+    ("--hands", 400),
+    ("--samples", 2000),
+    ("--deals", 40),
+    ("--rollouts", 16),
+    ("--iterations", 10),
+];
+
+/// Help texts by command path, fetched once.
+struct Helps(HashMap<Vec<String>, String>);
+
+impl Helps {
+    fn get(&mut self, path: &[String]) -> &str {
+        self.0.entry(path.to_vec()).or_insert_with(|| {
+            let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+            args.push("--help");
+            common::stdout(&args)
+        })
+    }
+
+    /// The subcommands `path` lists under "Commands:" (`help` left out).
+    fn subcommands(&mut self, path: &[String]) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut inside = false;
+        for line in self.get(path).lines() {
+            if line.starts_with("Commands:") {
+                inside = true;
+            } else if inside {
+                match line.strip_prefix("  ") {
+                    Some(rest) if !rest.starts_with(' ') => {
+                        let name = rest.split_whitespace().next().unwrap_or("");
+                        if !name.is_empty() && name != "help" {
+                            out.push(name.to_string());
+                        }
+                    }
+                    Some(_) => {}
+                    None => inside = false,
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The examples of a help text: the lines after "Examples:" that start a command, each joined
+/// with its continuation lines (after a trailing `\`, `&&` or `|`).
+fn examples(help: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut inside = false;
+    let mut open = false;
+    for line in help.lines() {
+        if line.starts_with("Examples:") || line.starts_with("Example:") {
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let t = line.trim();
+        if open && line.starts_with("      ") {
+            let last = out.last_mut().unwrap();
+            *last = format!("{} {t}", last.trim_end_matches('\\').trim_end());
+        } else if line.starts_with("  ") && !line.starts_with("   ") {
+            out.push(t.to_string());
+        } else {
+            inside = !t.is_empty() && line.starts_with(' ');
+            open = false;
+            continue;
+        }
+        let last = out.last().unwrap();
+        let command = last.split(" #").next().unwrap().trim_end();
+        open = command.ends_with('\\') || command.ends_with("&&") || command.ends_with('|');
+    }
+    out
+}
+
+/// `example` with its counts made small: each `tahur` command in it (between `&&` and `|`)
+/// gets its count flags lowered or, where its command takes one it was not given, added.
+fn small(example: &str, helps: &mut Helps) -> String {
+    let mut words: Vec<String> = example.split(' ').map(String::from).collect();
+    let mut i = 0;
+    while i < words.len() {
+        if words[i] != "tahur" && words[i] != "\"$(tahur" {
+            i += 1;
+            continue;
+        }
+        // The command's path: its words while they name subcommands.
+        let mut path: Vec<String> = Vec::new();
+        let mut j = i + 1;
+        while j < words.len() && helps.subcommands(&path).contains(&words[j]) {
+            path.push(words[j].clone());
+            j += 1;
+        }
+        let end = (j..words.len())
+            .find(|&k| ["&&", "|", ">"].contains(&words[k].as_str()) || words[k].starts_with('#'))
+            .unwrap_or(words.len());
+        let help = helps.get(&path).to_string();
+        let mut added = Vec::new();
+        for (flag, n) in SMALL {
+            if !help.contains(&format!("{flag} <")) {
+                continue;
+            }
+            match (j..end).find(|&k| words[k] == flag) {
+                Some(k) if k + 1 < end => {
+                    let given: f64 = words[k + 1].parse().unwrap_or(f64::INFINITY);
+                    if given > n as f64 {
+                        words[k + 1] = n.to_string();
+                    }
+                }
+                _ => added.extend([flag.to_string(), n.to_string()]),
+            }
+        }
+        let count = added.len();
+        words.splice(j..j, added);
+        i = end + count;
+    }
+    words.join(" ")
+}
+
+/// How long an example runs before it is stopped: exact analyses (21's strategy sheet, the
+/// Dudo duel's CFR with two or five dice) take minutes in a test build whatever the counts. One
+/// still running then has passed every check a mistake fails (arguments, values, output
+/// paths: all before the work), and is stopped.
+const LIMIT: Duration = Duration::from_secs(6);
+
+/// Runs `line` through `sh` in the empty folder `dir`, `tahur` first on the `PATH`: its exit
+/// code, or `None` when it was still running at [`LIMIT`] and was stopped. A single command is
+/// `exec`ed, so the process stopped is the `tahur` that runs long.
+fn run(line: &str, dir: &Path) -> (Option<i32>, String) {
+    let bin = Path::new(common::TAHUR).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let single = !line.contains("&&") && !line.contains('|');
+    let line = if single {
+        format!("exec {line}")
+    } else {
+        line.to_string()
+    };
+    let err = dir.join(".stderr");
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", &line])
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("HOME", dir)
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status.code().unwrap_or(-1));
+        }
+        if start.elapsed() > LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (code, std::fs::read_to_string(&err).unwrap_or_default())
+}
+
+#[test]
+fn examples_are_read_whole_and_made_small() {
+    let help = "Examples:\n  tahur a b --x 1 \\\n      --y 2 &&\n      tahur c\n  tahur d  # note\n\nMore text\n  tahur e\n";
+    assert_eq!(
+        examples(help),
+        ["tahur a b --x 1 --y 2 && tahur c", "tahur d  # note"]
+    );
+    let mut helps = Helps(HashMap::new());
+    assert_eq!(
+        small(
+            "tahur durak sim --players 4 --games 1e6 && tahur durak sim",
+            &mut helps
+        ),
+        "tahur durak sim --players 4 --games 10 && tahur durak sim --games 10"
+    );
+    assert_eq!(
+        small("tahur dudo prob 3 ases --dice 10 # exact", &mut helps),
+        "tahur dudo prob --samples 2000 3 ases --dice 10 # exact"
+    );
+}
+
+#[test]
+fn every_help_example_runs_on_its_own() {
+    let mut helps = Helps(HashMap::new());
+    let mut all: Vec<(String, String)> = Vec::new();
+    let mut stack: Vec<Vec<String>> = vec![Vec::new()];
+    while let Some(path) = stack.pop() {
+        for e in examples(helps.get(&path)) {
+            all.push((path.join(" "), e));
+        }
+        for s in helps.subcommands(&path) {
+            let mut p = path.clone();
+            p.push(s);
+            stack.push(p);
+        }
+    }
+    assert!(all.len() > 150, "only {} examples found", all.len());
+    let scratch = tempfile::tempdir().unwrap();
+    let has_man = run("command -v man", scratch.path()).0 == Some(0);
+    let lines: Vec<(String, String, String)> = all
+        .into_iter()
+        .filter(|(_, e)| has_man || !e.contains("man -l"))
+        .map(|(p, e)| {
+            let s = small(&e, &mut helps);
+            (p, e, s)
+        })
+        .collect();
+    // Two at a time: the host has two cores.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((path, example, line)) = lines.get(i) else {
+                    break;
+                };
+                let dir = tempfile::tempdir().unwrap();
+                let (code, err) = run(line, dir.path());
+                if code.is_some_and(|c| c != 0) {
+                    failures.lock().unwrap().push(format!(
+                        "tahur {path} --help: `{example}` (run as `{line}`) exited {code:?}: {}",
+                        err.trim()
+                    ));
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
