@@ -137,10 +137,6 @@ pub struct SheetArgs {
     pub out_dir: PathBuf,
 }
 
-/// The default field of `poker tune`: a player who believes everything possible, one who
-/// calls below 10 % and bluffs a little, and one who calls readily and bluffs much.
-pub const DEFAULT_FIELD: &str = "honest,threshold:call=0.1,bluff=0.4,threshold:call=0.3,bluff=0.8";
-
 /// `tahur poker tune`.
 #[derive(Args, Debug)]
 pub struct TuneArgs {
@@ -151,10 +147,10 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 3, value_parser = parse_points)]
     pub points: u8,
     /// The strategies the other seats play, each in turn (every candidate meets them all).
-    #[arg(long, value_name = "S1,S2,…", default_value = DEFAULT_FIELD)]
+    #[arg(long, value_name = "S1,S2,…", default_value = tune::DEFAULT_FIELD)]
     pub field: String,
     /// Games per candidate, table size and field strategy.
-    #[arg(long, value_name = "N", default_value = "10000", value_parser = samples("games"))]
+    #[arg(long, value_name = "N", default_value_t = tune::DEFAULT_GAMES, value_parser = samples("games"))]
     pub games: u64,
     /// Seed (every candidate plays the same deals) and threads.
     #[command(flatten)]
@@ -226,25 +222,36 @@ pub fn execute(cmd: PokerCommand) -> Result<i32> {
                 <Strategy as tahur::play::Strategy<tahur::games::poker::Poker>>::parse_list(
                     &a.field,
                 )?;
-            if let Some(s) = field
-                .iter()
-                .find(|s| matches!(s, Strategy::Tuned | Strategy::Search { .. }))
-            {
+            // `tuned`, and the bots that play it, would tune against the table being tuned.
+            if let Some(s) = field.iter().find(|s| {
+                matches!(
+                    s,
+                    Strategy::Tuned
+                        | Strategy::Search { plays: None, .. }
+                        | Strategy::Ismcts { .. }
+                )
+            }) {
                 return Err(Error::usage(format!(
-                    "--field {s} would tune against the tuned table itself: pick random, honest, threshold or tuned:FILE.csv"
+                    "--field {s} would tune against the tuned table itself: pick random, honest, threshold, tuned:FILE.csv or search:rollouts=N,call=…,bluff=…"
                 )));
             }
             let mut spec = TuneSpec::grid(a.players.clone(), field, a.games, a.run.seed);
             spec.points = a.points;
-            let progress = super::run::progress(spec.total_games(), "games");
-            let results = with_progress(a.run.threads, progress, |control| {
-                tune::tune(&spec, control)
+            let progress = super::run::progress(spec.total_games() + spec.check_samples(), "games");
+            let (results, checks) = with_progress(a.run.threads, progress, |control| {
+                let results = tune::tune(&spec, control)?;
+                let checks = if results.len() < spec.players.len() {
+                    None
+                } else {
+                    tune::check(&spec, &results, control)?
+                };
+                Ok::<_, Error>((results, checks))
             })?;
-            let interrupted = results.len() < spec.players.len();
+            let interrupted = checks.is_none();
             if interrupted {
-                let mut rep = tune::report(&spec, &results);
+                let mut rep = tune::report(&spec, &results, None);
                 rep.note(format!(
-                    "Interrupted (Ctrl-C or SIGTERM): only {} of the {} table sizes were tuned in full. Nothing was written to {}.",
+                    "Interrupted (Ctrl-C or SIGTERM): {} of the {} table sizes were tuned in full, and the checks did not finish. Nothing was written to {}.",
                     results.len(),
                     spec.players.len(),
                     a.out_dir.display()
@@ -260,7 +267,7 @@ pub fn execute(cmd: PokerCommand) -> Result<i32> {
                 emit(&rep, &a.output)?;
                 return Ok(code);
             }
-            let rep = tune::report(&spec, &results);
+            let rep = tune::report(&spec, &results, checks.as_ref());
             std::fs::create_dir_all(&a.out_dir).map_err(|e| {
                 Error::usage(format!("cannot create '{}': {e}", a.out_dir.display()))
             })?;

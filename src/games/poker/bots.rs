@@ -16,6 +16,8 @@
 //!   would have made it with (each weighed as a fresh roll), and the chance of losing the hand
 //!   after accepting from N play-outs with `tuned` players around it (the hidden dice drawn
 //!   from the same reckoning); calls when calling loses less often. Otherwise plays `tuned`.
+//!   `search:rollouts=N,call=0.1,bluff=0.4` plays and models `threshold:call=0.1,bluff=0.4` instead of
+//!   `tuned` (a field bot for `poker tune` that does not depend on the table being tuned).
 //! - `ismcts:N`: information-set Monte Carlo tree search ([`crate::play::ismcts`]) over every
 //!   decision, N iterations per decision (default 300): each deals the dice in the cup the bot
 //!   does not know afresh, plays the hand out with `tuned` players, and scores the hand's loser
@@ -49,7 +51,7 @@ pub const DEFAULT_ISMCTS_BUDGET: u32 = 300;
 type Search = crate::play::ismcts::Search<super::Poker>;
 
 /// The strategies, for help and messages.
-pub const STRATEGIES: &str = "strategies are random, honest, threshold or threshold:call=0.1,bluff=0.4, tuned, tuned:FILE.csv, search or search:N, ismcts or ismcts:N, or in Spanish azar, honesto, umbral, afinado, busqueda, arbol";
+pub const STRATEGIES: &str = "strategies are random, honest, threshold or threshold:call=0.1,bluff=0.4, tuned, tuned:FILE.csv, search, search:N or search:rollouts=N,call=0.1,bluff=0.4, ismcts or ismcts:N, or in Spanish azar, honesto, umbral, afinado, busqueda, arbol";
 
 /// A strategy with its parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -76,10 +78,16 @@ pub enum Strategy {
         /// Its rows.
         rows: Vec<TunedRow>,
     },
-    /// Calls or accepts by playing the hand out `rollouts` times; otherwise `tuned`.
+    /// Calls or accepts by playing the hand out `rollouts` times; otherwise `tuned`, or the
+    /// `threshold` player `plays` names.
     Search {
         /// Play-outs per call-or-accept decision.
         rollouts: u64,
+        /// `search:rollouts=N,call=…,bluff=…`: the call threshold and bluff level it plays with and
+        /// models the others by instead of the tuned table's (so that `poker tune` can meet
+        /// it without tuning against its own table).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plays: Option<TunedRow>,
     },
     /// Information-set Monte Carlo tree search over every decision.
     Ismcts {
@@ -132,10 +140,23 @@ impl Strategy {
                 }
             },
             "search" | "busqueda" | "buscador" => {
-                let p = spec.params(&["rollouts"])?;
-                Ok(Strategy::Search {
-                    rollouts: p.count("rollouts", 1, 100_000, DEFAULT_ROLLOUTS)?,
-                })
+                let p = spec.params(&["rollouts", "call", "bluff"])?;
+                let rollouts = p.count("rollouts", 1, 100_000, DEFAULT_ROLLOUTS)?;
+                let plays = match (p.text("call"), p.text("bluff")) {
+                    (None, None) => None,
+                    (Some(_), Some(_)) => Some(TunedRow {
+                        // Every table size: the row's size is not read.
+                        players: 0,
+                        call: p.number("call", 0.0, 1.0, DEFAULT_CALL)?,
+                        bluff: p.number("bluff", 0.0, 1.0, 0.0)?,
+                    }),
+                    _ => {
+                        return Err(Error::usage(format!(
+                            "strategy '{s}' gives one of call and bluff: give both (search:rollouts=100,call=0.1,bluff=0.4) or neither (it plays the tuned table)"
+                        )))
+                    }
+                };
+                Ok(Strategy::Search { rollouts, plays })
             }
             // Spanish: búsqueda en árbol (`busqueda` is `search`'s).
             "ismcts" | "mcts" | "arbol" => {
@@ -152,6 +173,9 @@ impl Strategy {
     /// `players`.
     fn tuned_row(&self, players: u8) -> Option<TunedRow> {
         match self {
+            Strategy::Search {
+                plays: Some(row), ..
+            } => Some(TunedRow { players, ..*row }),
             Strategy::Tuned | Strategy::Search { .. } | Strategy::Ismcts { .. } => {
                 Some(nearest_row(shipped_tuned(), players))
             }
@@ -188,7 +212,18 @@ impl fmt::Display for Strategy {
                 write!(f, "threshold:call={call}")
             }
             Strategy::Threshold { call, bluff } => write!(f, "threshold:call={call},bluff={bluff}"),
-            Strategy::Search { rollouts } => write!(f, "search:{rollouts}"),
+            Strategy::Search {
+                rollouts,
+                plays: None,
+            } => write!(f, "search:{rollouts}"),
+            Strategy::Search {
+                rollouts,
+                plays: Some(row),
+            } => write!(
+                f,
+                "search:rollouts={rollouts},call={},bluff={}",
+                row.call, row.bluff
+            ),
             Strategy::Ismcts { budget } => write!(f, "ismcts:{budget}"),
         }
     }
@@ -272,7 +307,7 @@ impl Bot {
                 bluff: *bluff,
                 honest: false,
             },
-            Strategy::Search { rollouts } => {
+            Strategy::Search { rollouts, .. } => {
                 let row = strategy
                     .tuned_row(rules.players)
                     .expect("search plays tuned");
@@ -658,8 +693,23 @@ mod tests {
         assert_eq!(Strategy::parse("afinado").unwrap(), Strategy::Tuned);
         assert_eq!(
             Strategy::parse("búsqueda:50").unwrap(),
-            Strategy::Search { rollouts: 50 }
+            Strategy::Search {
+                rollouts: 50,
+                plays: None
+            }
         );
+        assert_eq!(
+            Strategy::parse("search:rollouts=40,call=0.2,bluff=0.5").unwrap(),
+            Strategy::Search {
+                rollouts: 40,
+                plays: Some(TunedRow {
+                    players: 0,
+                    call: 0.2,
+                    bluff: 0.5
+                })
+            }
+        );
+        assert!(Strategy::parse("search:rollouts=40,call=0.2").is_err());
         for bad in [
             "rando",
             "threshold:call=2",
@@ -684,6 +734,7 @@ mod tests {
         for s in [
             "threshold:call=0.3,bluff=0.1",
             "search:50",
+            "search:rollouts=50,call=0.1,bluff=0.4",
             "ismcts:40",
             "honest",
             "tuned",

@@ -492,6 +492,9 @@ pub fn sheet_report() -> Report {
     }
     r.tables.push(table);
     r.note("P(true), 5 hidden dice: a fresh roll of five makes at least the claim. Beat it holding it: the receiver holds exactly the claimed dice and rolls by the optimal die-by-die plan to pass something strictly higher; …with one keep: the best single keep of the same dice instead. Beat it from 5 unseen dice: the claim was made on a fresh cup, the receiver looks and plays the optimal plan.");
+    if tuned.iter().any(|row| row.call == 0.0) {
+        r.note("Why the tuned bots call only what the face-up dice rule out: against the field they are tuned with (`honest`, `threshold` bluffing or not, and `search`), every claim received below 10 % given the face-up dice was true, and those between 10 % and 40 % mostly true, while accepting them lost fewer hands than calling; the lies sit higher, mixed with truths. The calls table of data/poker/tuned.md has the figures; only a bot that reckons the claimant's dice (`search`) catches the bluffs.");
+    }
     r.note("Regenerate with `cargo run --release -- poker sheet --out-dir data/poker` (a test fails when these files are stale).");
     r
 }
