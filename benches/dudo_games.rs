@@ -1,5 +1,6 @@
-//! Whole Dudo games: speed of 6-player Chimbo 9 with threshold bots, and a rule-checked run of
-//! one million games (every invariant checked after every action) that must find no violation.
+//! Whole Dudo games: speed of 6-player tables with threshold bots, of the `duel` player in
+//! two-player games, and a rule-checked run of one million games (every invariant checked after
+//! every action) that must find no violation.
 //!
 //! Run with `cargo bench --features bench --bench dudo_games`; figures go to BENCHMARKS.md.
 
@@ -87,6 +88,24 @@ fn games(c: &mut Criterion) {
     ];
     for (name, cfg, s) in cases {
         let setup = TableSetup::<Dudo>::new(cfg, &[s], false).unwrap();
+        common::games(&mut g, name, &setup, games);
+    }
+    // The solved duel as a player against `tuned`, beside `tuned` against itself: what reading
+    // the sheet costs per game.
+    for (name, set, list) in [
+        ("chimbo9_2p_tuned", RuleSet::Chimbo9, vec![Strategy::Tuned]),
+        (
+            "chimbo9_2p_duel_tuned",
+            RuleSet::Chimbo9,
+            vec![Strategy::Duel, Strategy::Tuned],
+        ),
+        (
+            "caleuchano_2p_duel_tuned",
+            RuleSet::Caleuchano,
+            vec![Strategy::Duel, Strategy::Tuned],
+        ),
+    ] {
+        let setup = TableSetup::<Dudo>::new(Rules::standard(set, 2), &list, false).unwrap();
         common::games(&mut g, name, &setup, games);
     }
     g.finish();

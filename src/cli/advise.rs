@@ -530,9 +530,23 @@ fn equity<G: GameCli + Matches>(m: &ArgMatches) -> Result<i32> {
         cols.push((format!("{k}_ci95"), "95 % interval".into()));
         cols.push((format!("{k}_share"), format!("{name}'s share of {pot}")));
     }
+    // Where the game has solved play for these rules, each state's exact chances beside the
+    // games' (the same for every state of a table: the rules decide).
+    let solved: Vec<Option<(Vec<f64>, String)>> = setup
+        .states
+        .iter()
+        .map(|st| G::solved_equity(&rules, st))
+        .collect();
+    let with_solved = solved.iter().all(Option::is_some);
+    if with_solved {
+        for name in &names {
+            let k = name.replace([' ', '+'], "_");
+            cols.push((format!("{k}_solved"), format!("{name} wins, solved play")));
+        }
+    }
     let cols_ref: Vec<(&str, &str)> = cols.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     let mut t = Table::new("equity", "chance to win the match", &cols_ref);
-    for row in &equity.rows {
+    for (row, exact) in equity.rows.iter().zip(&solved) {
         let mut cells = vec![Value::Text(row.state.clone()), Value::Int(row.games as i64)];
         for s in 0..sides {
             let (p, (lo, hi)) = row.chance95(s);
@@ -540,9 +554,15 @@ fn equity<G: GameCli + Matches>(m: &ArgMatches) -> Result<i32> {
             cells.push(Value::ProbInterval(lo, hi));
             cells.push(Value::Num(row.fair_share(s, pot), 1));
         }
+        if let (true, Some((chances, _))) = (with_solved, exact) {
+            cells.extend(chances.iter().map(|&c| Value::Prob(c)));
+        }
         t.push(cells);
     }
     r.tables.push(t);
+    if let (true, Some(Some((_, note)))) = (with_solved, solved.first()) {
+        r.note(note.clone());
+    }
     if single {
         let row = &equity.rows[0];
         let chances: Vec<String> = (0..sides)

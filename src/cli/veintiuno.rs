@@ -380,10 +380,14 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
         } else {
             st::SheetGrid {
                 sheet: &sheet,
-                title: format!(
-                    "21 ecuatoriano · best move by the bank's up card · {} cards",
-                    q.composition.total()
-                ),
+                title: if q.infinite {
+                    "21 ecuatoriano · best move by the bank's up card · an infinite shoe".into()
+                } else {
+                    format!(
+                        "21 ecuatoriano · best move by the bank's up card · {} cards",
+                        q.composition.total()
+                    )
+                },
             }
             .write(p)?;
         }

@@ -82,6 +82,13 @@ pub trait Matches: Positions {
     fn players_of_match(_value: &str) -> Option<usize> {
         None
     }
+
+    /// Each side's chance to win the match from `m` when every game is played by a solved
+    /// strategy, computed exactly, with a note saying what it rests on; `None` where the game
+    /// has no solved play at these rules (the default).
+    fn solved_equity(_rules: &Self::Rules, _m: &Self::Match) -> Option<(Vec<f64>, String)> {
+        None
+    }
 }
 
 /// Whether `text` is a whole position (it names the seat to act: `seat: 2`) rather than a match

@@ -155,6 +155,7 @@ fn rules_hold_over_many_seeded_games() {
             Strategy::Random,
         ],
         vec![Strategy::Tuned],
+        vec![Strategy::Duel, Strategy::Random],
     ];
     let mut games = 0;
     for (c, cfg) in configs().into_iter().enumerate() {
@@ -165,7 +166,7 @@ fn rules_hold_over_many_seeded_games() {
             }
         }
     }
-    assert_eq!(games, 20 * 4 * 12);
+    assert_eq!(games, 20 * 5 * 12);
 }
 
 proptest::proptest! {

@@ -746,7 +746,7 @@ fn playing_more_allocates_nothing_more() {
     allocation_free(
         TableSetup::<Dudo>::new(
             DudoRules::standard(RuleSet::Caleuchano, 4),
-            &DudoStrategy::parse_list("tuned,honest,random").unwrap(),
+            &DudoStrategy::parse_list("tuned,honest,random,duel").unwrap(),
             false,
         )
         .unwrap(),

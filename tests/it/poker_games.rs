@@ -501,11 +501,34 @@ fn mistakes_get_one_line_naming_the_value_and_exit_2() {
             "/nonexistent.csv",
         ),
         // A field bot that plays the table being tuned; `search` must name what it plays.
-        (&["poker", "tune", "--field", "honest,tuned"], "tuned"),
-        (&["poker", "tune", "--field", "search:50"], "search:50"),
-        (&["poker", "tune", "--field", "ismcts:20"], "ismcts:20"),
         (
-            &["poker", "tune", "--field", "search:rollouts=5,call=0.1"],
+            &[
+                "poker",
+                "tune",
+                "--out-dir",
+                "/tmp",
+                "--field",
+                "honest,tuned",
+            ],
+            "tuned",
+        ),
+        (
+            &["poker", "tune", "--out-dir", "/tmp", "--field", "search:50"],
+            "search:50",
+        ),
+        (
+            &["poker", "tune", "--out-dir", "/tmp", "--field", "ismcts:20"],
+            "ismcts:20",
+        ),
+        (
+            &[
+                "poker",
+                "tune",
+                "--out-dir",
+                "/tmp",
+                "--field",
+                "search:rollouts=5,call=0.1",
+            ],
             "call and bluff",
         ),
     ] {

@@ -20,11 +20,12 @@
 //! distribution.
 
 use std::fmt;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use serde::{Deserialize, Serialize};
 
 use super::bid::Bid;
+use super::duel::bot::DuelTable;
 use super::engine::{Action, Direction, PassHand, View, CUP};
 use super::face::Face;
 use super::rules::{RuleSet, Rules, MAX_PLAYERS};
@@ -207,6 +208,22 @@ pub enum Strategy {
         /// Its rows: table size, doubt threshold, bluff rate.
         rows: Vec<TunedRow>,
     },
+    /// `duel`: the solved five-dice duel (`data/dudo/duel-chimbo9.csv`, built into tahur) when
+    /// two players are left, `tuned` before that and wherever the duel's table does not reach
+    /// (under Caleuchano, whose sheet is not shipped, `tuned` throughout, with a note).
+    Duel,
+    /// `duel:FILE.csv`: `duel` with another solved sheet (`dudo duel --sheet-dir`, solved with
+    /// `--memory 1`), read when the command line is.
+    #[serde(rename = "duel-file")]
+    DuelFile {
+        /// The file as given.
+        file: String,
+        /// A checksum of its text (a shard merge compares strategies by it).
+        checksum: u64,
+        /// The table read (read again from `file` where a strategy is deserialized).
+        #[serde(skip)]
+        table: LoadedTable,
+    },
     /// Information-set MCTS, played out with `threshold`'s decision ([`playout_action`]).
     Ismcts {
         /// Iterations per decision.
@@ -225,6 +242,30 @@ pub struct TunedRow {
     pub bluff: f64,
 }
 
+/// A duel table read from a file, carried by [`Strategy::DuelFile`]: compared by its file's
+/// checksum, not by content.
+#[derive(Clone, Default)]
+pub struct LoadedTable(pub Option<Arc<DuelTable>>);
+
+impl PartialEq for LoadedTable {
+    fn eq(&self, _: &LoadedTable) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for LoadedTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() { "read" } else { "not read" })
+    }
+}
+
+/// FNV-1a of a text: the checksum [`Strategy::DuelFile`] carries.
+fn checksum(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// Default doubt threshold of `threshold`.
 pub const DEFAULT_T: f64 = 0.4;
 
@@ -236,12 +277,13 @@ type Search = crate::play::ismcts::Search<super::Dudo>;
 
 /// The strategies, for help and messages.
 pub const STRATEGIES: &str =
-    "strategies are random, honest, tuned, tuned:FILE.csv, threshold, threshold:t=0.4,bluff=0.1 or ismcts[:N] (N iterations per move), or in Spanish azar, honesto, afinado, umbral, busqueda";
+    "strategies are random, honest, tuned, tuned:FILE.csv, threshold, threshold:t=0.4,bluff=0.1, duel, duel:FILE.csv or ismcts[:N] (N iterations per move), or in Spanish azar, honesto, afinado, umbral, duelo, busqueda";
 
 impl Strategy {
     /// Parses `random`, `honest`, `tuned`, `tuned:FILE.csv` (a `dudo tune` output, read now),
-    /// `threshold`, `threshold:t=0.4,bluff=0.1`, `ismcts`, `ismcts:N` or `ismcts:budget=N`
-    /// (Spanish: azar, honesto, afinado, umbral, busqueda).
+    /// `threshold`, `threshold:t=0.4,bluff=0.1`, `duel`, `duel:FILE.csv` (a `dudo duel` sheet, read
+    /// now), `ismcts`, `ismcts:N` or `ismcts:budget=N`
+    /// (Spanish: azar, honesto, afinado, umbral, duelo, busqueda).
     pub fn parse(s: &str) -> Result<Strategy> {
         let spec = Spec::parse(s, "strategy")?;
         let plain = |st: Strategy| spec.params(&[]).map(|_| st);
@@ -269,6 +311,22 @@ impl Strategy {
                     bluff: p.number("bluff", 0.0, 1.0, 0.0)?,
                 })
             }
+            "duel" | "duelo" => match spec.params(&["file"])?.text("file") {
+                None => Ok(Strategy::Duel),
+                Some(file) => {
+                    let text = std::fs::read_to_string(file).map_err(|e| {
+                        Error::usage(format!(
+                            "cannot read duel sheet '{file}': {e}; give a CSV written by `tahur dudo duel --sheet-dir`"
+                        ))
+                    })?;
+                    let table = DuelTable::parse(&text, file)?;
+                    Ok(Strategy::DuelFile {
+                        file: file.to_string(),
+                        checksum: checksum(&text),
+                        table: LoadedTable(Some(Arc::new(table))),
+                    })
+                }
+            },
             "ismcts" | "mcts" | "busqueda" => {
                 let budget = spec.params(&["budget"])?.count(
                     "budget",
@@ -284,6 +342,9 @@ impl Strategy {
 
     /// Resolves `tuned` to its parameters for a table of `players` under `set`.
     pub fn resolve(&self, set: RuleSet, players: u8) -> Strategy {
+        if matches!(self, Strategy::Duel | Strategy::DuelFile { .. }) {
+            return self.clone();
+        }
         match self.tuned_row(set, players) {
             Some(row) => Strategy::Threshold {
                 t: row.t,
@@ -296,7 +357,9 @@ impl Strategy {
     /// For `tuned`: the row it plays at a table of `players` (the nearest size the table has).
     fn tuned_row(&self, set: RuleSet, players: u8) -> Option<TunedRow> {
         match self {
-            Strategy::Tuned => Some(nearest_row(shipped_tuned(set), players)),
+            Strategy::Tuned | Strategy::Duel | Strategy::DuelFile { .. } => {
+                Some(nearest_row(shipped_tuned(set), players))
+            }
             Strategy::TunedFile { rows, .. } => Some(nearest_row(rows, players)),
             _ => None,
         }
@@ -304,12 +367,24 @@ impl Strategy {
 
     /// A note when `tuned` has no row for this table size and plays the nearest one's.
     pub fn note(&self, set: RuleSet, players: u8) -> Option<String> {
+        if *self == Strategy::Duel && DuelTable::builtin(set).is_none() {
+            return Some(format!(
+                "`duel` has no built-in {} sheet (its solved CSV runs to 59 MB and is not shipped): it plays `tuned` throughout. Solve one with `tahur dudo duel --rules {} --dice-each 5 --sheet-dir DIR` and play `duel:DIR/duel-{}.csv`.",
+                set.title(),
+                set.key(),
+                set.key()
+            ));
+        }
         let row = self.tuned_row(set, players)?;
         if row.players == players {
             return None;
         }
         let table = match self {
             Strategy::TunedFile { file, .. } => format!("'{file}'"),
+            Strategy::Duel | Strategy::DuelFile { .. } => format!(
+                "data/dudo/tuned-{}.csv (what `{self}` plays before the duel)",
+                set.key()
+            ),
             _ => format!("data/dudo/tuned-{}.csv (built into tahur)", set.key()),
         };
         Some(format!(
@@ -326,6 +401,12 @@ impl Strategy {
             Strategy::Honest => honest_action(view),
             Strategy::Threshold { t, bluff } => threshold_action(view, odds, rng, *t, *bluff),
             Strategy::Ismcts { budget } => search_action(&mut Search::new(*budget), view, rng),
+            Strategy::Duel | Strategy::DuelFile { .. } => {
+                let rules = view.rules();
+                let (t, bluff) = tuned_parameters(rules.set(), rules.players);
+                let table = self.duel_table(rules.set());
+                duel_action(&table, view, odds, rng, t, bluff)
+            }
             // A bot resolves `tuned` once ([`Bot::new`]); this is for a strategy used bare.
             tuned => {
                 let rules = view.rules();
@@ -335,6 +416,40 @@ impl Strategy {
                 threshold_action(view, odds, rng, row.t, row.bluff)
             }
         }
+    }
+}
+
+impl Strategy {
+    /// The table a `duel` strategy plays (the shipped one for `set`, or its file's; a file
+    /// that can no longer be read gives an empty table: the bot then plays `tuned` throughout).
+    fn duel_table(&self, set: RuleSet) -> Arc<DuelTable> {
+        match self {
+            Strategy::DuelFile {
+                table: LoadedTable(Some(t)),
+                ..
+            } => t.clone(),
+            Strategy::DuelFile { file, .. } => {
+                Arc::new(DuelTable::read(file).unwrap_or_else(|_| DuelTable::empty()))
+            }
+            _ => DuelTable::builtin(set).unwrap_or_else(|| Arc::new(DuelTable::empty())),
+        }
+    }
+}
+
+/// `duel`'s decision: the table's where it answers, `threshold` with the tuned parameters
+/// otherwise.
+#[inline]
+fn duel_action(
+    table: &DuelTable,
+    view: &View,
+    odds: &OddsTables,
+    rng: &mut Stream,
+    t: f64,
+    bluff: f64,
+) -> Action {
+    match table.action(view, rng) {
+        Some(a) => a,
+        None => threshold_action(view, odds, rng, t, bluff),
     }
 }
 
@@ -353,7 +468,15 @@ pub struct Bot {
 enum Policy {
     Random,
     Honest,
-    Threshold { t: f64, bluff: f64 },
+    Threshold {
+        t: f64,
+        bluff: f64,
+    },
+    Duel {
+        table: Arc<DuelTable>,
+        t: f64,
+        bluff: f64,
+    },
     Search(Box<Search>),
 }
 
@@ -365,6 +488,14 @@ impl Bot {
             Strategy::Honest => Policy::Honest,
             Strategy::Threshold { t, bluff } => Policy::Threshold { t, bluff },
             Strategy::Ismcts { budget } => Policy::Search(Box::new(Search::new(budget))),
+            duel @ (Strategy::Duel | Strategy::DuelFile { .. }) => {
+                let (t, bluff) = tuned_parameters(rules.set(), rules.players);
+                Policy::Duel {
+                    table: duel.duel_table(rules.set()),
+                    t,
+                    bluff,
+                }
+            }
             Strategy::Tuned | Strategy::TunedFile { .. } => {
                 unreachable!("resolving gives `tuned` its row")
             }
@@ -399,6 +530,9 @@ impl crate::play::Bot<super::Dudo> for Bot {
             Policy::Random => random_action(view, rng),
             Policy::Honest => honest_action(view),
             Policy::Threshold { t, bluff } => threshold_action(view, self.odds, rng, *t, *bluff),
+            Policy::Duel { table, t, bluff } => {
+                duel_action(table, view, self.odds, rng, *t, *bluff)
+            }
             Policy::Search(search) => search_action(search, view, rng),
         }
     }
@@ -436,6 +570,8 @@ impl fmt::Display for Strategy {
             Strategy::Threshold { t, bluff } if *bluff == 0.0 => write!(f, "threshold:t={t}"),
             Strategy::Threshold { t, bluff } => write!(f, "threshold:t={t},bluff={bluff}"),
             Strategy::Ismcts { budget } => write!(f, "ismcts:{budget}"),
+            Strategy::Duel => write!(f, "duel"),
+            Strategy::DuelFile { file, .. } => write!(f, "duel:{file}"),
         }
     }
 }
@@ -770,6 +906,14 @@ mod tests {
         for bad in ["ismcts:0", "ismcts:x=1", "busqueda:-3", "ismcts:budget=2e6"] {
             assert!(Strategy::parse(bad).is_err(), "{bad}");
         }
+        for text in ["duel", "Duelo"] {
+            let s = Strategy::parse(text).unwrap();
+            assert_eq!(s, Strategy::Duel, "{text}");
+            assert_eq!(Strategy::parse(&s.to_string()).unwrap(), s);
+        }
+        // `duel` plays `tuned`'s row before the duel, and says nothing more at a size it has.
+        assert_eq!(Strategy::Duel.note(RuleSet::Chimbo9, 4), None);
+        assert!(Strategy::parse("duel:x=1").is_err());
     }
 
     #[test]

@@ -878,6 +878,14 @@ impl<'a> View<'a> {
     pub fn players_in(&self) -> usize {
         self.game.players_in
     }
+    /// Who opened (or is to open) this round.
+    pub fn opener(&self) -> Seat {
+        self.game.opener
+    }
+    /// Whether player `p` has passed this round.
+    pub fn paso_used(&self, p: Seat) -> bool {
+        self.game.seats[p].paso_used
+    }
     /// Whether an action is legal now.
     pub fn is_legal(&self, a: Action) -> bool {
         self.game.turn == self.seat && self.game.check(a).is_ok()

@@ -1358,6 +1358,30 @@ impl Matches for Dudo {
         DudoState::dealt_from(*rules, (!fresh).then_some(&m.lives[..]), m.opener, rng)
     }
 
+    /// Two players whose rounds are the solved five-dice duel: both playing it, each round's
+    /// opener wins with the chance the shipped sheet states and the loser opens the next
+    /// ([`super::duel::equity`]). Each round costs one life whatever the lives, so playing the
+    /// round's equilibrium is playing the match's.
+    fn solved_equity(rules: &Rules, m: &DudoMatch) -> Option<(Vec<f64>, String)> {
+        use super::duel::equity::{match_chance, rounds_are_the_solved_duel, shipped_round_value};
+        if m.lives.len() != 2 || !rounds_are_the_solved_duel(rules) {
+            return None;
+        }
+        let p = (1.0 + shipped_round_value(rules.set())?) / 2.0;
+        let first = match_chance(p, [m.lives[0], m.lives[1]], m.opener);
+        let note = format!(
+            "Solved duel: both players play the five-dice round solved by CFR+ (data/dudo/duel-{}.md{}), whose opener wins {:.2} %; the loser of a round opens the next; exact over every sequence of rounds (the solved round is an abstraction: see its exploitability there).",
+            rules.set().key(),
+            if super::duel::bot::DuelTable::builtin(rules.set()).is_some() {
+                "; the `duel` strategy"
+            } else {
+                ""
+            },
+            100.0 * p
+        );
+        Some((vec![first, 1.0 - first], note))
+    }
+
     fn players_of_match(value: &str) -> Option<usize> {
         let n = value
             .split(|c: char| c == ',' || c.is_whitespace())

@@ -338,8 +338,8 @@ impl<'a> Solver<'a> {
     pub fn hit(&mut self, policy: &PlayerPolicy, s: &Shoe, pts: Points, cards: u8) -> f64 {
         let p = self.draw_odds(s);
         let mut ev = 0.0;
-        for i in 0..DECK {
-            if p[i] == 0.0 {
+        for (i, &w) in p.iter().enumerate() {
+            if w == 0.0 {
                 continue;
             }
             let next = pts.add(Card::from_index(i));
@@ -351,7 +351,7 @@ impl<'a> Solver<'a> {
                 let rest = self.without(s, i);
                 self.play_on(policy, &rest, next, cards + 1)
             };
-            ev += p[i] * v;
+            ev += w * v;
         }
         ev
     }
@@ -390,14 +390,14 @@ impl<'a> Solver<'a> {
     pub fn tapo(&mut self, s: &Shoe, pts: Points) -> f64 {
         let p = self.draw_odds(s);
         let mut ev = 0.0;
-        for i in 0..DECK {
-            if p[i] == 0.0 {
+        for (i, &w) in p.iter().enumerate() {
+            if w == 0.0 {
                 continue;
             }
             let next = pts.add(Card::from_index(i));
             let rest = self.without(s, i);
             let total = if next.hard > 21 { 22 } else { next.total() };
-            ev += p[i] * self.stand(&rest, total);
+            ev += w * self.stand(&rest, total);
         }
         ev
     }
@@ -412,20 +412,20 @@ impl<'a> Solver<'a> {
     pub fn split(&mut self, policy: &PlayerPolicy, s: &Shoe, first: u8, second: u8) -> f64 {
         let p1 = self.draw_odds(s);
         let mut ev = 0.0;
-        for c1 in 0..DECK {
-            if p1[c1] == 0.0 {
+        for (c1, &w1) in p1.iter().enumerate() {
+            if w1 == 0.0 {
                 continue;
             }
             let s1 = self.without(s, c1);
             let p2 = self.draw_odds(&s1);
-            for c2 in 0..DECK {
-                if p2[c2] == 0.0 {
+            for (c2, &w2) in p2.iter().enumerate() {
+                if w2 == 0.0 {
                     continue;
                 }
                 let s2 = self.without(&s1, c2);
                 let a = self.split_hand(policy, &s2, first, c1 as u8);
                 let b = self.split_hand(policy, &s2, second, c2 as u8);
-                ev += p1[c1] * p2[c2] * (a + 2.0 * b);
+                ev += w1 * w2 * (a + 2.0 * b);
             }
         }
         ev
@@ -702,8 +702,8 @@ impl<'a> UpCard<'a> {
         // solver unless the up card's already keeps them.
         let mut split_solver = match row {
             Row::Pair(r) => {
-                let s = Solver::new(opts, stand, puje, self.up, Some(r))
-                    .infinite(self.solver.infinite);
+                let s =
+                    Solver::new(opts, stand, puje, self.up, Some(r)).infinite(self.solver.infinite);
                 (s.tracked != self.solver.tracked).then_some(s)
             }
             _ => None,
@@ -1054,7 +1054,10 @@ mod tests {
             let d = inf.bank(&shoe);
             let want = bank_infinite(rank, 17, &opts);
             for t in 0..23 {
-                assert!((d[t] - want[t]).abs() < 1e-13, "up {rank}, total {t}: {d:?} vs {want:?}");
+                assert!(
+                    (d[t] - want[t]).abs() < 1e-13,
+                    "up {rank}, total {t}: {d:?} vs {want:?}"
+                );
             }
             // Hands of three cards or more with hard totals 12 to 16, each leaving the shoe as
             // the solver's deal leaves it: one EV to the last digit in the infinite shoe, not
@@ -1096,7 +1099,10 @@ mod tests {
             );
             // One card then stand, against the sum over ranks with the infinite bank.
             for t in 12..=16u8 {
-                let pts = Points { hard: t, ace: false };
+                let pts = Points {
+                    hard: t,
+                    ace: false,
+                };
                 let got = inf.hit(&stand_once, &shoe, pts, 3);
                 let mut sum = 0.0;
                 for r in 0..RANK_COUNT {
@@ -1108,7 +1114,10 @@ mod tests {
                             pay(&want, next.total())
                         };
                 }
-                assert!((got - sum).abs() < 1e-13, "up {rank}, hard {t}: {got} vs {sum}");
+                assert!(
+                    (got - sum).abs() < 1e-13,
+                    "up {rank}, hard {t}: {got} vs {sum}"
+                );
             }
         }
     }

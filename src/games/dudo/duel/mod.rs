@@ -6,8 +6,10 @@
 //! order every raise climbs, doubts); [`full`] solves it with full recall of the bid history
 //! (one or two dice a side) and measures any strategy's exploitability exactly there;
 //! [`last_bid`] solves the abstraction where a player remembers only the standing bid, for any
-//! number of dice.
+//! number of dice; [`bot`] plays a solved sheet (the `duel` strategy).
 
+pub mod bot;
+pub mod equity;
 pub mod full;
 pub mod game;
 pub mod last_bid;

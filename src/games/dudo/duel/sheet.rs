@@ -11,6 +11,11 @@ use super::solve::{move_text, DuelResult, DuelSpec};
 /// Frequencies below this are left out of the CSV (each row rounds to 4 decimals).
 const SHOWN: f64 = 0.0005;
 
+/// A hand whose own play reaches a spot less often than this is left out of the CSV at that
+/// spot: its strategy there never matters to how the sheet plays (the other side cannot bring
+/// a hand where its own choices do not lead), and such spots are most of a paso game's.
+pub const REACHED: f64 = 1e-5;
+
 /// The CSV columns.
 pub const CSV_HEADER: &str = "side,prev,bid,passes,after_pass,hand,action,probability";
 
@@ -64,7 +69,8 @@ pub fn spot_key(game: &DuelGame, s: &Spot) -> String {
 }
 
 /// The whole average strategy as CSV: one row per spot, hand and action played at least
-/// 0.05 % of the time.
+/// 0.05 % of the time, for the hands that reach the spot by their own play at least
+/// [`REACHED`] of the time (the reach of the last pass over the average strategy).
 pub fn csv(s: &LastBid<'_>) -> String {
     let game = s.game();
     let mut out = String::from(CSV_HEADER);
@@ -73,6 +79,9 @@ pub fn csv(s: &LastBid<'_>) -> String {
         let n = s.node_of(spot).expect("a spot");
         let key = spot_key(game, spot);
         for h in 0..game.hand_count() {
+            if s.reach_of(usize::from(spot.mover), spot, h) < REACHED {
+                continue;
+            }
             let hand = game.hand_text(h);
             for (a, m) in s.moves_at(n).iter().enumerate() {
                 let p = s.probability(n, h, a);
