@@ -222,7 +222,8 @@ fn duel_bot_plays_the_solved_strategy_and_a_best_response_gains_what_was_reporte
         let reported = j["exploitability"].as_f64().unwrap();
         let value = j["value"].as_f64().unwrap();
         let path = dir.path().join(format!("duel-{rules}-1.csv"));
-        let table = DuelTable::read(path.to_str().unwrap()).unwrap();
+        let csv = std::fs::read_to_string(&path).unwrap();
+        let table = DuelTable::parse(&csv, "sheet").unwrap();
         let game = DuelGame::new(DuelRules::parse(rules).unwrap(), 1);
         let mut judge = Judge::new(&game);
         let policy = TablePolicy(&table);

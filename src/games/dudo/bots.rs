@@ -259,6 +259,16 @@ impl fmt::Debug for LoadedTable {
     }
 }
 
+/// The text of a strategy's file (`what`: what it should be, `writer`: the command that writes
+/// it), or the one-line message naming the file.
+fn read_file(file: &str, what: &str, writer: &str) -> Result<String> {
+    std::fs::read_to_string(file).map_err(|e| {
+        Error::usage(format!(
+            "cannot read {what} '{file}': {e}; give a CSV written by `tahur {writer}`"
+        ))
+    })
+}
+
 /// FNV-1a of a text: the checksum [`Strategy::DuelFile`] carries.
 fn checksum(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
@@ -293,11 +303,7 @@ impl Strategy {
             "tuned" | "afinado" => match spec.params(&["file"])?.text("file") {
                 None => Ok(Strategy::Tuned),
                 Some(file) => {
-                    let text = std::fs::read_to_string(file).map_err(|e| {
-                        Error::usage(format!(
-                            "cannot read tuned table '{file}': {e}; give a CSV written by `tahur dudo tune`"
-                        ))
-                    })?;
+                    let text = read_file(file, "tuned table", "dudo tune --out-dir DIR")?;
                     Ok(Strategy::TunedFile {
                         file: file.to_string(),
                         rows: parse_tuned(&text, file)?,
@@ -314,11 +320,7 @@ impl Strategy {
             "duel" | "duelo" => match spec.params(&["file"])?.text("file") {
                 None => Ok(Strategy::Duel),
                 Some(file) => {
-                    let text = std::fs::read_to_string(file).map_err(|e| {
-                        Error::usage(format!(
-                            "cannot read duel sheet '{file}': {e}; give a CSV written by `tahur dudo duel --sheet-dir`"
-                        ))
-                    })?;
+                    let text = read_file(file, "duel sheet", "dudo duel --sheet-dir DIR")?;
                     let table = DuelTable::parse(&text, file)?;
                     Ok(Strategy::DuelFile {
                         file: file.to_string(),
@@ -428,9 +430,11 @@ impl Strategy {
                 table: LoadedTable(Some(t)),
                 ..
             } => t.clone(),
-            Strategy::DuelFile { file, .. } => {
-                Arc::new(DuelTable::read(file).unwrap_or_else(|_| DuelTable::empty()))
-            }
+            Strategy::DuelFile { file, .. } => Arc::new(
+                read_file(file, "duel sheet", "dudo duel --sheet-dir DIR")
+                    .and_then(|text| DuelTable::parse(&text, file))
+                    .unwrap_or_else(|_| DuelTable::empty()),
+            ),
             _ => DuelTable::builtin(set).unwrap_or_else(|| Arc::new(DuelTable::empty())),
         }
     }

@@ -217,16 +217,6 @@ impl DuelTable {
         })
     }
 
-    /// Reads a sheet CSV from a file.
-    pub fn read(file: &str) -> Result<DuelTable> {
-        let text = std::fs::read_to_string(file).map_err(|e| {
-            Error::usage(format!(
-                "cannot read duel sheet '{file}': {e}; give a CSV written by `tahur dudo duel --sheet-dir`"
-            ))
-        })?;
-        DuelTable::parse(&text, file)
-    }
-
     /// The table shipped for a rule set (`data/dudo/duel-<rules>.csv`, built into tahur): Chimbo
     /// 9's. Caleuchano's solved sheet is not shipped (its CSV, every paso spot of 252 hands,
     /// runs to 59 MB): `None`.
