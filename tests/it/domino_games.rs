@@ -79,23 +79,35 @@ fn end_bonus(g: &DominoState, r: &Rules, winner: usize, blocked: bool) -> i64 {
     } else {
         0
     };
+    // Nearest multiple of 5.
+    let to_five = |x: i64| {
+        let down = x - x.rem_euclid(5);
+        if x.rem_euclid(5) >= 3 {
+            down + 5
+        } else {
+            down
+        }
+    };
     let mut bonus = 0;
-    for (k, &t) in totals.iter().enumerate().take(r.side_count()) {
-        if k != winner {
-            let diff = t - own;
-            bonus += match r.score {
-                Score::Game => 0,
-                Score::Pips => diff,
-                // Nearest multiple of 5.
-                _ => {
-                    let down = diff - diff.rem_euclid(5);
-                    if diff.rem_euclid(5) >= 3 {
-                        down + 5
-                    } else {
-                        down
-                    }
-                }
-            };
+    let by_ends = matches!(r.score, Score::AllFives | Score::FivesAndThrees);
+    if by_ends && !(blocked && r.blocked == Blocked::Difference) {
+        // The text rounds each losing player's pips on their own, then adds them
+        // ("la suma de las diferencias redondeadas": 7 and 7 give 5 + 5, not 15).
+        for s in 0..r.players as usize {
+            if r.side_of(s) != winner {
+                bonus += to_five(pips(g.hand(s)) as i64);
+            }
+        }
+    } else {
+        for (k, &t) in totals.iter().enumerate().take(r.side_count()) {
+            if k != winner {
+                let diff = t - own;
+                bonus += match r.score {
+                    Score::Game => 0,
+                    Score::Pips => diff,
+                    _ => to_five(diff),
+                };
+            }
         }
     }
     if r.score == Score::Game {
