@@ -201,7 +201,6 @@ pub fn parse_keep(s: &str) -> std::result::Result<usize, String> {
     .map(|k| k as usize)
 }
 
-/// A position broken into lines of at most 80 columns at its `;`, indented.
 /// The players of a position example: as many as its per-seat list (`hands: 6 6 5`,
 /// `lives: 3 2 3 1`, `points: 1 0 2`) names.
 fn example_players(position: &str) -> usize {
@@ -237,6 +236,7 @@ fn quoted_lines(position: &str) -> String {
     text
 }
 
+/// A position broken into lines of at most 80 columns at its `;`, indented.
 fn wrapped(position: &str) -> String {
     let mut lines = vec![String::from("  ")];
     for item in position.split("; ") {
