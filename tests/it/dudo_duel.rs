@@ -388,29 +388,18 @@ fn duel_file_plays_like_the_builtin_and_bad_files_are_refused() {
     let from_file = format!("duel:{shipped},tuned");
     assert_eq!(run("duel,tuned"), run(&from_file));
     let dir = tempfile::tempdir().unwrap();
-    let missing = dir.path().join("nope.csv");
-    let m = fails(&[
-        "dudo",
-        "sim",
-        "--players",
-        "2",
-        "--strategies",
-        &format!("duel:{}", missing.display()),
-    ]);
+    let refused = |file: &std::path::Path| {
+        let spec = format!("duel:{}", file.display());
+        fails(&["dudo", "sim", "--players", "2", "--strategies", &spec])
+    };
+    let m = refused(&dir.path().join("nope.csv"));
     assert!(
         m.contains("cannot read duel sheet") && m.contains("nope.csv"),
         "{m}"
     );
     let other = dir.path().join("other.csv");
     std::fs::write(&other, "players,t,bluff\n2,0.4,0\n").unwrap();
-    let m = fails(&[
-        "dudo",
-        "sim",
-        "--players",
-        "2",
-        "--strategies",
-        &format!("duel:{}", other.display()),
-    ]);
+    let m = refused(&other);
     assert!(m.contains("is not a duel sheet"), "{m}");
     // A sheet of the abstraction that remembers two bids: the bot plays the standing bid only.
     let two = dir.path().join("two.csv");
@@ -422,14 +411,7 @@ fn duel_file_plays_like_the_builtin_and_bad_files_are_refused() {
         ),
     )
     .unwrap();
-    let m = fails(&[
-        "dudo",
-        "sim",
-        "--players",
-        "2",
-        "--strategies",
-        &format!("duel:{}", two.display()),
-    ]);
+    let m = refused(&two);
     assert!(m.contains("line 2") && m.contains("--memory 1"), "{m}");
 }
 
