@@ -110,6 +110,11 @@ pub struct OutputArgs {
     /// stdout. The folder must exist and be writable: checked before any work.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Text: keep every table row on one line, however wide. Without it text is fitted to
+    /// the terminal (`COLUMNS`, or 100 columns when not a terminal): wide tables wrap their
+    /// headings or become one block per row, and notes wrap.
+    #[arg(long)]
+    pub wide: bool,
 }
 
 /// `--format`: the report's formats, listed in help.

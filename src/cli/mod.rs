@@ -407,7 +407,9 @@ fn man(dir: Option<&std::path::Path>) -> Result<i32> {
 
 /// Prints (or writes) a report in the chosen format.
 pub(crate) fn emit(report: &Report, out: &OutputArgs) -> Result<()> {
-    let text = report::render(report, out.format)?;
+    let to_stdout = out.output.as_deref().is_none_or(report::paths::is_stdout);
+    let width = (!out.wide).then(|| report::output_width(to_stdout));
+    let text = report::render_fitted(report, out.format, width)?;
     report::write_output(out.output.as_deref(), &text)
 }
 

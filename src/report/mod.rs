@@ -22,7 +22,7 @@ use crate::humanize;
 pub use self::csv::CsvExporter;
 pub use self::json::JsonExporter;
 pub use self::markdown::MarkdownExporter;
-pub use self::text::TextExporter;
+pub use self::text::{output_width, TextExporter, DEFAULT_WIDTH, MIN_WIDTH};
 
 /// What a report says of the run that made it (the runner's summary implements it).
 pub trait RunFacts {
@@ -306,16 +306,25 @@ pub trait Exporter {
 /// The exporter for a format.
 pub fn exporter(format: Format) -> Box<dyn Exporter> {
     match format {
-        Format::Text => Box::new(TextExporter),
+        Format::Text => Box::new(TextExporter::default()),
         Format::Csv => Box::new(CsvExporter),
         Format::Json => Box::new(JsonExporter),
         Format::Markdown => Box::new(MarkdownExporter),
     }
 }
 
-/// Renders `report` in `format`.
+/// Renders `report` in `format`, text with every row on one line (files kept as data).
 pub fn render(report: &Report, format: Format) -> Result<String> {
     exporter(format).render(report)
+}
+
+/// Renders `report` in `format`, text fitted to `width` columns (`None`: one line per row).
+/// The other formats do not depend on a width.
+pub fn render_fitted(report: &Report, format: Format, width: Option<usize>) -> Result<String> {
+    match (format, width) {
+        (Format::Text, Some(w)) => TextExporter::fitted(w).render(report),
+        _ => render(report, format),
+    }
 }
 
 /// Writes `content` to `path` atomically: a temporary file in the same folder, then a rename.
