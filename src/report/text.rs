@@ -76,7 +76,9 @@ fn wrap(text: &str, width: Option<usize>, indent: usize) -> String {
     let indent = " ".repeat(if indent <= width / 2 { indent } else { 6 });
     let options = textwrap::Options::new(width)
         .subsequent_indent(&indent)
-        .word_separator(textwrap::WordSeparator::AsciiSpace);
+        .word_separator(textwrap::WordSeparator::AsciiSpace)
+        // Names such as `five-before-discard=on` are never split at their hyphens.
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
     textwrap::wrap(text, options).join("\n")
 }
 
@@ -218,11 +220,12 @@ fn rows(out: &mut String, headings: &[Vec<String>], cells: &[Vec<String>], width
     }
 }
 
-/// One block per row: the first column as the block's heading, then `label  value` lines.
+/// One block per row: the first column as the block's heading, then `label  value` lines,
+/// labels wrapped within their column and values beside their label's first line.
 fn stacked(out: &mut String, t: &Table, cells: &[Vec<String>], width: Option<usize>) {
     let label_width = t.labels.iter().skip(1).map(|l| cols(l)).max().unwrap_or(0);
-    // Labels wider than a third of the line wrap instead of pushing every value right.
-    let label_width = width.map_or(label_width, |w| label_width.min(w / 3));
+    let label_width = width.map_or(label_width, |w| label_width.min(w * 2 / 5));
+    let value_width = width.map(|w| w.saturating_sub(6 + label_width).max(10));
     for (i, row) in cells.iter().enumerate() {
         if i > 0 {
             out.push('\n');
@@ -231,13 +234,26 @@ fn stacked(out: &mut String, t: &Table, cells: &[Vec<String>], width: Option<usi
         out.push_str(&wrap(&heading, width, 4));
         out.push('\n');
         for (label, value) in t.labels.iter().zip(row).skip(1) {
-            let line = if cols(label) <= label_width {
-                format!("    {}  {value}", pad(label, label_width, false))
-            } else {
-                format!("    {label}  {value}")
+            let options = textwrap::Options::new(label_width.max(1))
+                .word_splitter(textwrap::WordSplitter::NoHyphenation);
+            let label_lines = textwrap::wrap(label, options);
+            let value_lines: Vec<String> = match value_width {
+                Some(vw) => textwrap::wrap(
+                    value,
+                    textwrap::Options::new(vw).word_splitter(textwrap::WordSplitter::NoHyphenation),
+                )
+                .into_iter()
+                .map(|s| s.into_owned())
+                .collect(),
+                None => vec![value.clone()],
             };
-            out.push_str(&wrap(&line, width, 6 + label_width));
-            out.push('\n');
+            for k in 0..label_lines.len().max(value_lines.len()) {
+                let l = label_lines.get(k).map_or("", |s| s.as_ref());
+                let v = value_lines.get(k).map_or("", String::as_str);
+                let line = format!("    {}  {v}", pad(l, label_width, false));
+                out.push_str(line.trim_end());
+                out.push('\n');
+            }
         }
     }
 }
@@ -335,9 +351,15 @@ mod tests {
         t.push(vec![Value::Int(1), Value::Prob(0.5), Value::Prob(0.25)]);
         r.tables.push(t);
         let text = TextExporter::fitted(40).render(&r).unwrap();
-        // 1 + (4 + 1) + (7 + 2) + (7 + 2) = 24 columns with the headings on three lines.
-        assert!(text.contains("        the  another\n"), "{text}");
-        assert!(text.contains("  1   50.00 %  25.00 %\n"), "{text}");
+        // 1 + (4 + 1) + (7 + 2) + (7 + 2) = 24 columns, the headings on four lines.
+        assert!(
+            text.contains("            the\n          first  another\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  seat  heading  heading\n  1     50.00 %  25.00 %\n"),
+            "{text}"
+        );
         assert!(longest(&text) <= 40);
     }
 
