@@ -371,7 +371,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("    the first attacker is the durak  23.45 %"),
+            text.contains("    the first attacker is     23.45 %\n    the durak\n"),
             "{text}"
         );
     }
