@@ -659,9 +659,7 @@ pub fn files<G: SheetGame>(
     use crate::report::{render, Format};
     let mut md = render(&report::<G>(tally, spec), Format::Markdown)?;
     md.push('\n');
-    let mut csv_report = Report::new("");
-    csv_report.tables.push(table::<G>(tally, spec));
-    let csv = render(&csv_report, Format::Csv)?;
+    let csv = crate::report::table_csv(&table::<G>(tally, spec))?;
     let stored = StoredSheet {
         spec: *spec,
         prefix_chunks: PREFIX_CHUNKS,

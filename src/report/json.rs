@@ -5,14 +5,22 @@ use serde_json::{Map, Value as Json};
 use super::{Exporter, Report};
 use crate::error::{Error, Result};
 
-/// JSON exporter: every key figure under its key, tables under `tables` as arrays of row
-/// objects, notes under `notes`.
+/// JSON exporter: the run's settings under `settings`, every key figure under its key, tables
+/// under `tables` as arrays of row objects, notes under `notes`.
 pub struct JsonExporter;
 
 /// The report as a JSON value.
 pub fn to_json(report: &Report) -> Json {
     let mut obj = Map::new();
     obj.insert("title".into(), Json::String(report.title.clone()));
+    if !report.settings.is_empty() {
+        let settings: Map<String, Json> = report
+            .settings
+            .iter()
+            .map(|f| (f.key.clone(), f.value.json()))
+            .collect();
+        obj.insert("settings".into(), Json::Object(settings));
+    }
     for f in &report.fields {
         obj.insert(f.key.clone(), f.value.json());
     }

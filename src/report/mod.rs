@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::humanize;
 
-pub use self::csv::CsvExporter;
+pub use self::csv::{table_csv, CsvExporter, CSV_COLUMNS};
 pub use self::json::JsonExporter;
 pub use self::markdown::MarkdownExporter;
 pub use self::text::{output_width, TextExporter, DEFAULT_WIDTH, MIN_WIDTH};
@@ -54,6 +54,18 @@ pub enum Value {
     /// A name for people and its identifier for machines: text and Markdown show the name
     /// ("12 of one suit counting 21"), CSV and JSON the identifier (`twelve_suited`).
     Label(String, String),
+    /// A difference of two rates, as a fraction (0.0044 for 0.44 percentage points): text shows
+    /// percentage points with two decimals, machines read the fraction.
+    RateDiff(f64),
+    /// An interval of differences of rates, as fractions (text: percentage points).
+    RateDiffInterval(f64, f64),
+    /// Yes or no (`true`/`false` for machines).
+    Bool(bool),
+    /// Several values read as one (a hand of dice: `1,4,4,2,6` for people, an array in JSON).
+    List(Vec<Value>),
+    /// A figure with parts (a bid: "15 cuadras" for people, `{quantity, face}` in JSON and
+    /// `<key>_quantity`, `<key>_face` in CSV).
+    Record(String, Vec<(String, Value)>),
     /// Nothing (e.g. "no such bid").
     Empty,
 }
@@ -77,33 +89,127 @@ impl Value {
             Value::NumInterval(a, b, d) => format!("[{}, {}]", fixed(*a, *d), fixed(*b, *d)),
             Value::PValue(p) if *p < 1e-4 => "< 0.0001".into(),
             Value::PValue(p) => humanize::significant(*p, 2),
-            Value::Text(s) | Value::Label(s, _) => s.clone(),
+            Value::Text(s) | Value::Label(s, _) | Value::Record(s, _) => s.clone(),
+            Value::RateDiff(d) => fixed(100.0 * d, 2),
+            Value::RateDiffInterval(a, b) => {
+                format!("[{}, {}]", fixed(100.0 * a, 2), fixed(100.0 * b, 2))
+            }
+            Value::Bool(true) => "yes".into(),
+            Value::Bool(false) => "no".into(),
+            Value::List(items) => items
+                .iter()
+                .map(Value::display)
+                .collect::<Vec<_>>()
+                .join(","),
             Value::Empty => "—".into(),
         }
     }
 
-    /// The value as a machine reads it (CSV): full precision, no units.
+    /// The value as a machine reads it (one CSV cell): rates as fractions, numbers to 15
+    /// significant digits in their shortest form, no units.
     pub fn raw(&self) -> String {
+        self.raw_with(tidy)
+    }
+
+    /// [`Value::raw`] with each number written as `number(x)` gives it.
+    fn raw_with(&self, number: fn(f64) -> f64) -> String {
         match self {
             Value::Int(i) => i.to_string(),
-            Value::Num(x, _) | Value::Prob(x) | Value::PValue(x) => x.to_string(),
-            Value::ProbInterval(a, b) | Value::NumInterval(a, b, _) => format!("{a};{b}"),
+            Value::Num(x, _) | Value::Prob(x) | Value::PValue(x) | Value::RateDiff(x) => {
+                number(*x).to_string()
+            }
+            Value::ProbInterval(a, b)
+            | Value::NumInterval(a, b, _)
+            | Value::RateDiffInterval(a, b) => format!("{};{}", number(*a), number(*b)),
             Value::Text(s) | Value::Label(_, s) => s.clone(),
+            Value::Bool(b) => b.to_string(),
+            Value::List(items) => items
+                .iter()
+                .map(|v| v.raw_with(number))
+                .collect::<Vec<_>>()
+                .join(","),
+            Value::Record(_, parts) => parts
+                .iter()
+                .map(|(k, v)| format!("{k}={}", v.raw_with(number)))
+                .collect::<Vec<_>>()
+                .join(";"),
             Value::Empty => String::new(),
         }
     }
 
-    /// The value as JSON.
+    /// The value's cells for machines, each named by a suffix of the figure's key: one
+    /// unnamed cell for most values, `_low`/`_high` for an interval, `_<part>` for a record.
+    pub fn cells(&self) -> Vec<(String, String)> {
+        self.cells_with(tidy)
+    }
+
+    /// [`Value::cells`] with every bit of each number (sheet files read back).
+    pub(crate) fn cells_exact(&self) -> Vec<(String, String)> {
+        self.cells_with(|x| x)
+    }
+
+    /// [`Value::cells`] with each number written as `number(x)` gives it.
+    fn cells_with(&self, number: fn(f64) -> f64) -> Vec<(String, String)> {
+        match self {
+            Value::ProbInterval(a, b)
+            | Value::NumInterval(a, b, _)
+            | Value::RateDiffInterval(a, b) => vec![
+                ("_low".into(), number(*a).to_string()),
+                ("_high".into(), number(*b).to_string()),
+            ],
+            Value::Record(_, parts) => parts
+                .iter()
+                .flat_map(|(k, v)| {
+                    v.cells_with(number)
+                        .into_iter()
+                        .map(move |(suffix, cell)| (format!("_{k}{suffix}"), cell))
+                })
+                .collect(),
+            v => vec![(String::new(), v.raw_with(number))],
+        }
+    }
+
+    /// The value as JSON: numbers to 15 significant digits, intervals as `[low, high]`, lists
+    /// as arrays, records as objects.
     pub fn json(&self) -> serde_json::Value {
         use serde_json::json;
         match self {
             Value::Int(i) => json!(i),
-            Value::Num(x, _) | Value::Prob(x) | Value::PValue(x) => json!(x),
-            Value::ProbInterval(a, b) | Value::NumInterval(a, b, _) => json!([a, b]),
+            Value::Num(x, _) | Value::Prob(x) | Value::PValue(x) | Value::RateDiff(x) => {
+                json!(tidy(*x))
+            }
+            Value::ProbInterval(a, b)
+            | Value::NumInterval(a, b, _)
+            | Value::RateDiffInterval(a, b) => json!([tidy(*a), tidy(*b)]),
             Value::Text(s) | Value::Label(_, s) => json!(s),
+            Value::Bool(b) => json!(b),
+            Value::List(items) => serde_json::Value::Array(items.iter().map(Value::json).collect()),
+            Value::Record(_, parts) => serde_json::Value::Object(
+                parts.iter().map(|(k, v)| (k.clone(), v.json())).collect(),
+            ),
             Value::Empty => serde_json::Value::Null,
         }
     }
+
+    /// Dice (or any small numbers) as a list: `1,4,4,2,6` in text, `[1, 4, 4, 2, 6]` in JSON.
+    pub fn dice(values: impl IntoIterator<Item = u8>) -> Value {
+        Value::List(values.into_iter().map(|d| Value::Int(d.into())).collect())
+    }
+}
+
+/// `x` rounded to 15 significant digits, the precision an `f64` always holds: what arithmetic
+/// left in the last bits (6.4312499999999995 for 6.43125) goes, and the shortest form that
+/// reads back to it is printed. Exact zeros, ones and integers are untouched.
+pub fn tidy(x: f64) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    // Rounding up the largest numbers can overflow: those stay as they are.
+    format!("{x:.14e}")
+        .parse::<f64>()
+        .ok()
+        .filter(|t| t.is_finite())
+        .unwrap_or(x)
 }
 
 /// `x` with `decimals` decimals, never "-0.000" (a tiny negative that rounds to zero is 0).
@@ -176,6 +282,10 @@ pub struct Report {
     pub tables: Vec<Table>,
     /// Plain-language remarks shown under the figures in text and Markdown.
     pub notes: Vec<String>,
+    /// What the run was asked (game, command, players, rules, strategies, seed, samples,
+    /// tool version): fields for machines, under `settings` in JSON and as table `settings`
+    /// in CSV. Text and Markdown say it in the title.
+    pub settings: Vec<Field>,
 }
 
 impl Report {
@@ -234,6 +344,26 @@ impl Report {
             plain: Some(plain),
         });
         self
+    }
+
+    /// Adds (or replaces) a setting of the run.
+    pub fn setting(&mut self, key: &str, value: Value) -> &mut Self {
+        self.settings.retain(|f| f.key != key);
+        self.settings.push(Field {
+            key: key.into(),
+            label: key.into(),
+            value,
+            plain: None,
+        });
+        self
+    }
+
+    /// The value of a setting, if present.
+    pub fn get_setting(&self, key: &str) -> Option<&Value> {
+        self.settings
+            .iter()
+            .find(|f| f.key == key)
+            .map(|f| &f.value)
     }
 
     /// Adds a note.
@@ -316,6 +446,22 @@ pub fn exporter(format: Format) -> Box<dyn Exporter> {
 /// Renders `report` in `format`, text with every row on one line (files kept as data).
 pub fn render(report: &Report, format: Format) -> Result<String> {
     exporter(format).render(report)
+}
+
+/// The report's first table as a wide CSV ([`table_csv`]): sheet files; a report without
+/// tables gives its key figures as one row.
+pub fn sheet_csv(report: &Report) -> Result<String> {
+    match report.tables.first() {
+        Some(t) => table_csv(t),
+        None => {
+            let mut t = Table::new("figures", "", &[]);
+            t.columns = report.fields.iter().map(|f| f.key.clone()).collect();
+            t.labels = report.fields.iter().map(|f| f.label.clone()).collect();
+            t.rows
+                .push(report.fields.iter().map(|f| f.value.clone()).collect());
+            table_csv(&t)
+        }
+    }
 }
 
 /// Renders `report` in `format`, text fitted to `width` columns (`None`: one line per row).
@@ -428,7 +574,13 @@ mod tests {
             "{md}"
         );
         let csv = render(&r, Format::Csv).unwrap();
-        assert_eq!(csv, "q,p\n1,0.5\n2,0.25\n");
+        assert_eq!(
+            csv,
+            "table,row,figure,value\nfigures,1,p,0.0435\nfigures,1,n,1000000\n\
+             figures,1,ci95_low,0.04\nfigures,1,ci95_high,0.05\n\
+             grid,1,q,1\ngrid,1,p,0.5\ngrid,2,q,2\ngrid,2,p,0.25\n"
+        );
+        assert_eq!(sheet_csv(&r).unwrap(), "q,p\n1,0.5\n2,0.25\n");
         let json: serde_json::Value =
             serde_json::from_str(&render(&r, Format::Json).unwrap()).unwrap();
         assert_eq!(json["p"], 0.0435);
@@ -443,8 +595,15 @@ mod tests {
         t.push(vec![Value::Int(1), Value::ProbInterval(0.25, 0.5)]);
         t.push(vec![Value::Int(2), Value::Empty]);
         r.tables.push(t);
+        assert_eq!(
+            sheet_csv(&r).unwrap(),
+            "seat,ci95_low,ci95_high\n1,0.25,0.5\n2,,\n"
+        );
         let csv = render(&r, Format::Csv).unwrap();
-        assert_eq!(csv, "seat,ci95_low,ci95_high\n1,0.25,0.5\n2,,\n");
+        assert_eq!(
+            csv,
+            "table,row,figure,value\nt,1,seat,1\nt,1,ci95_low,0.25\nt,1,ci95_high,0.5\nt,2,seat,2\nt,2,ci95,\n"
+        );
     }
 
     #[test]
@@ -460,7 +619,7 @@ mod tests {
         assert!(render(&r, Format::Text).unwrap().contains(" 0.0000"));
         assert_eq!(
             render(&r, Format::Csv).unwrap(),
-            "rules,x\nchimbo9,-0.00001\n"
+            "table,row,figure,value\nfigures,1,rules,chimbo9\nfigures,1,x,-0.00001\n"
         );
         let json: serde_json::Value =
             serde_json::from_str(&render(&r, Format::Json).unwrap()).unwrap();
@@ -468,11 +627,91 @@ mod tests {
     }
 
     #[test]
-    fn csv_without_tables_is_one_row_of_fields() {
+    fn sheet_csv_without_tables_is_one_row_of_fields() {
         let mut r = sample();
         r.tables.clear();
-        let csv = render(&r, Format::Csv).unwrap();
-        assert_eq!(csv, "p,n,ci95_low,ci95_high\n0.0435,1000000,0.04,0.05\n");
+        assert_eq!(
+            sheet_csv(&r).unwrap(),
+            "p,n,ci95_low,ci95_high\n0.0435,1000000,0.04,0.05\n"
+        );
+    }
+
+    #[test]
+    fn machines_read_fractions_typed_values_and_settings() {
+        let mut r = Report::new("t");
+        r.setting("game", Value::Text("dudo".into()));
+        r.setting("players", Value::Int(4));
+        r.field("difference", "difference (points)", Value::RateDiff(0.0044));
+        r.field("ci", "95 %", Value::RateDiffInterval(-0.01, 0.02));
+        r.field("hand", "your dice", Value::dice([1, 4, 4, 2, 6]));
+        r.field("certain", "certain", Value::Bool(true));
+        r.field(
+            "bid",
+            "bid",
+            Value::Record(
+                "15 cuadras".into(),
+                vec![
+                    ("quantity".into(), Value::Int(15)),
+                    ("face".into(), Value::Int(4)),
+                ],
+            ),
+        );
+        let text = render(&r, Format::Text).unwrap();
+        for shown in ["0.44", "[-1.00, 2.00]", "1,4,4,2,6", "yes", "15 cuadras"] {
+            assert!(text.contains(shown), "{shown}: {text}");
+        }
+        let json: serde_json::Value =
+            serde_json::from_str(&render(&r, Format::Json).unwrap()).unwrap();
+        assert_eq!(json["settings"]["game"], "dudo");
+        assert_eq!(json["settings"]["players"], 4);
+        assert_eq!(json["difference"], 0.0044);
+        assert_eq!(json["ci"], serde_json::json!([-0.01, 0.02]));
+        assert_eq!(json["hand"], serde_json::json!([1, 4, 4, 2, 6]));
+        assert_eq!(json["certain"], true);
+        assert_eq!(json["bid"], serde_json::json!({"quantity": 15, "face": 4}));
+        assert_eq!(
+            render(&r, Format::Csv).unwrap(),
+            "table,row,figure,value\nsettings,1,game,dudo\nsettings,1,players,4\n\
+             figures,1,difference,0.0044\nfigures,1,ci_low,-0.01\nfigures,1,ci_high,0.02\n\
+             figures,1,hand,\"1,4,4,2,6\"\nfigures,1,certain,true\n\
+             figures,1,bid_quantity,15\nfigures,1,bid_face,4\n"
+        );
+    }
+
+    #[test]
+    fn numbers_lose_only_arithmetic_noise() {
+        assert_eq!(tidy(6.4312499999999995), 6.43125);
+        assert_eq!(tidy(0.1 + 0.2), 0.3);
+        assert_eq!(tidy(5.166666666666665).to_string(), "5.16666666666667");
+        for x in [
+            0.0,
+            1.0,
+            -1.0,
+            1e-300,
+            4.35e-20,
+            123456789.0,
+            0.0435,
+            f64::MAX,
+        ] {
+            assert_eq!(tidy(x), x, "{x}");
+        }
+        assert!(tidy(f64::NAN).is_nan());
+        // Never more than 15 significant digits' worth off.
+        for x in [std::f64::consts::PI, 1.0 / 3.0, 2.0f64.sqrt() * 1e10] {
+            assert!(((tidy(x) - x) / x).abs() < 1e-14, "{x}");
+        }
+        let r = {
+            let mut r = Report::new("t");
+            r.field("x", "x", Value::Num(6.4312499999999995, 2));
+            r
+        };
+        assert!(render(&r, Format::Csv).unwrap().ends_with("x,6.43125\n"));
+        assert!(render(&r, Format::Json).unwrap().contains("6.43125"));
+        assert_eq!(
+            sheet_csv(&r).unwrap(),
+            "x\n6.4312499999999995\n",
+            "sheets keep every bit"
+        );
     }
 
     #[test]

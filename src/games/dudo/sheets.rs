@@ -104,7 +104,7 @@ pub fn generate() -> Result<Vec<(String, String)>> {
             for (stem, rep) in [("table", &t), ("holding", &h)] {
                 files.push((
                     format!("{dir}/{stem}-{players}p.csv"),
-                    report::render(rep, Format::Csv)?,
+                    report::sheet_csv(rep)?,
                 ));
                 files.push((
                     format!("{dir}/{stem}-{players}p.md"),

@@ -503,7 +503,7 @@ pub fn sheet_report() -> Report {
 pub fn sheet_files() -> Result<Vec<(String, String)>> {
     let rep = sheet_report();
     Ok(vec![
-        ("sheet.csv".into(), report::render(&rep, Format::Csv)?),
+        ("sheet.csv".into(), report::sheet_csv(&rep)?),
         (
             "sheet.md".into(),
             report::render(&rep, Format::Markdown)? + "\n",
