@@ -142,8 +142,75 @@ impl Job {
         }
     }
 
-    /// The report for a tally.
+    /// The report for a tally, with the job's settings (the same after a shard merge as in
+    /// the unsharded run: they come from the job, never from a command line).
     pub fn render(&self, tally: &serde_json::Value, summary: &RunSummary) -> Result<Report> {
+        let mut report = self.render_figures(tally, summary)?;
+        self.settings(&mut report, summary);
+        Ok(report)
+    }
+
+    /// The game and command (`durak sim`) of the job.
+    pub fn command(&self) -> String {
+        match self {
+            Job::DudoProb(_) => "dudo prob".into(),
+            Job::VeintiunoSim(_) => "veintiuno sim".into(),
+            Job::OchoValue(_) => "ocho value".into(),
+            Job::OchoDeal(_) => "ocho deal".into(),
+            Job::DominoDeal(_) => "domino deal".into(),
+            Job::Play(p) => p.erased().command_and_charts().0,
+        }
+    }
+
+    /// Puts the job's settings into `report`: game, command, what was asked, seed, samples
+    /// asked and run (and their unit).
+    fn settings(&self, report: &mut Report, summary: &RunSummary) {
+        use crate::report::Value;
+        let command = self.command();
+        let (game, cmd) = command.split_once(' ').unwrap_or((command.as_str(), ""));
+        let mut settings = vec![
+            ("game".to_string(), Value::Text(game.into())),
+            ("command".to_string(), Value::Text(cmd.into())),
+        ];
+        // The question as it is kept in shard files, field by field.
+        let asked = |inner: serde_json::Result<serde_json::Value>| match inner {
+            Ok(serde_json::Value::Object(map)) => map
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::from_json(v)))
+                .collect::<Vec<_>>(),
+            _ => Vec::new(),
+        };
+        match self {
+            Job::DudoProb(q) => settings.extend(asked(serde_json::to_value(q))),
+            Job::VeintiunoSim(t) => settings.extend(asked(serde_json::to_value(t))),
+            Job::OchoValue(s) => {
+                settings.push(("players".into(), Value::Int(crate::play::GameRules::players(&s.table.rules) as i64)));
+                settings.push(("rules".into(), crate::play::rules::settings(&s.table.rules)));
+                settings.push((
+                    "strategies".into(),
+                    Value::List(
+                        s.table.strategies.iter().map(|x| Value::Text(x.to_string())).collect(),
+                    ),
+                ));
+                settings.push(("forget".into(), Value::Num(s.forget, 4)));
+            }
+            Job::OchoDeal(r) => settings.push(("rules".into(), crate::play::rules::settings(r))),
+            Job::DominoDeal(q) => settings.extend(asked(serde_json::to_value(q))),
+            Job::Play(p) => settings.extend(p.erased().settings()),
+        }
+        settings.extend([
+            ("unit".to_string(), Value::Text(self.sample_unit().into())),
+            ("seed".to_string(), Value::Int(summary.spec.seed as i64)),
+            ("samples_requested".to_string(), Value::Int(summary.spec.samples as i64)),
+            ("samples_run".to_string(), Value::Int(summary.samples_done as i64)),
+        ]);
+        for (key, value) in settings {
+            report.setting(&key, value);
+        }
+    }
+
+    /// The report's figures for a tally.
+    fn render_figures(&self, tally: &serde_json::Value, summary: &RunSummary) -> Result<Report> {
         match self {
             Job::DudoProb(q) => {
                 let hist: CountHistogram = typed_tally(tally)?;

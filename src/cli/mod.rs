@@ -195,6 +195,7 @@ where
         }
     };
     run::set_progress_every(matches.get_one::<Duration>("progress").copied());
+    COMMAND_SETTINGS.with(|c| *c.borrow_mut() = command_settings(&matches));
     if let Err(e) = check_list_flags(&matches).and_then(|_| check_output_paths(&matches)) {
         say!("tahur: error: {e}");
         return e.exit_code();
@@ -405,8 +406,101 @@ fn man(dir: Option<&std::path::Path>) -> Result<i32> {
     Ok(0)
 }
 
-/// Prints (or writes) a report in the chosen format.
+thread_local! {
+    /// The settings of the command being run, read off its command line ([`command_settings`]).
+    static COMMAND_SETTINGS: std::cell::RefCell<Vec<(String, report::Value)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Flags that say how to run or where to write, not what to compute: left out of settings.
+const NOT_SETTINGS: &[&str] = &[
+    "format", "output", "wide", "threads", "progress", "shard", "out_dir", "help", "version",
+];
+
+/// The game, the command and every argument of the command line (as given or by default),
+/// typed: whole numbers as integers (`1e6` too), `true`/`false` as booleans, lists of whole
+/// numbers as lists, the rest as text. Chart files and run-control flags are left out.
+fn command_settings(matches: &clap::ArgMatches) -> Vec<(String, report::Value)> {
+    use report::Value;
+    let mut names = Vec::new();
+    let mut m = matches;
+    while let Some((name, sub)) = m.subcommand() {
+        names.push(name.to_string());
+        m = sub;
+    }
+    let mut settings = Vec::new();
+    if let Some((game, command)) = names.split_first() {
+        settings.push(("game".to_string(), Value::Text(game.clone())));
+        if !command.is_empty() {
+            settings.push(("command".to_string(), Value::Text(command.join(" "))));
+        }
+    }
+    let typed = |raw: &str| -> Value {
+        let plain = raw.trim().replace('_', "");
+        let whole = |t: &str| {
+            t.parse::<f64>()
+                .ok()
+                .filter(|x| x.fract() == 0.0 && x.abs() < 9e15)
+                .map(|x| x as i64)
+        };
+        match plain.as_str() {
+            "true" => return Value::Bool(true),
+            "false" => return Value::Bool(false),
+            _ => {}
+        }
+        if let Some(i) = whole(&plain) {
+            return Value::Int(i);
+        }
+        if plain.contains(',') {
+            let items: Option<Vec<i64>> = plain.split(',').map(whole).collect();
+            if let Some(items) = items {
+                return Value::List(items.into_iter().map(Value::Int).collect());
+            }
+        }
+        Value::Text(raw.to_string())
+    };
+    for id in m.ids() {
+        let id = id.as_str();
+        // Groups of flattened argument structs (`OutputArgs`) are not arguments.
+        let group = id.starts_with(|c: char| c.is_ascii_uppercase());
+        if group || NOT_SETTINGS.contains(&id) || id.contains("chart") {
+            continue;
+        }
+        let Ok(Some(raw)) = m.try_get_raw(id) else {
+            continue;
+        };
+        let values: Vec<Value> = raw.map(|v| typed(&v.to_string_lossy())).collect();
+        let value = match values.len() {
+            0 => continue,
+            1 => values.into_iter().next().unwrap_or(Value::Empty),
+            _ => Value::List(values),
+        };
+        settings.push((id.to_string(), value));
+    }
+    settings
+}
+
+/// Prints (or writes) a report in the chosen format. A report that does not say its own
+/// settings (a job's report does: the same after a shard merge) gets the command line's;
+/// every report gets the tool's version.
 pub(crate) fn emit(report: &Report, out: &OutputArgs) -> Result<()> {
+    let mut with_settings;
+    let mut report = report;
+    if report.get_setting("version").is_none() {
+        with_settings = report.clone();
+        if with_settings.settings.is_empty() {
+            COMMAND_SETTINGS.with(|c| {
+                for (key, value) in c.borrow().iter() {
+                    with_settings.setting(key, value.clone());
+                }
+            });
+        }
+        with_settings.setting(
+            "version",
+            report::Value::Text(env!("CARGO_PKG_VERSION").to_string()),
+        );
+        report = &with_settings;
+    }
     let to_stdout = out.output.as_deref().is_none_or(report::paths::is_stdout);
     let width = (!out.wide).then(|| report::output_width(to_stdout));
     let text = report::render_fitted(report, out.format, width)?;

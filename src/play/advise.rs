@@ -706,8 +706,8 @@ pub fn report<A: Copy>(
             };
             // In percentage points, as the chances are shown.
             (
-                Value::Num(100.0 * d.difference, 2),
-                Value::NumInterval(100.0 * d.interval.low, 100.0 * d.interval.high, 2),
+                Value::RateDiff(d.difference),
+                Value::RateDiffInterval(d.interval.low, d.interval.high),
                 mark,
             )
         };
@@ -735,8 +735,8 @@ pub fn report<A: Copy>(
                 Value::Text(name(sc.actions[i])),
                 Value::Empty,
                 Value::Empty,
-                Value::Num(100.0 * d.difference, 2),
-                Value::NumInterval(100.0 * d.interval.low, 100.0 * d.interval.high, 2),
+                Value::RateDiff(d.difference),
+                Value::RateDiffInterval(d.interval.low, d.interval.high),
                 Value::Text("screened out".into()),
             ]);
         }

@@ -603,8 +603,16 @@ pub fn report<G: Game, S: Strategy<G>>(
             Value::Text(name),
             fmt(d.a),
             fmt(d.b),
-            Value::Num(d.difference * scale, decimals),
-            Value::NumInterval(d.interval.low * scale, d.interval.high * scale, decimals),
+            if rate {
+                Value::RateDiff(d.difference)
+            } else {
+                Value::Num(d.difference, decimals)
+            },
+            if rate {
+                Value::RateDiffInterval(d.interval.low, d.interval.high)
+            } else {
+                Value::NumInterval(d.interval.low, d.interval.high, decimals)
+            },
             Value::PValue(d.p_value),
             Value::Num(d.effect_size, effect_decimals),
             needed(&d, d.difference),

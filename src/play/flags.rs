@@ -242,10 +242,7 @@ fn edge_table<G: Game, S: Strategy<G>>(
     r.field(
         "edge",
         &format!("{}'s edge (points better than fair)", w.first_player),
-        Value::Num(
-            100.0 * first_player_edge::<G>(&setup.base.rules, &first.a),
-            2,
-        ),
+        Value::RateDiff(first_player_edge::<G>(&setup.base.rules, &first.a)),
     );
     let rate_label = format!("{} {}", w.first_player, w.event);
     let length_label = format!("{} per game", w.length_unit);
@@ -315,7 +312,7 @@ fn edge_table<G: Game, S: Strategy<G>>(
             name,
             Value::Prob(rate),
             Value::Prob(fair),
-            Value::Num(100.0 * edge, 2),
+            Value::RateDiff(edge),
         ];
         match c {
             Some((edge_change, ct)) => {
@@ -328,7 +325,7 @@ fn edge_table<G: Game, S: Strategy<G>>(
                 if info.draws {
                     cells.push(Value::Prob(draw));
                     let (d, _, _, p) = flipped(paired_proportions(&ct.draws, ct.pairs));
-                    cells.extend([Value::Num(100.0 * d, 2), Value::PValue(p)]);
+                    cells.extend([Value::RateDiff(d), Value::PValue(p)]);
                 }
                 let length = paired_length(ct);
                 cells.push(Value::Num(length.b, 2));

@@ -113,6 +113,43 @@ impl<G: Game> Job<G> {
         })
     }
 
+    /// What the job was asked, for a report's settings: players, rules (every rule as
+    /// `key=value`), strategies by seat; both tables of a comparison (`a_…`, `b_…`); the
+    /// strategies of a tournament; the changes a flags run tries from the rules given.
+    pub fn settings(&self) -> Vec<(String, crate::report::Value)> {
+        use crate::report::Value;
+        fn table<G: Game>(
+            t: &TableSetup<G>,
+            prefix: &str,
+            out: &mut Vec<(String, Value)>,
+        ) {
+            out.push((format!("{prefix}players"), Value::Int(t.rules.players() as i64)));
+            out.push((format!("{prefix}rules"), super::rules::settings(&t.rules)));
+            out.push((
+                format!("{prefix}strategies"),
+                Value::List(t.strategies.iter().map(|s| Value::Text(s.to_string())).collect()),
+            ));
+        }
+        let mut out = Vec::new();
+        match self {
+            Job::Sim(t) => table(t, "", &mut out),
+            Job::Compare(c) => {
+                table(&c.a, "a_", &mut out);
+                table(&c.b, "b_", &mut out);
+            }
+            Job::Tournament(t) => {
+                out.push(("players".into(), Value::Int(t.rules.players() as i64)));
+                out.push(("rules".into(), super::rules::settings(&t.rules)));
+                out.push((
+                    "strategies".into(),
+                    Value::List(t.strategies.iter().map(|s| Value::Text(s.to_string())).collect()),
+                ));
+            }
+            Job::Flags(f) => table(&f.base, "", &mut out),
+        }
+        out
+    }
+
     /// Checks a job read from a shard file as the command line would have: every table's rules
     /// (players within the game's limits, …), a strategy per seat, series of at least one game,
     /// a tournament's two to [`tournament::MAX_STRATEGIES`] strategies. `Err` names the value.
@@ -233,6 +270,8 @@ pub trait AnyJob {
     fn command_and_charts(&self) -> (String, &'static [&'static str]);
     /// Checks a job read from a shard file ([`Job::check`]).
     fn check(&self) -> std::result::Result<(), String>;
+    /// What the job was asked ([`Job::settings`]).
+    fn settings(&self) -> Vec<(String, crate::report::Value)>;
     /// The tally of no samples ([`Job::empty_tally`]).
     fn empty_tally(&self) -> Result<serde_json::Value>;
 }
@@ -255,6 +294,9 @@ impl<G: Game> AnyJob for Job<G> {
     }
     fn charts(&self, tally: &serde_json::Value, files: &ChartFiles) -> Result<()> {
         Job::charts(self, tally, files)
+    }
+    fn settings(&self) -> Vec<(String, crate::report::Value)> {
+        Job::settings(self)
     }
     fn command_and_charts(&self) -> (String, &'static [&'static str]) {
         Job::command_and_charts(self)

@@ -156,6 +156,22 @@ pub fn describe<R: GameRules>(rules: &R) -> String {
     parts.join(" · ")
 }
 
+/// Every rule of `rules` as `key=value` for machines (a record: `{"variant": "podkidnoy",
+/// "deck": 36, …}`, whole numbers as integers), with the players; shown as [`describe`] says it.
+pub fn settings<R: GameRules>(rules: &R) -> crate::report::Value {
+    use crate::report::Value;
+    let mut parts = vec![("players".to_string(), Value::Int(rules.players() as i64))];
+    for r in R::TABLE {
+        let value = (r.get)(rules);
+        let typed = match value.parse::<i64>() {
+            Ok(i) => Value::Int(i),
+            Err(_) => Value::Text(value),
+        };
+        parts.push((r.key.to_string(), typed));
+    }
+    Value::Record(describe(rules), parts)
+}
+
 /// The rules of `R` as a Markdown list for the README, one item per rule in the table's order:
 /// its flag and its `key=value` form (aliases after them), then its help as a sentence, the
 /// default last ("[default: 6]" becomes "Default: 6."):

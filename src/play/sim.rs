@@ -673,7 +673,7 @@ fn first_player_fields<G: Game>(r: &mut Report, rules: &G::Rules, t: &SimTally) 
     r.field(
         "first_player_edge",
         &format!("{}'s edge (points better than fair)", w.first_player),
-        Value::Num(100.0 * first_player_edge::<G>(rules, t), 2),
+        Value::RateDiff(first_player_edge::<G>(rules, t)),
     );
 }
 

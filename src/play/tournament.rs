@@ -658,7 +658,6 @@ pub fn report<G: Game, S: Strategy<G>>(
     );
     pairs.top_level = true;
     let results = pair_results(setup, t);
-    let points = if scored { 1.0 } else { 100.0 };
     let d = if scored { 5 } else { 3 };
     for (pr, pt) in results.iter().zip(&t.pairs) {
         let per_game = |x: u64| {
@@ -676,11 +675,17 @@ pub fn report<G: Game, S: Strategy<G>>(
             fmt_ci(pr.a_ci),
             fmt(pr.b_rate),
             fmt_ci(pr.b_ci),
-            Value::Num(pr.difference * points, d),
-            if pr.diff_ci.low.is_finite() && pr.diff_ci.high.is_finite() {
-                Value::NumInterval(pr.diff_ci.low * points, pr.diff_ci.high * points, d)
+            if scored {
+                Value::Num(pr.difference, d)
             } else {
+                Value::RateDiff(pr.difference)
+            },
+            if !(pr.diff_ci.low.is_finite() && pr.diff_ci.high.is_finite()) {
                 Value::Empty
+            } else if scored {
+                Value::NumInterval(pr.diff_ci.low, pr.diff_ci.high, d)
+            } else {
+                Value::RateDiffInterval(pr.diff_ci.low, pr.diff_ci.high)
             },
             Value::PValue(pr.p_value),
         ];

@@ -191,6 +191,27 @@ impl Value {
         }
     }
 
+    /// A JSON value as a report value: numbers as integers when whole, arrays as lists,
+    /// objects as records (shown as compact JSON).
+    pub fn from_json(v: &serde_json::Value) -> Value {
+        use serde_json::Value as J;
+        match v {
+            J::Null => Value::Empty,
+            J::Bool(b) => Value::Bool(*b),
+            J::Number(n) => match (n.as_i64(), n.as_f64()) {
+                (Some(i), _) => Value::Int(i),
+                (None, Some(x)) => Value::Num(x, 4),
+                _ => Value::Text(n.to_string()),
+            },
+            J::String(s) => Value::Text(s.clone()),
+            J::Array(items) => Value::List(items.iter().map(Value::from_json).collect()),
+            J::Object(map) => Value::Record(
+                v.to_string(),
+                map.iter().map(|(k, x)| (k.clone(), Value::from_json(x))).collect(),
+            ),
+        }
+    }
+
     /// Dice (or any small numbers) as a list: `1,4,4,2,6` in text, `[1, 4, 4, 2, 6]` in JSON.
     pub fn dice(values: impl IntoIterator<Item = u8>) -> Value {
         Value::List(values.into_iter().map(|d| Value::Int(d.into())).collect())

@@ -248,7 +248,7 @@ fn sim_fields(rules: &rules::Rules, t: &SimTally, r: &mut Report) {
         r.field(
             "game_opener_edge",
             "a game's opener's edge (points better than fair)",
-            Value::Num(100.0 * (won.estimate() - fair), 2),
+            Value::RateDiff(won.estimate() - fair),
         );
     }
     let top = share(t.counter(Counter::TopOpens), games);

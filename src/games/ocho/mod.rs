@@ -285,6 +285,6 @@ fn edge_fields(
                 "in not being left last"
             }
         ),
-        Value::Num(100.0 * edge, 2),
+        Value::RateDiff(edge),
     );
 }

@@ -342,8 +342,8 @@ pub fn report(setup: &ValueSetup, t: &ValueTally, run: &RunSummary) -> Report {
         }
         let change = |d: &crate::stats::PairedDifference| -> [Value; 3] {
             [
-                Value::Num(100.0 * d.difference, 2),
-                Value::NumInterval(100.0 * d.interval.low, 100.0 * d.interval.high, 2),
+                Value::RateDiff(d.difference),
+                Value::RateDiffInterval(d.interval.low, d.interval.high),
                 Value::PValue(d.p_value),
             ]
         };
@@ -388,7 +388,7 @@ pub fn report(setup: &ValueSetup, t: &ValueTally, run: &RunSummary) -> Report {
         r.field_plain(
             "forget_first_change",
             "its cost: change in going out first (points)",
-            Value::Num(100.0 * first.difference, 2),
+            Value::RateDiff(first.difference),
             format!(
                 "{} points, p {}",
                 points(first.difference),
@@ -398,7 +398,7 @@ pub fn report(setup: &ValueSetup, t: &ValueTally, run: &RunSummary) -> Report {
         r.field_plain(
             "forget_last_change",
             "its cost: change in being left last (points)",
-            Value::Num(100.0 * last.difference, 2),
+            Value::RateDiff(last.difference),
             format!(
                 "{} points, p {}",
                 points(last.difference),

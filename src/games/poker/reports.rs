@@ -284,7 +284,7 @@ pub fn reroll_report(q: &RerollQuery) -> Report {
     r.field(
         "plan_gain",
         "the plan's gain over the best keep (points)",
-        Value::Num(100.0 * (a.plan_chance - a.keep_chance), 2),
+        Value::RateDiff(a.plan_chance - a.keep_chance),
     );
     r.field(
         "roll_all_chance",

@@ -214,8 +214,8 @@ fn head_to_head_table(rows: &[HeadToHead]) -> Table {
             Value::Text(h.rival.to_string()),
             Value::Prob(h.tuned_rate),
             Value::Prob(h.rival_rate),
-            Value::Num(100.0 * h.difference, 2),
-            Value::NumInterval(100.0 * h.interval.low, 100.0 * h.interval.high, 2),
+            Value::RateDiff(h.difference),
+            Value::RateDiffInterval(h.interval.low, h.interval.high),
             Value::PValue(h.p_value),
         ]);
     }

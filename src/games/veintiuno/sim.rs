@@ -361,9 +361,9 @@ pub fn report(setup: &HandSimSetup, t: &HandTally, run: &RunSummary) -> Report {
         Value::Num(t.hands as f64 / t.shoes.max(1) as f64, 2),
     );
     r.field(
-        "bank_changes",
-        "bank changes hands (per 100 hands)",
-        Value::Num(100.0 * t.steals as f64 / t.hands.max(1) as f64, 2),
+        "bank_change_rate",
+        "bank changes hands (per hand)",
+        Value::Prob(t.steals as f64 / t.hands.max(1) as f64),
     );
     r.field(
         "puje",
