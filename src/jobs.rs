@@ -184,12 +184,19 @@ impl Job {
             Job::DudoProb(q) => settings.extend(asked(serde_json::to_value(q))),
             Job::VeintiunoSim(t) => settings.extend(asked(serde_json::to_value(t))),
             Job::OchoValue(s) => {
-                settings.push(("players".into(), Value::Int(crate::play::GameRules::players(&s.table.rules) as i64)));
+                settings.push((
+                    "players".into(),
+                    Value::Int(crate::play::GameRules::players(&s.table.rules) as i64),
+                ));
                 settings.push(("rules".into(), crate::play::rules::settings(&s.table.rules)));
                 settings.push((
                     "strategies".into(),
                     Value::List(
-                        s.table.strategies.iter().map(|x| Value::Text(x.to_string())).collect(),
+                        s.table
+                            .strategies
+                            .iter()
+                            .map(|x| Value::Text(x.to_string()))
+                            .collect(),
                     ),
                 ));
                 settings.push(("forget".into(), Value::Num(s.forget, 4)));
@@ -201,8 +208,14 @@ impl Job {
         settings.extend([
             ("unit".to_string(), Value::Text(self.sample_unit().into())),
             ("seed".to_string(), Value::Int(summary.spec.seed as i64)),
-            ("samples_requested".to_string(), Value::Int(summary.spec.samples as i64)),
-            ("samples_run".to_string(), Value::Int(summary.samples_done as i64)),
+            (
+                "samples_requested".to_string(),
+                Value::Int(summary.spec.samples as i64),
+            ),
+            (
+                "samples_run".to_string(),
+                Value::Int(summary.samples_done as i64),
+            ),
         ]);
         for (key, value) in settings {
             report.setting(&key, value);

@@ -118,16 +118,20 @@ impl<G: Game> Job<G> {
     /// strategies of a tournament; the changes a flags run tries from the rules given.
     pub fn settings(&self) -> Vec<(String, crate::report::Value)> {
         use crate::report::Value;
-        fn table<G: Game>(
-            t: &TableSetup<G>,
-            prefix: &str,
-            out: &mut Vec<(String, Value)>,
-        ) {
-            out.push((format!("{prefix}players"), Value::Int(t.rules.players() as i64)));
+        fn table<G: Game>(t: &TableSetup<G>, prefix: &str, out: &mut Vec<(String, Value)>) {
+            out.push((
+                format!("{prefix}players"),
+                Value::Int(t.rules.players() as i64),
+            ));
             out.push((format!("{prefix}rules"), super::rules::settings(&t.rules)));
             out.push((
                 format!("{prefix}strategies"),
-                Value::List(t.strategies.iter().map(|s| Value::Text(s.to_string())).collect()),
+                Value::List(
+                    t.strategies
+                        .iter()
+                        .map(|s| Value::Text(s.to_string()))
+                        .collect(),
+                ),
             ));
         }
         let mut out = Vec::new();
@@ -142,7 +146,12 @@ impl<G: Game> Job<G> {
                 out.push(("rules".into(), super::rules::settings(&t.rules)));
                 out.push((
                     "strategies".into(),
-                    Value::List(t.strategies.iter().map(|s| Value::Text(s.to_string())).collect()),
+                    Value::List(
+                        t.strategies
+                            .iter()
+                            .map(|s| Value::Text(s.to_string()))
+                            .collect(),
+                    ),
                 ));
             }
             Job::Flags(f) => table(&f.base, "", &mut out),

@@ -169,18 +169,19 @@ impl Value {
         }
     }
 
-    /// The value as JSON: numbers to 15 significant digits, intervals as `[low, high]`, lists
-    /// as arrays, records as objects.
+    /// The value as JSON: numbers with every bit (a program can check them against its own
+    /// computation to the last digit), intervals as `[low, high]`, lists as arrays, records as
+    /// objects.
     pub fn json(&self) -> serde_json::Value {
         use serde_json::json;
         match self {
             Value::Int(i) => json!(i),
             Value::Num(x, _) | Value::Prob(x) | Value::PValue(x) | Value::RateDiff(x) => {
-                json!(tidy(*x))
+                json!(x)
             }
             Value::ProbInterval(a, b)
             | Value::NumInterval(a, b, _)
-            | Value::RateDiffInterval(a, b) => json!([tidy(*a), tidy(*b)]),
+            | Value::RateDiffInterval(a, b) => json!([a, b]),
             Value::Text(s) | Value::Label(_, s) => json!(s),
             Value::Bool(b) => json!(b),
             Value::List(items) => serde_json::Value::Array(items.iter().map(Value::json).collect()),
@@ -207,7 +208,9 @@ impl Value {
             J::Array(items) => Value::List(items.iter().map(Value::from_json).collect()),
             J::Object(map) => Value::Record(
                 v.to_string(),
-                map.iter().map(|(k, x)| (k.clone(), Value::from_json(x))).collect(),
+                map.iter()
+                    .map(|(k, x)| (k.clone(), Value::from_json(x)))
+                    .collect(),
             ),
         }
     }
@@ -220,7 +223,8 @@ impl Value {
 
 /// `x` rounded to 15 significant digits, the precision an `f64` always holds: what arithmetic
 /// left in the last bits (6.4312499999999995 for 6.43125) goes, and the shortest form that
-/// reads back to it is printed. Exact zeros, ones and integers are untouched.
+/// reads back to it is printed. Exact zeros, ones and integers are untouched. CSV cells are
+/// written so (spreadsheets show them); JSON keeps every bit.
 pub fn tidy(x: f64) -> f64 {
     if !x.is_finite() || x == 0.0 {
         return x;
@@ -727,7 +731,12 @@ mod tests {
             r
         };
         assert!(render(&r, Format::Csv).unwrap().ends_with("x,6.43125\n"));
-        assert!(render(&r, Format::Json).unwrap().contains("6.43125"));
+        assert!(
+            render(&r, Format::Json)
+                .unwrap()
+                .contains("6.4312499999999995"),
+            "JSON keeps every bit"
+        );
         assert_eq!(
             sheet_csv(&r).unwrap(),
             "x\n6.4312499999999995\n",

@@ -123,12 +123,12 @@ pub fn report(situation: &Situation, incoming: Bid, top: usize) -> Report {
     r.field(
         "incoming",
         "incoming bid",
-        Value::Text(format!("{} ({incoming})", incoming.spoken(set))),
+        incoming.value(format!("{} ({incoming})", incoming.spoken(set))),
     );
     r.field(
         "incoming_possible",
         "incoming bid possible",
-        Value::Text(if a.incoming_possible { "yes" } else { "no" }.into()),
+        Value::Bool(a.incoming_possible),
     );
     r.field_plain(
         "incoming_true",
@@ -148,7 +148,7 @@ pub fn report(situation: &Situation, incoming: Bid, top: usize) -> Report {
     );
     match a.raises.first() {
         Some(&(b, p)) => {
-            r.field("best_raise", "best raise", Value::Text(b.spoken(set)));
+            r.field("best_raise", "best raise", b.value(b.spoken(set)));
             r.field_plain(
                 "best_raise_true",
                 "P(best raise is true)",
@@ -162,10 +162,12 @@ pub fn report(situation: &Situation, incoming: Bid, top: usize) -> Report {
         }
     }
     let rec = match a.recommendation {
-        Recommendation::Doubt => "doubt («dudo»)".to_string(),
-        Recommendation::Raise(b) => format!("raise to {}", b.spoken(set)),
+        Recommendation::Doubt => Value::Label("doubt («dudo»)".into(), "doubt".into()),
+        Recommendation::Raise(b) => {
+            Value::Label(format!("raise to {}", b.spoken(set)), "raise".into())
+        }
     };
-    r.field("recommendation", "recommendation", Value::Text(rec));
+    r.field("recommendation", "recommendation", rec);
     let total = a.raises.len();
     let shown = total.min(top);
     r.field(

@@ -32,6 +32,19 @@ impl Bid {
         Ok(Bid { quantity, face })
     }
 
+    /// The bid as a report value: `shown` for people (its spoken form), `{quantity, face}`
+    /// (face 1–6) for machines.
+    pub fn value(&self, shown: String) -> crate::report::Value {
+        use crate::report::Value;
+        Value::Record(
+            shown,
+            vec![
+                ("quantity".into(), Value::Int(self.quantity as i64)),
+                ("face".into(), Value::Int(self.face.value() as i64)),
+            ],
+        )
+    }
+
     /// The bid in words under a rule set: `15 cuadras`, `1 as`.
     pub fn spoken(&self, rules: RuleSet) -> String {
         format!(

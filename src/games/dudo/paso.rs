@@ -79,7 +79,11 @@ pub fn report(shown: &[Face]) -> Result<Report> {
             .join(",")
     };
     let mut r = Report::new(format!("Dudo paso · passer's shown dice: {list}"));
-    r.field("shown", "passer's shown dice", Value::Text(list));
+    r.field(
+        "shown",
+        "passer's shown dice",
+        Value::dice(shown.iter().map(|f| f.value())),
+    );
     r.field(
         "unseen",
         "unseen dice",

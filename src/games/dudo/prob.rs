@@ -32,11 +32,7 @@ pub(crate) fn dice_list(dice: &[Face]) -> String {
 
 /// A list of dice as a report value: empty (null in JSON) when there are none.
 pub(crate) fn dice_value(dice: &[Face]) -> Value {
-    if dice.is_empty() {
-        Value::Empty
-    } else {
-        Value::Text(dice_list(dice))
-    }
+    Value::dice(dice.iter().map(|f| f.value()))
 }
 
 /// Why `bid` cannot be true in `situation`, in a sentence without a final stop, or `None` when
@@ -132,7 +128,7 @@ pub fn report(query: &ProbQuery, sampled: Option<(&CountHistogram, &RunSummary)>
         set.title(),
         if s.obligado { " · obligado" } else { "" }
     ));
-    r.field("bid", "bid", Value::Text(format!("{spoken} ({bid})")));
+    r.field("bid", "bid", bid.value(format!("{spoken} ({bid})")));
     r.field("dice", "dice on the table", Value::Int(s.dice as i64));
     r.field("hand", "your dice", dice_value(&s.hand));
     r.field("shown", "dice shown", dice_value(&s.shown));

@@ -157,7 +157,7 @@ pub fn report(
             ("move", "move"),
             ("ev", "EV"),
             ("behind", "behind the best"),
-            ("best", ""),
+            ("best", "best"),
         ],
     );
     t.top_level = true;
@@ -166,11 +166,7 @@ pub fn report(
             Value::Text(name(code)),
             Value::Num(ev, 4),
             Value::Num(best_ev - ev, 4),
-            Value::Text(if code == best {
-                "best".into()
-            } else {
-                String::new()
-            }),
+            Value::Bool(code == best),
         ]);
     }
     r.tables.push(t);
