@@ -414,7 +414,17 @@ thread_local! {
 
 /// Flags that say how to run or where to write, not what to compute: left out of settings.
 const NOT_SETTINGS: &[&str] = &[
-    "format", "output", "wide", "threads", "progress", "shard", "out_dir", "help", "version",
+    "format",
+    "output",
+    "wide",
+    "threads",
+    "progress",
+    "shard",
+    "out_dir",
+    "sheet_dir",
+    "write",
+    "help",
+    "version",
 ];
 
 /// The game, the command and every argument of the command line (as given or by default),
@@ -477,6 +487,9 @@ fn command_settings(matches: &clap::ArgMatches) -> Vec<(String, report::Value)> 
         };
         settings.push((id.to_string(), value));
     }
+    // clap lists the arguments given before the defaults: sorted, the same run reads the same
+    // however it was spelled.
+    settings[names.len().min(2)..].sort_by(|a, b| a.0.cmp(&b.0));
     settings
 }
 

@@ -289,6 +289,9 @@ pub enum RowKind {
     Rate,
     /// A mean in the row's own unit.
     Mean,
+    /// The first player's edge: a difference of rates, computed in percentage points (the
+    /// row's unit for `--detect`), reported to machines as a fraction.
+    Edge,
 }
 
 /// One row of a comparison: its name, how it is shown, the paired difference.
@@ -452,7 +455,7 @@ pub fn comparisons<G: Game, S: Strategy<G>>(
     ));
     v.push(row(
         format!("the {}'s edge (points better than fair)", w.first_player),
-        RowKind::Mean,
+        RowKind::Edge,
         paired_edge(setup, t),
     ));
     if G::INFO.draws {
@@ -592,27 +595,31 @@ pub fn report<G: Game, S: Strategy<G>>(
     {
         let rate = kind == RowKind::Rate;
         let scale = if rate { 100.0 } else { 1.0 };
-        let fmt = |x: f64| {
-            if rate {
-                Value::Prob(x)
-            } else {
-                Value::Num(x, decimals)
-            }
+        let fmt = |x: f64| match kind {
+            RowKind::Rate => Value::Prob(x),
+            RowKind::Edge => Value::RateDiff(x / 100.0),
+            RowKind::Mean => Value::Num(x, decimals),
+        };
+        let (difference, interval) = match kind {
+            RowKind::Rate => (
+                Value::RateDiff(d.difference),
+                Value::RateDiffInterval(d.interval.low, d.interval.high),
+            ),
+            RowKind::Edge => (
+                Value::RateDiff(d.difference / 100.0),
+                Value::RateDiffInterval(d.interval.low / 100.0, d.interval.high / 100.0),
+            ),
+            RowKind::Mean => (
+                Value::Num(d.difference, decimals),
+                Value::NumInterval(d.interval.low, d.interval.high, decimals),
+            ),
         };
         table.push(vec![
             Value::Text(name),
             fmt(d.a),
             fmt(d.b),
-            if rate {
-                Value::RateDiff(d.difference)
-            } else {
-                Value::Num(d.difference, decimals)
-            },
-            if rate {
-                Value::RateDiffInterval(d.interval.low, d.interval.high)
-            } else {
-                Value::NumInterval(d.interval.low, d.interval.high, decimals)
-            },
+            difference,
+            interval,
             Value::PValue(d.p_value),
             Value::Num(d.effect_size, effect_decimals),
             needed(&d, d.difference),

@@ -316,10 +316,11 @@ fn edge_table<G: Game, S: Strategy<G>>(
         ];
         match c {
             Some((edge_change, ct)) => {
+                // The paired edge is computed in percentage points: a fraction for machines.
                 let (d, lo, hi, p) = flipped(edge_change);
                 cells.extend([
-                    Value::Num(d, 2),
-                    Value::NumInterval(lo, hi, 2),
+                    Value::RateDiff(d / 100.0),
+                    Value::RateDiffInterval(lo / 100.0, hi / 100.0),
                     Value::PValue(p),
                 ]);
                 if info.draws {

@@ -96,6 +96,7 @@ impl Value {
             }
             Value::Bool(true) => "yes".into(),
             Value::Bool(false) => "no".into(),
+            Value::List(items) if items.is_empty() => "—".into(),
             Value::List(items) => items
                 .iter()
                 .map(Value::display)

@@ -8,9 +8,12 @@ use std::time::{Duration, Instant};
 /// The `tahur` binary cargo built for these tests.
 pub const TAHUR: &str = env!("CARGO_BIN_EXE_tahur");
 
-/// A command running the `tahur` binary.
+/// A command running the `tahur` binary, 400 columns wide: tests of what a report says find
+/// its sentences whole (tests/it/report_width.rs checks the fitted layout at 80 and 100).
 pub fn tahur() -> Command {
-    Command::new(TAHUR)
+    let mut c = Command::new(TAHUR);
+    c.env("COLUMNS", "400");
+    c
 }
 
 /// Runs `command` to its end as `Command::output` does, but kills it after `limit` (the output

@@ -359,7 +359,7 @@ fn compare_pairs_variants_on_the_same_deals() {
     ]);
     let rows = v["comparisons"].as_array().unwrap();
     assert_eq!(rows[0]["metric"], "seat 1 (random / greedy) is the durak");
-    assert!(rate(&rows[0]["difference"]) > 30.0, "{}", rows[0]);
+    assert!(rate(&rows[0]["difference"]) > 0.30, "{}", rows[0]);
     assert!(rows[0]["needed_given"].as_u64().is_some());
 }
 
@@ -386,7 +386,7 @@ fn tournament_ranks_and_rotates_seats() {
     let pairs = v["pairs"].as_array().unwrap();
     assert_eq!(pairs.len(), 1);
     assert_eq!(pairs[0]["a"], "random");
-    assert!(rate(&pairs[0]["difference"]) > 80.0);
+    assert!(rate(&pairs[0]["difference"]) > 0.80);
     assert!(rate(&pairs[0]["p_value"]) < 1e-6);
     // Two players, every deal at both seatings: each side is the durak or not in each game.
     let total =
@@ -442,11 +442,11 @@ fn flags_pair_every_house_rule_with_the_table() {
     ] {
         assert!(names.contains(&flag), "{flag} missing from {names:?}");
     }
-    // Each row's edge is its fair share less its first attacker's rate (in points), and each
+    // Each row's edge is its fair share less its first attacker's rate (a fraction), and each
     // change's paired edge change is the difference of the two edges.
     let edge = |r: &serde_json::Value| rate(&r["edge"]);
     for r in rows {
-        let e = 100.0 * (rate(&r["fair_share"]) - rate(&r["first_player_rate"]));
+        let e = rate(&r["fair_share"]) - rate(&r["first_player_rate"]);
         assert!((edge(r) - e).abs() < 1e-9, "{r}");
     }
     for r in &rows[1..] {

@@ -241,6 +241,9 @@ fn same(path: &str, old: f64, new: f64) -> bool {
 /// a figure under one of these keys is as before when it is the old figure over 100 (to the
 /// last bits: `100 · d / 100` need not be `d`).
 const NOW_FRACTIONS: &[&str] = &[
+    // A comparison's row of the first player's edge (its A and B are edges too).
+    "a",
+    "b",
     "first_player_edge",
     "edge",
     "edge_change",

@@ -400,7 +400,7 @@ fn written_files_follow_the_umask_and_keep_the_mode_they_replace() {
     assert_eq!(mode(&chart), 0o664);
     assert!(std::fs::read_to_string(&report)
         .unwrap()
-        .starts_with("quantity"));
+        .starts_with("table,row,figure,value\n"));
     let names: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -493,7 +493,7 @@ fn sim_names<G: Game>() {
         Scoring::Event { good: false } => fair - rate,
         _ => rate - fair,
     };
-    assert!((edge - 100.0 * expected).abs() < 1e-9, "{key}: {v}");
+    assert!((edge - expected).abs() < 1e-11, "{key}: {v}");
 }
 
 fn compare_names<G: Game>() {

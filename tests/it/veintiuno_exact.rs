@@ -384,12 +384,7 @@ fn advise_agrees_with_the_sheet_cell_for_cell() {
                     .to_string();
                 assert_eq!(m["move"], name.as_str());
                 assert!((m["ev"].as_f64().unwrap() - ev).abs() < 1e-12);
-                assert_eq!(
-                    m["best"] == "best",
-                    *code == best,
-                    "{} against {up}",
-                    row.row
-                );
+                assert_eq!(m["best"] == true, *code == best, "{} against {up}", row.row);
             }
             assert!((v["margin"].as_f64().unwrap() - margin).abs() < 1e-12);
             checked += 1;

@@ -19,6 +19,7 @@ pub struct ProbQuery {
     pub bid: Bid,
 }
 
+#[allow(dead_code)]
 pub(crate) fn dice_list(dice: &[Face]) -> String {
     if dice.is_empty() {
         "—".into()
