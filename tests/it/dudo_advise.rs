@@ -414,7 +414,7 @@ fn cli_says_an_impossible_bid_is_impossible_and_still_answers() {
         "--format",
         "json",
     ]);
-    assert_eq!(v["incoming_possible"], "yes");
+    assert_eq!(v["incoming_possible"], true);
     let text = stdout(&[
         "dudo",
         "advise",
