@@ -143,6 +143,13 @@ const LIMIT: Duration = Duration::from_secs(6);
 /// code, or `None` when it was still running at [`LIMIT`] and was stopped. A single command is
 /// `exec`ed, so the process stopped is the `tahur` that runs long.
 fn run(line: &str, dir: &Path) -> (Option<i32>, String) {
+    let (code, err, _) = run_at(line, dir, None);
+    (code, err)
+}
+
+/// [`run`] with `COLUMNS` set to `columns` (unset when `None`); also returns what the command
+/// printed on stdout.
+fn run_at(line: &str, dir: &Path, columns: Option<usize>) -> (Option<i32>, String, String) {
     let bin = Path::new(common::TAHUR).parent().unwrap();
     let path = format!(
         "{}:{}",
@@ -156,7 +163,13 @@ fn run(line: &str, dir: &Path) -> (Option<i32>, String) {
         line.to_string()
     };
     let err = dir.join(".stderr");
-    let mut child = std::process::Command::new("sh")
+    let out = dir.join(".stdout");
+    let mut command = std::process::Command::new("sh");
+    match columns {
+        Some(c) => command.env("COLUMNS", c.to_string()),
+        None => command.env_remove("COLUMNS"),
+    };
+    let mut child = command
         .args(["-c", &line])
         .current_dir(dir)
         .env("PATH", path)
@@ -164,7 +177,7 @@ fn run(line: &str, dir: &Path) -> (Option<i32>, String) {
         .env("MANPAGER", "cat")
         .env("PAGER", "cat")
         .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
         .stderr(std::fs::File::create(&err).unwrap())
         .spawn()
         .unwrap();
@@ -180,7 +193,72 @@ fn run(line: &str, dir: &Path) -> (Option<i32>, String) {
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    (code, std::fs::read_to_string(&err).unwrap_or_default())
+    (
+        code,
+        std::fs::read_to_string(&err).unwrap_or_default(),
+        std::fs::read_to_string(&out).unwrap_or_default(),
+    )
+}
+
+/// Whether `line` is one `tahur` command printing a text report on stdout.
+fn prints_text(line: &str) -> bool {
+    !line.contains("&&")
+        && !line.contains('|')
+        && !line.contains('>')
+        && !line.contains("--format")
+        && !line.contains("--output")
+        && !line.contains(" -o ")
+        && !line.contains("--help")
+        && !line.contains("completions")
+        && !line.contains(" man")
+}
+
+/// The lines of `text` wider than `columns`.
+fn too_wide(text: &str, columns: usize) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.chars().count() > columns)
+        .map(String::from)
+        .collect()
+}
+
+/// What a machine-readable report must hold: its settings (game, command, tool version; seed
+/// and samples asked and run when the run draws), no percentage points, no yes/no as text.
+fn machine_report_problems(json: &serde_json::Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    let settings = &json["settings"];
+    for key in ["game", "command", "version"] {
+        if !settings[key].is_string() {
+            problems.push(format!("settings.{key} missing"));
+        }
+    }
+    if settings["samples_requested"].is_u64() != settings["samples_run"].is_u64() {
+        problems.push("samples asked without samples run, or the other way".into());
+    }
+    fn walk(v: &serde_json::Value, path: &str, problems: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, x) in map {
+                    if k.ends_with("_pp") || k.contains("per_100") {
+                        problems.push(format!("{path}/{k}: a figure in points"));
+                    }
+                    if k != "notes" && k != "title" {
+                        walk(x, &format!("{path}/{k}"), problems);
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for x in items {
+                    walk(x, path, problems);
+                }
+            }
+            serde_json::Value::String(s) if s == "yes" || s == "no" => {
+                problems.push(format!("{path}: {s:?} is a boolean written as text"));
+            }
+            _ => {}
+        }
+    }
+    walk(json, "", &mut problems);
+    problems
 }
 
 #[test]
@@ -241,12 +319,66 @@ fn every_help_example_runs_on_its_own() {
                     break;
                 };
                 let dir = tempfile::tempdir().unwrap();
-                let (code, err) = run(line, dir.path());
-                if code.is_some_and(|c| c != 0) {
+                let text = prints_text(line);
+                // A text report is fitted to 80 columns here and to 100 below.
+                let (code, err, out) = run_at(line, dir.path(), text.then_some(80));
+                let fail = |what: String| {
                     failures.lock().unwrap().push(format!(
-                        "tahur {path} --help: `{example}` (run as `{line}`) exited {code:?}: {}",
-                        err.trim()
+                        "tahur {path} --help: `{example}` (run as `{line}`) {what}"
+                    ))
+                };
+                if code.is_some_and(|c| c != 0) {
+                    fail(format!("exited {code:?}: {}", err.trim()));
+                    continue;
+                }
+                if !text || code.is_none() {
+                    continue;
+                }
+                let wide = too_wide(&out, 80);
+                if !wide.is_empty() {
+                    fail(format!(
+                        "printed lines over 80 columns:\n{}",
+                        wide.join("\n")
                     ));
+                }
+                let dir = tempfile::tempdir().unwrap();
+                if let (Some(0), _, out) = run_at(line, dir.path(), Some(100)) {
+                    let wide = too_wide(&out, 100);
+                    if !wide.is_empty() {
+                        fail(format!(
+                            "printed lines over 100 columns:\n{}",
+                            wide.join("\n")
+                        ));
+                    }
+                }
+                // The first text example of each command, once more for machines.
+                let first = lines
+                    .iter()
+                    .position(|(p, _, l)| p == path && prints_text(l))
+                    == Some(i);
+                if !first {
+                    continue;
+                }
+                let dir = tempfile::tempdir().unwrap();
+                let as_json = format!("{} --format json", line.split(" #").next().unwrap_or(line));
+                if let (Some(0), _, out) = run_at(&as_json, dir.path(), None) {
+                    match serde_json::from_str::<serde_json::Value>(&out) {
+                        Ok(v) => {
+                            let problems = machine_report_problems(&v);
+                            if !problems.is_empty() {
+                                fail(format!("as JSON: {}", problems.join("; ")));
+                            }
+                        }
+                        Err(e) => fail(format!("as JSON does not parse ({e})")),
+                    }
+                }
+                let as_csv = format!("{} --format csv", line.split(" #").next().unwrap_or(line));
+                if let (Some(0), _, out) = run_at(&as_csv, dir.path(), None) {
+                    let header = out.lines().next().unwrap_or("");
+                    let settings = out.lines().any(|l| l.starts_with("settings,1,version,"));
+                    if header != "table,row,figure,value" || !settings {
+                        fail(format!("as CSV starts {header:?} (settings: {settings})"));
+                    }
                 }
             });
         }
