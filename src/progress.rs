@@ -331,9 +331,14 @@ fn bar_style(unit: &str, at_most: Arc<AtomicBool>) -> ProgressStyle {
     let unit_count = unit.to_string();
     let unit_rate = unit.to_string();
     let at_most_count = at_most.clone();
-    ProgressStyle::with_template(
-        "{spinner} {elapsed_precise} [{wide_bar}] {pct:>3} % {count}, {msg}{rate}, {left}",
-    )
+    // The counts, rate and time left take about 75 columns: on a narrower terminal than
+    // 120 they go on a second line, so that the bar keeps a readable length.
+    let narrow = terminal_size::terminal_size_of(std::io::stderr()).is_some_and(|(w, _)| w.0 < 120);
+    ProgressStyle::with_template(if narrow {
+        "{spinner} {elapsed_precise} [{wide_bar}] {pct:>3} %\n  {count}, {msg}{rate}, {left}"
+    } else {
+        "{spinner} {elapsed_precise} [{wide_bar}] {pct:>3} % {count}, {msg}{rate}, {left}"
+    })
     .expect("a valid template")
     .with_key("pct", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
         let _ = write!(w, "{}", percent(s.pos(), s.len().unwrap_or(0)));
