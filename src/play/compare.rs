@@ -297,7 +297,10 @@ pub enum RowKind {
 /// One row of a comparison: its name, how it is shown, the paired difference.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
-    /// What is compared.
+    /// Its identifier for machines: `seat_1`, `strategy:<spec>`, `first_player`,
+    /// `first_player_edge`, `draws`, `capped`, `length`, or a game's counter (`blocked_games`).
+    pub id: String,
+    /// What is compared, for people.
     pub name: String,
     /// Rate or mean.
     pub kind: RowKind,
@@ -305,8 +308,27 @@ pub struct Row {
     pub diff: PairedDifference,
 }
 
-fn row(name: String, kind: RowKind, diff: PairedDifference) -> Row {
-    Row { name, kind, diff }
+fn row(id: String, name: String, kind: RowKind, diff: PairedDifference) -> Row {
+    Row {
+        id,
+        name,
+        kind,
+        diff,
+    }
+}
+
+/// A name as an identifier: lower case, apostrophes dropped, every other run of characters
+/// that are not letters or digits one `_` ("bank's result" is `banks_result`).
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars().filter(|&c| c != '\'') {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').to_string()
 }
 
 /// Steps per pair of a sitting game (hands per sitting), 1 otherwise: sitting figures are per
@@ -406,6 +428,7 @@ pub fn comparisons<G: Game, S: Strategy<G>>(
             continue;
         }
         v.push(row(
+            slug(G::INFO.compared[k].label),
             G::INFO.compared[k].label.to_string(),
             RowKind::Mean,
             paired_counter::<G>(t, k),
@@ -422,6 +445,7 @@ pub fn comparisons<G: Game, S: Strategy<G>>(
     if scored::<G>() {
         for s in 0..t.points.len() {
             v.push(row(
+                format!("seat_{}", s + 1),
                 format!("{} {}", who(s), w.phrase),
                 RowKind::Mean,
                 paired_points::<G>(t, s),
@@ -431,6 +455,7 @@ pub fn comparisons<G: Game, S: Strategy<G>>(
     }
     for (s, c) in t.seats.iter().enumerate() {
         v.push(row(
+            format!("seat_{}", s + 1),
             format!("{} {}", who(s), w.phrase),
             RowKind::Rate,
             paired_proportions(c, t.pairs),
@@ -442,6 +467,7 @@ pub fn comparisons<G: Game, S: Strategy<G>>(
     if setup.same_strategies() && distinct.len() > 1 && distinct.len() < setup.a.players() {
         for (s, c) in distinct.iter().zip(&t.strategies) {
             v.push(row(
+                format!("strategy:{s}"),
                 format!("a seat playing {s} {}", w.phrase),
                 RowKind::Rate,
                 paired_proportions(c, t.pairs),
@@ -449,17 +475,20 @@ pub fn comparisons<G: Game, S: Strategy<G>>(
         }
     }
     v.push(row(
+        "first_player".into(),
         format!("the {} {}", w.first_player, w.phrase),
         RowKind::Rate,
         paired_proportions(&t.first, t.pairs),
     ));
     v.push(row(
+        "first_player_edge".into(),
         format!("the {}'s edge (points better than fair)", w.first_player),
         RowKind::Edge,
         paired_edge(setup, t),
     ));
     if G::INFO.draws {
         v.push(row(
+            "draws".into(),
             "draw".into(),
             RowKind::Rate,
             paired_proportions(&t.draws, t.pairs),
@@ -467,6 +496,7 @@ pub fn comparisons<G: Game, S: Strategy<G>>(
     }
     if t.a.capped + t.b.capped > 0 {
         v.push(row(
+            "capped".into(),
             "stopped at the move cap".into(),
             RowKind::Rate,
             paired_proportions(&t.capped, t.pairs),
@@ -474,6 +504,7 @@ pub fn comparisons<G: Game, S: Strategy<G>>(
     }
     if !G::INFO.sitting {
         v.push(row(
+            "length".into(),
             format!("{} per game", w.length_unit),
             RowKind::Mean,
             paired_length(t),
@@ -489,6 +520,7 @@ pub fn primary<G: Game, S: Strategy<G>>(setup: &CompareSetup<G, S>, t: &CompareT
     let w = &G::INFO.words;
     if scored::<G>() && !G::INFO.compared.is_empty() {
         return row(
+            slug(G::INFO.compared[0].label),
             G::INFO.compared[0].label.to_string(),
             RowKind::Mean,
             paired_counter::<G>(t, 0),
@@ -496,6 +528,7 @@ pub fn primary<G: Game, S: Strategy<G>>(setup: &CompareSetup<G, S>, t: &CompareT
     }
     if scored::<G>() {
         return row(
+            "seat_1".into(),
             format!("seat 1 ({}) {}", setup.a.strategies[0], w.phrase),
             RowKind::Mean,
             paired_points::<G>(t, 0),
@@ -504,12 +537,14 @@ pub fn primary<G: Game, S: Strategy<G>>(setup: &CompareSetup<G, S>, t: &CompareT
     let distinct = setup.a.distinct();
     if setup.same_strategies() && distinct.len() > 1 {
         return row(
+            format!("strategy:{}", distinct[0]),
             format!("a seat playing {} {}", distinct[0], w.phrase),
             RowKind::Rate,
             paired_proportions(&t.strategies[0], t.pairs),
         );
     }
     row(
+        "first_player".into(),
         format!("the {} {}", w.first_player, w.phrase),
         RowKind::Rate,
         paired_proportions(&t.first, t.pairs),
@@ -588,6 +623,7 @@ pub fn report<G: Game, S: Strategy<G>>(
     };
     let (decimals, effect_decimals) = if info.sitting { (5, 3) } else { (3, 4) };
     for Row {
+        id,
         name,
         kind,
         diff: d,
@@ -615,7 +651,7 @@ pub fn report<G: Game, S: Strategy<G>>(
             ),
         };
         table.push(vec![
-            Value::Text(name),
+            Value::Label(name, id),
             fmt(d.a),
             fmt(d.b),
             difference,

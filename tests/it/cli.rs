@@ -897,11 +897,11 @@ fn compare_paso_tune_and_charts() {
     ]);
     let rows = v["comparisons"].as_array().unwrap();
     // Every seat, then each strategy (both sit in two seats), the first opener, the edge, length.
-    assert_eq!(rows[0]["metric"], "seat 1 (threshold:t=0.4) wins");
+    assert_eq!(rows[0]["metric"], "seat_1");
     assert!(rows
         .iter()
-        .any(|r| r["metric"] == "a seat playing threshold:t=0.4 wins"));
-    assert_eq!(rows.last().unwrap()["metric"], "rounds per game");
+        .any(|r| r["metric"] == "strategy:threshold:t=0.4"));
+    assert_eq!(rows.last().unwrap()["metric"], "length");
     for r in rows {
         let ci = r["ci95"].as_array().unwrap();
         assert!(ci[0].as_f64().unwrap() <= ci[1].as_f64().unwrap());
@@ -1286,7 +1286,7 @@ fn veintiuno_strategy_and_compare() {
         "json",
     ]);
     let rows = c["comparisons"].as_array().unwrap();
-    assert_eq!(rows[0]["metric"], "bank's result");
+    assert_eq!(rows[0]["metric"], "banks_result");
     let ci = rows[0]["ci95"].as_array().unwrap();
     let d = rows[0]["difference"].as_f64().unwrap();
     assert!(ci[0].as_f64().unwrap() <= d && d <= ci[1].as_f64().unwrap());

@@ -323,14 +323,9 @@ fn compare_pairs_variants_on_the_same_deals() {
     let v: serde_json::Value = serde_json::from_str(&reproducible(&base)).unwrap();
     assert_eq!(v["games"], 3000);
     let rows = v["comparisons"].as_array().unwrap();
-    assert_eq!(rows[0]["metric"], "seat 1 (greedy) is the durak");
-    assert!(rows
-        .iter()
-        .any(|r| r["metric"] == "the first attacker is the durak"));
-    let bouts = rows
-        .iter()
-        .find(|r| r["metric"] == "bouts per game")
-        .unwrap();
+    assert_eq!(rows[0]["metric"], "seat_1");
+    assert!(rows.iter().any(|r| r["metric"] == "first_player"));
+    let bouts = rows.iter().find(|r| r["metric"] == "length").unwrap();
     // Transfers shorten games: a clear paired difference.
     assert!(rate(&bouts["difference"]) > 0.0);
     assert!(rate(&bouts["p_value"]) < 0.01);
@@ -358,7 +353,7 @@ fn compare_pairs_variants_on_the_same_deals() {
         "json",
     ]);
     let rows = v["comparisons"].as_array().unwrap();
-    assert_eq!(rows[0]["metric"], "seat 1 (random / greedy) is the durak");
+    assert_eq!(rows[0]["metric"], "seat_1");
     assert!(rate(&rows[0]["difference"]) > 0.30, "{}", rows[0]);
     assert!(rows[0]["needed_given"].as_u64().is_some());
 }

@@ -174,6 +174,36 @@ fn rename_label(label: &str) -> String {
         .to_string()
 }
 
+/// A comparison row's identifier from the name it had before rows got identifiers
+/// (`seat 1 (greedy) is the durak` is `seat_1`); an identifier is kept.
+fn metric_id(name: &str) -> String {
+    if name == "draw" {
+        return "draws".into();
+    }
+    if !name.contains(' ') {
+        return name.to_string();
+    }
+    if let Some(rest) = name.strip_prefix("seat ") {
+        return format!("seat_{}", rest.split(' ').next().unwrap_or(""));
+    }
+    if let Some(rest) = name.strip_prefix("a seat playing ") {
+        return format!("strategy:{}", rest.split(' ').next().unwrap_or(""));
+    }
+    if name.starts_with("the ") && name.contains("'s edge") {
+        return "first_player_edge".into();
+    }
+    if name.starts_with("the ") {
+        return "first_player".into();
+    }
+    if name == "stopped at the move cap" {
+        return "capped".into();
+    }
+    if name.ends_with(" per game") {
+        return "length".into();
+    }
+    tahur::play::compare::slug(name)
+}
+
 /// Every number of a JSON value with its path (`seats/2/rate`, rows named by their label).
 fn numbers(v: &serde_json::Value, path: String, old: bool, out: &mut Vec<(String, f64)>) {
     match v {
@@ -192,6 +222,10 @@ fn numbers(v: &serde_json::Value, path: String, old: bool, out: &mut Vec<(String
                             .iter()
                             .find_map(|k| row.get(*k))
                             .map(|label| match label {
+                                serde_json::Value::String(s) if row.contains_key("metric") => {
+                                    let name = if old { rename_label(s) } else { s.clone() };
+                                    metric_id(&name)
+                                }
                                 serde_json::Value::String(s) if old => rename_label(s),
                                 l => l.to_string().trim_matches('"').to_string(),
                             })
