@@ -57,6 +57,13 @@ fn paso_question(games: u64) -> tahur::Result<Vec<(String, f64, f64)>> {
                 d.difference,
                 "",
             ),
+            // The first player's edge, already in percentage points.
+            RowKind::Edge => (
+                format!("{:.2}", d.a),
+                format!("{:.2}", d.b),
+                d.difference,
+                " points",
+            ),
         };
         let verdict = if d.p_value < 0.05 {
             "shown"
