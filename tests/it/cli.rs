@@ -1467,3 +1467,45 @@ fn did_you_mean_for_commands_flags_and_values() {
     let e = common::fails(&["durak", "sim", "--zzzzzz", "4"]);
     assert!(!e.contains("did you mean"), "{e}");
 }
+
+/// A CSV report has the same four columns whatever the flags: `dudo prob` without and with
+/// `--samples` (which adds the simulated figures as rows, not columns).
+#[test]
+fn csv_has_the_same_columns_with_and_without_optional_flags() {
+    let exact = stdout(&[
+        "dudo", "prob", "15", "cuadras", "--dice", "30", "--format", "csv",
+    ]);
+    let sampled = stdout(&[
+        "dudo",
+        "prob",
+        "15",
+        "cuadras",
+        "--dice",
+        "30",
+        "--samples",
+        "2000",
+        "--format",
+        "csv",
+    ]);
+    let header = |csv: &str| csv.lines().next().unwrap_or("").to_string();
+    assert_eq!(header(&exact), "table,row,figure,value");
+    assert_eq!(header(&sampled), header(&exact));
+    let figures = |csv: &str| {
+        csv.lines()
+            .filter(|l| l.starts_with("figures,1,"))
+            .map(|l| l.split(',').nth(2).unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (figures(&exact), figures(&sampled));
+    assert!(a.iter().all(|f| b.contains(f)), "{a:?} {b:?}");
+    for f in ["estimate", "ci95_low", "ci95_high", "standard_error"] {
+        assert!(
+            b.contains(&f.to_string()) && !a.contains(&f.to_string()),
+            "{f}"
+        );
+    }
+    // Every line has four cells, quoted where a value holds a comma.
+    for line in csv::Reader::from_reader(sampled.as_bytes()).records() {
+        assert_eq!(line.unwrap().len(), 4);
+    }
+}

@@ -241,6 +241,23 @@ fn machine_report_problems(json: &serde_json::Value) -> Vec<String> {
                     if k.ends_with("_pp") || k.contains("per_100") {
                         problems.push(format!("{path}/{k}: a figure in points"));
                     }
+                    // Rates are fractions, and so are differences of rates. (`rate`, `a_rate`
+                    // and `b_rate` are per game: a fraction of games, or a scored game's points
+                    // per game; an equity's `seat_N_share` is money.)
+                    let per_game = ["rate", "a_rate", "b_rate"].contains(&k.as_str());
+                    let bound = if (k.ends_with("_rate") && !per_game) || k == "fair_share" {
+                        Some((0.0, 1.0))
+                    } else if k.ends_with("edge") || k.ends_with("_change") && !k.contains("length")
+                    {
+                        Some((-1.0, 1.0))
+                    } else {
+                        None
+                    };
+                    if let (Some((lo, hi)), Some(x)) = (bound, x.as_f64()) {
+                        if !(lo..=hi).contains(&x) {
+                            problems.push(format!("{path}/{k}: {x} is not a fraction"));
+                        }
+                    }
                     if k != "notes" && k != "title" {
                         walk(x, &format!("{path}/{k}"), problems);
                     }

@@ -133,13 +133,13 @@ pub fn report(q: &TableQuery) -> Report {
         let mut row = vec![Value::Text(f.name(set, true).into())];
         for &l in &q.levels {
             row.push(match highest_at_level(d, l) {
-                Some(k) => Value::Text(
-                    Bid {
+                Some(k) => {
+                    let bid = Bid {
                         quantity: k,
                         face: *f,
-                    }
-                    .spoken(set),
-                ),
+                    };
+                    bid.value(bid.spoken(set))
+                }
                 None => Value::Empty,
             });
         }
