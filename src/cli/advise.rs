@@ -413,6 +413,14 @@ fn equity_command<G: GameCli + Matches>() -> Command {
         .arg(
             Arg::new("match-state")
                 .long(flag)
+                .aliases(
+                    super::OLD_SPELLINGS_OF
+                        .iter()
+                        .filter(|(command, _, new, _)| {
+                            *new == flag && *command == format!("{key} equity")
+                        })
+                        .map(|(_, _, _, old)| *old),
+                )
                 .value_name("VALUE")
                 .help(format!(
                     "One match state, e.g. --{flag} {example_value} (the match state \"{}\"); leave it out for the whole table",

@@ -27,7 +27,7 @@ use tahur::report::Format;
       --games 1e7
   tahur domino deal --players 4
   tahur domino sim --players 4 --strategies heaviest,company --games 1e6
-  tahur poker reroll --dice AAKQJ --beat 'trío de reyes'
+  tahur poker reroll --hand AAKQJ --beat 'trío de reyes'
   tahur poker sim --players 4 --strategies tuned,threshold --games 1e5
   tahur ocho sim --players 4 --strategies expert,greedy --games 1e6
   tahur ocho value --players 4 --deals 1e5

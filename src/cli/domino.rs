@@ -20,9 +20,9 @@ pub enum DominoCommand {
     /// engine's own deals.
     #[command(after_help = "Examples:
   tahur domino deal --players 4
-  tahur domino deal --players 2 --hand 7 --samples 1e6
-  tahur domino deal --players 4 --set 9 --hand 7 --format json
-  tahur domino deal --players 4 --holding 6-6,6-1,5-4,3-3,2-0,1-1
+  tahur domino deal --players 2 --hand-size 7 --samples 1e6
+  tahur domino deal --players 4 --set 9 --hand-size 7 --format json
+  tahur domino deal --players 4 --hand 6-6,6-1,5-4,3-3,2-0,1-1
   tahur domino deal --players 4 --samples 1e9 --shard 1/4 --output part1.json")]
     Deal(DealArgs),
 }
@@ -37,11 +37,11 @@ pub struct DealArgs {
     #[arg(long, value_name = "N", default_value = "6")]
     pub set: String,
     /// Tiles dealt to each player; the rest sleep.
-    #[arg(long, value_name = "N", default_value = "6")]
-    pub hand: String,
+    #[arg(long = "hand-size", value_name = "N", default_value = "6")]
+    pub hand_size: String,
     /// Your whole hand (e.g. 6-6,5-4,3-0 or "doble seis, seis-uno"): the facts given it.
-    #[arg(long, value_name = "TILES")]
-    pub holding: Option<String>,
+    #[arg(long, value_name = "TILES", alias = "holding")]
+    pub hand: Option<String>,
     /// Also deal N times with the engine's own dealing and compare (e.g. 1e6).
     #[arg(long, value_name = "N", value_parser = samples("deals"))]
     pub samples: Option<u64>,
@@ -65,11 +65,11 @@ fn parse_players(s: &str) -> std::result::Result<u8, String> {
 /// command reads them, and checked as a table is; mistakes worded with the flags as typed.
 fn deal_rules(players: u8, set: &str, hand: &str) -> Result<Rules> {
     let mut rules = <Rules as GameRules>::standard(players.into());
-    for (key, value) in [("set", set), ("hand", hand)] {
+    for (key, flag, value) in [("set", "set", set), ("hand", "hand-size", hand)] {
         let rule = tahur::play::rules::rule::<Rules>(key).expect("Dominó has the rule");
         if !(rule.set)(&mut rules, value) {
             return Err(Error::usage(format!(
-                "invalid --{key} {}: {}",
+                "invalid --{flag} {}: {}",
                 value.trim(),
                 rule.accepts
             )));
@@ -78,7 +78,7 @@ fn deal_rules(players: u8, set: &str, hand: &str) -> Result<Rules> {
     rules.validate().map_err(|e| match e {
         Error::Usage(m) => Error::usage(m.replace(
             &format!("hand={}", rules.hand),
-            &format!("--hand {}", hand.trim()),
+            &format!("--hand-size {}", hand.trim()),
         )),
         e => e,
     })?;
@@ -89,14 +89,27 @@ fn deal_rules(players: u8, set: &str, hand: &str) -> Result<Rules> {
 pub fn execute(cmd: DominoCommand) -> Result<i32> {
     match cmd {
         DominoCommand::Deal(a) => {
-            let rules = deal_rules(a.players, &a.set, &a.hand)?;
-            let holding = match &a.holding {
+            // `--hand N` (a bare number) was the hand size before `--hand-size`: still read so
+            // for a release, with a note.
+            let (size, hand) = match &a.hand {
+                Some(h) if h.trim().chars().all(|c| c.is_ascii_digit()) && !h.trim().is_empty() => {
+                    say!(
+                        "tahur: note: --hand {} is read as --hand-size {}: --hand now takes your tiles",
+                        h.trim(),
+                        h.trim()
+                    );
+                    (h.clone(), None)
+                }
+                other => (a.hand_size.clone(), other.clone()),
+            };
+            let rules = deal_rules(a.players, &a.set, &size)?;
+            let holding = match &hand {
                 Some(text) => {
                     let tiles = parse_list(text, rules.set)?;
                     let n = tiles.count_ones();
                     if n != rules.hand as u32 {
                         return Err(Error::usage(format!(
-                            "--holding '{}' names {n} tile{}: give your whole hand of {}",
+                            "--hand '{}' names {n} tile{}: give your whole hand of {}",
                             text.trim(),
                             if n == 1 { "" } else { "s" },
                             rules.hand

@@ -224,7 +224,7 @@ pub struct TableCmd {
     #[arg(long)]
     pub all: bool,
     /// Also draw P(true) against quantity, one line per face, as SVG.
-    #[arg(long, value_name = "FILE.svg")]
+    #[arg(long, value_name = "FILE")]
     pub chart: Option<PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,
@@ -321,10 +321,10 @@ pub struct TuneCmd {
     #[arg(long, value_name = "SET", value_parser = parse_rule_set, default_value = "chimbo9")]
     pub rules: RuleSet,
     /// Table sizes to tune.
-    #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6,7,8", value_parser = parse_table_players)]
+    #[arg(long, value_name = "P", value_delimiter = ',', default_value = "2,3,4,5,6,7,8", value_parser = parse_table_players)]
     pub players: Vec<u8>,
     /// Strategy of every other seat.
-    #[arg(long, default_value = "threshold")]
+    #[arg(long, value_name = "S1,S2,…", default_value = "threshold")]
     pub field: String,
     /// Games per candidate and table size.
     #[arg(long, value_name = "N", default_value = "20000", value_parser = samples("games"))]
@@ -372,7 +372,7 @@ pub struct DuelCmd {
     #[command(flatten)]
     pub run: SeedArgs,
     /// Also draw the exploitability against iterations as SVG.
-    #[arg(long, value_name = "FILE.svg")]
+    #[arg(long, value_name = "FILE")]
     pub chart: Option<PathBuf>,
     /// Write the strategy as a cheat sheet into DIR: duel-<rules>.csv (every frequency) and
     /// duel-<rules>.md (readable); `-<K>` is added to the names below five dice a side.

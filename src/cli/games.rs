@@ -34,7 +34,7 @@ impl GameCli for tahur::games::durak::Durak {
       --variant perevodnoy --chart seats.svg
   tahur durak sim --players 4 --teams 2x2 --strategies greedy --games 1e5 \\
       --format json
-  tahur durak sim --players 3 --strategies random --deck 52 --hand 7 \\
+  tahur durak sim --players 3 --strategies random --deck 52 --hand-size 7 \\
       --length-chart length.svg
   tahur durak sim --players 2 --strategies ismcts:100,greedy --games 200 --check
   tahur durak sim --players 4 --strategies greedy --series 10 --games 1e6
@@ -97,8 +97,8 @@ impl GameCli for tahur::games::domino::Domino {
     const EXAMPLES: [&'static str; 4] = [
         "  tahur domino sim --players 4 --games 1e6
   tahur domino sim --players 4 --strategies heaviest,company --games 1e6
-  tahur domino sim --players 2 --hand 7 --draw --strategies company,random
-  tahur domino sim --players 4 --set 9 --cross --tree --hand 7 \\
+  tahur domino sim --players 2 --hand-size 7 --draw --strategies company,random
+  tahur domino sim --players 4 --set 9 --cross --tree --hand-size 7 \\
       --length-chart length.svg
   tahur domino sim --players 4 --score all-fives --to 100 \\
       --strategies scorer:miss=0.1,scorer --games 1e5

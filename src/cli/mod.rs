@@ -196,6 +196,8 @@ where
     };
     run::set_progress_every(matches.get_one::<Duration>("progress").copied());
     COMMAND_SETTINGS.with(|c| *c.borrow_mut() = command_settings(&matches));
+    // Said after a run, so that a mistake stays one line.
+    let notes = old_spelling_notes(&args, &matches);
     if let Err(e) = check_list_flags(&matches).and_then(|_| check_output_paths(&matches)) {
         say!("tahur: error: {e}");
         return e.exit_code();
@@ -208,7 +210,12 @@ where
         },
     };
     match result {
-        Ok(code) => code,
+        Ok(code) => {
+            for note in notes {
+                say!("{note}");
+            }
+            code
+        }
         Err(e) => {
             say!("tahur: error: {e}");
             e.exit_code()
@@ -404,6 +411,54 @@ fn man(dir: Option<&std::path::Path>) -> Result<i32> {
     }
     say!("tahur: wrote {written} manual pages into {}", dir.display());
     Ok(0)
+}
+
+/// Flags renamed so that each means one thing in every game (`--hand` is what you hold), as
+/// (new, old) for every command that has the new flag: the old spelling is a hidden alias for
+/// a release, and using it prints a note.
+pub(crate) const OLD_SPELLINGS: &[(&str, &str)] = &[("hand-size", "hand")];
+
+/// [`OLD_SPELLINGS`] of one command each, as (command, argument id, new, old).
+pub(crate) const OLD_SPELLINGS_OF: &[(&str, &str, &str, &str)] = &[
+    ("domino deal", "hand", "hand", "holding"),
+    ("poker reroll", "hand", "hand", "dice"),
+    ("poker equity", "match-state", "match", "score"),
+];
+
+/// A note for each old spelling of [`OLD_SPELLINGS`] used on the command line `args` of the
+/// command `m` (where the new flag took the value).
+fn old_spelling_notes(args: &[std::ffi::OsString], matches: &clap::ArgMatches) -> Vec<String> {
+    let mut m = matches;
+    let mut path = Vec::new();
+    while let Some((name, sub)) = m.subcommand() {
+        path.push(name);
+        m = sub;
+    }
+    let path = path.join(" ");
+    let given = |flag: &str| {
+        args.iter().any(|a| {
+            let a = a.to_string_lossy();
+            a == format!("--{flag}") || a.starts_with(&format!("--{flag}="))
+        })
+    };
+    OLD_SPELLINGS
+        .iter()
+        .map(|&(new, old)| (new, new, old))
+        .chain(
+            OLD_SPELLINGS_OF
+                .iter()
+                .filter(|(command, ..)| *command == path)
+                .map(|&(_, id, new, old)| (id, new, old)),
+        )
+        .filter(|(id, _, old)| {
+            m.try_get_raw(id).is_ok_and(|v| v.is_some())
+                && m.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
+                && given(old)
+        })
+        .map(|(_, new, old)| {
+            format!("tahur: note: --{old} is now --{new} (the old name works for this release)")
+        })
+        .collect()
 }
 
 thread_local! {
@@ -627,6 +682,55 @@ mod tests {
 
     /// The examples and notes after every command's flags fit an 80-column terminal (a long
     /// command continues on the next line after a `\`).
+    /// Every long flag of every command with the value names it takes there (a switch: `-`).
+    fn flag_meanings() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+        let mut out: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+            Default::default();
+        let mut stack = vec![command()];
+        while let Some(c) = stack.pop() {
+            for a in c.get_arguments().filter(|a| !a.is_hide_set()) {
+                let Some(long) = a.get_long() else { continue };
+                let value = match a.get_value_names() {
+                    _ if !a.get_action().takes_values() => "-".into(),
+                    Some(names) => names
+                        .iter()
+                        .map(|n| n.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    None => "VALUE".into(),
+                };
+                out.entry(long.to_string()).or_default().insert(value);
+            }
+            stack.extend(c.get_subcommands().cloned());
+        }
+        out
+    }
+
+    /// One meaning per flag across games: a long flag takes the same kind of value in every
+    /// command, but for the listed ones, whose value names the game's own things (your dice,
+    /// cards or tiles in `--hand`; a number of dice, players, …).
+    #[test]
+    fn every_flag_means_one_thing_in_every_command() {
+        // Flags whose value is named by the game: the same meaning, the game's own things.
+        const SAME_MEANING: &[(&str, &[&str])] = &[("hand", &["DICE", "CARDS", "TILES"])];
+        let mut conflicts = Vec::new();
+        for (long, values) in flag_meanings() {
+            let allowed = SAME_MEANING.iter().find(|(l, _)| *l == long);
+            let ok = match allowed {
+                Some((_, names)) => values.iter().all(|v| names.contains(&v.as_str())),
+                None => values.len() == 1,
+            };
+            if !ok {
+                conflicts.push(format!("--{long}: {values:?}"));
+            }
+        }
+        assert!(
+            conflicts.is_empty(),
+            "flags with several meanings:\n{}",
+            conflicts.join("\n")
+        );
+    }
+
     #[test]
     fn help_examples_fit_80_columns() {
         fn walk(cmd: &clap::Command, trail: &str, long: &mut Vec<String>) {

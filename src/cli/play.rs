@@ -285,7 +285,13 @@ pub(crate) fn rule_args<G: Game>(mut cmd: Command) -> Command {
     };
     cmd = cmd.arg(players);
     for (rule, long) in flagged_rules::<G>() {
-        let arg = Arg::new(long).long(long).help(rule.help);
+        let mut arg = Arg::new(long).long(long).help(rule.help);
+        // Old spellings stay accepted for a release, hidden from help and completions.
+        for (new, old) in super::OLD_SPELLINGS {
+            if *new == long {
+                arg = arg.alias(*old);
+            }
+        }
         cmd = cmd.arg(match rule.flag {
             Flag::Value { value_name, .. } => arg.value_name(value_name),
             _ => arg.action(ArgAction::SetTrue),
@@ -336,7 +342,7 @@ fn series_arg<G: GameCli>(cmd: Command) -> Command {
 fn chart_arg(id: &'static str, help: &str) -> Arg {
     Arg::new(id)
         .long(id)
-        .value_name("FILE.svg")
+        .value_name("FILE")
         .value_parser(clap::value_parser!(PathBuf))
         .help(help.to_string())
 }
@@ -366,14 +372,17 @@ fn run_args<G: Game>(cmd: Command, tournament: bool) -> Command {
             tahur::play::sim::capitalised(unit)
         )
     };
-    let cmd = cmd.arg(
-        Arg::new("samples")
-            .long(unit)
-            .value_name("N")
-            .default_value(if G::INFO.sitting { "1000000" } else { "10000" })
-            .value_parser(samples(G::INFO.sample_unit))
-            .help(help),
-    );
+    let mut count = Arg::new("samples")
+        .long(unit)
+        .value_name("N")
+        .default_value(if G::INFO.sitting { "1000000" } else { "10000" })
+        .value_parser(samples(G::INFO.sample_unit))
+        .help(help);
+    // `--games N` means how many to play in every command, whatever its unit is called.
+    if unit != "games" {
+        count = count.alias("games");
+    }
+    let cmd = cmd.arg(count);
     RunArgs::augment_args(cmd)
 }
 

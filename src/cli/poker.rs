@@ -25,10 +25,10 @@ pub enum PokerCommand {
     /// The best way to re-roll, die by die, to beat (or reach) a claim: its exact chance,
     /// the plan in words, and the best single keep.
     #[command(after_help = "Examples:
-  tahur poker reroll --dice AAKQJ --beat 'trío de reyes'
-  tahur poker reroll --dice KKK87 --beat KKK87 --rolled 8
-  tahur poker reroll --dice 'as,as,rey,reina,jota' --reach 'full de ases'
-  tahur poker reroll --dice AAKQJ --beat 'pareja de reyes' \\
+  tahur poker reroll --hand AAKQJ --beat 'trío de reyes'
+  tahur poker reroll --hand KKK87 --beat KKK87 --rolled 8
+  tahur poker reroll --hand 'as,as,rey,reina,jota' --reach 'full de ases'
+  tahur poker reroll --hand AAKQJ --beat 'pareja de reyes' \\
       --reach 'doble pareja de ases y reyes' --format json
 
 Claims: trío de reyes, full de ases y jotas, doble pareja de reinas y ochos,
@@ -63,7 +63,7 @@ Faces: as (A), rey (K), reina or dama (Q), jota (J), roja (8), negra (7).")]
 #[derive(Args, Debug)]
 pub struct OddsArgs {
     /// Dice rolled (1–5).
-    #[arg(long, default_value_t = 5, value_name = "K", value_parser = parse_dice_count)]
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = parse_dice_count)]
     pub dice: usize,
     #[command(flatten)]
     pub out: OutputArgs,
@@ -78,15 +78,15 @@ fn parse_dice_count(s: &str) -> std::result::Result<usize, String> {
 #[command(group(clap::ArgGroup::new("claim").args(["beat", "reach"]).required(true).multiple(true)))]
 pub struct RerollArgs {
     /// Your five dice: AAKQJ, or as,as,rey,reina,jota.
-    #[arg(long, value_name = "DICE", allow_hyphen_values = true)]
-    pub dice: String,
+    #[arg(long, value_name = "DICE", allow_hyphen_values = true, alias = "dice")]
+    pub hand: String,
     /// The claim you accepted: the goal is a hand strictly above it.
     #[arg(long, value_name = "CLAIM", num_args = 1..)]
     pub beat: Vec<String>,
     /// A claim to reach (at least it); with --beat it must be above that claim.
     #[arg(long, value_name = "CLAIM", num_args = 1..)]
     pub reach: Vec<String>,
-    /// Dice already rolled this turn (among --dice): they may not be rolled again.
+    /// Dice already rolled this turn (among --hand): they may not be rolled again.
     #[arg(long, value_name = "DICE", allow_hyphen_values = true)]
     pub rolled: Option<String>,
     #[command(flatten)]
@@ -141,10 +141,10 @@ pub struct SheetArgs {
 #[derive(Args, Debug)]
 pub struct TuneArgs {
     /// Table sizes to tune.
-    #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6", value_parser = parse_players)]
+    #[arg(long, value_name = "P", value_delimiter = ',', default_value = "2,3,4,5,6", value_parser = parse_players)]
     pub players: Vec<u8>,
     /// Points a game is played to.
-    #[arg(long, default_value_t = 3, value_parser = parse_points)]
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = parse_points)]
     pub points: u8,
     /// The strategies the other seats play, each in turn (every candidate meets them all).
     #[arg(long, value_name = "S1,S2,…", default_value = tune::DEFAULT_FIELD)]
@@ -191,7 +191,7 @@ pub fn execute(cmd: PokerCommand) -> Result<i32> {
             let reach = (!a.reach.is_empty())
                 .then(|| claim(&a.reach, "reach"))
                 .transpose()?;
-            let hand = dice(&a.dice, "dice")?;
+            let hand = dice(&a.hand, "hand")?;
             let rolled = dice(a.rolled.as_deref().unwrap_or(""), "rolled")?;
             let q = RerollQuery::new(hand, rolled, beat, reach)?;
             emit(&reports::reroll_report(&q), &a.out)?;

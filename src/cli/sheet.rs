@@ -49,7 +49,7 @@ pub fn register<G: GameCli + SheetGame>(cli: Command) -> Command {
         .arg(
             Arg::new("rollouts")
                 .long("rollouts")
-                .value_name("R")
+                .value_name("N")
                 .default_value(G::SHEET_ROLLOUTS.to_string())
                 .value_parser(|s: &str| {
                     tahur::text::parse_whole(s, 1, 10_000, "give rollouts per situation from 1 to 10000")

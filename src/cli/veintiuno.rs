@@ -78,7 +78,7 @@ pub struct AdviseCmd {
     #[command(flatten)]
     pub house: HouseArgs,
     /// The bank stands at this total or more.
-    #[arg(long, default_value_t = 17, value_parser = parse_bank_stand)]
+    #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
     pub bank_stand: u8,
     #[command(flatten)]
     pub out: OutputArgs,
@@ -181,7 +181,7 @@ pub struct BankCmd {
     #[arg(long, value_name = "CARD", value_parser = parse_up)]
     pub up: Option<Card>,
     /// The bank stands at this total or more.
-    #[arg(long, default_value_t = 17, value_parser = parse_bank_stand)]
+    #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
     pub bank_stand: u8,
     #[command(flatten)]
     pub out: OutputArgs,
@@ -205,7 +205,7 @@ pub struct SimCmd {
     #[command(flatten)]
     pub house: HouseArgs,
     /// The bank stands at this total or more.
-    #[arg(long, default_value_t = 17, value_parser = parse_bank_stand)]
+    #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
     pub bank_stand: u8,
     /// The bank sends players al puje with 20 in two cards.
     #[arg(long, default_value = "on", value_parser = ["on", "off"])]
@@ -214,7 +214,7 @@ pub struct SimCmd {
     #[arg(long)]
     pub check: bool,
     /// Hands to play, e.g. 1000000 or 1e6.
-    #[arg(long, value_name = "N", default_value = "1000000", value_parser = samples("hands"))]
+    #[arg(long, value_name = "N", default_value = "1000000", value_parser = samples("hands"), alias = "games")]
     pub hands: u64,
     #[command(flatten)]
     pub run: RunArgs,
@@ -307,7 +307,7 @@ pub struct StrategyCmd {
     #[arg(long, value_name = "CARDS", default_value = "", alias = "deck-state")]
     pub removed: String,
     /// The bank stands at this total or more.
-    #[arg(long, default_value_t = 17, value_parser = parse_bank_stand)]
+    #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
     pub bank_stand: u8,
     /// Estimate by Monte Carlo instead, with this many sampled hands per decision point, up card
     /// and action (common random numbers; the check of the exact sheet). Without it every cell
@@ -322,7 +322,7 @@ pub struct StrategyCmd {
     pub run: SeedArgs,
     /// Draw the sheet as a coloured decision grid (best move and margin by hand and up card;
     /// with --samples, the EV of the best move by hard total, one line per up card), as SVG.
-    #[arg(long, value_name = "FILE.svg")]
+    #[arg(long, value_name = "FILE")]
     pub chart: Option<std::path::PathBuf>,
     /// Also write the sheet as JSON, playable with `--policies sheet:FILE.json` (the `sheet`
     /// policy plays data/veintiuno/strategy.json, the fresh-deck sheet).

@@ -1509,3 +1509,126 @@ fn csv_has_the_same_columns_with_and_without_optional_flags() {
         assert_eq!(line.unwrap().len(), 4);
     }
 }
+
+/// One meaning per flag: the renamed flags' old spellings still work for a release, give the
+/// same report as the new ones (JSON byte for byte: settings name the arguments by their new
+/// ids) and say the new name on stderr; a bare number given to Dominó deal's `--hand` is still
+/// the hand size.
+#[test]
+fn old_flag_spellings_work_and_name_the_new_ones() {
+    let cases: [(&[&str], &[&str], &str); 5] = [
+        (
+            &[
+                "durak",
+                "sim",
+                "--players",
+                "3",
+                "--deck",
+                "52",
+                "--hand",
+                "7",
+                "--games",
+                "50",
+            ],
+            &[
+                "durak",
+                "sim",
+                "--players",
+                "3",
+                "--deck",
+                "52",
+                "--hand-size",
+                "7",
+                "--games",
+                "50",
+            ],
+            "--hand is now --hand-size",
+        ),
+        (
+            &[
+                "poker",
+                "reroll",
+                "--dice",
+                "AAKQJ",
+                "--beat",
+                "trío de reyes",
+            ],
+            &[
+                "poker",
+                "reroll",
+                "--hand",
+                "AAKQJ",
+                "--beat",
+                "trío de reyes",
+            ],
+            "--dice is now --hand",
+        ),
+        (
+            &[
+                "domino",
+                "deal",
+                "--players",
+                "4",
+                "--holding",
+                "6-6,6-1,5-4,3-3,2-0,1-1",
+            ],
+            &[
+                "domino",
+                "deal",
+                "--players",
+                "4",
+                "--hand",
+                "6-6,6-1,5-4,3-3,2-0,1-1",
+            ],
+            "--holding is now --hand",
+        ),
+        (
+            &["domino", "deal", "--players", "2", "--hand", "7"],
+            &["domino", "deal", "--players", "2", "--hand-size", "7"],
+            "--hand 7 is read as --hand-size 7",
+        ),
+        (
+            &["poker", "equity", "--score", "2,1,0", "--games", "30"],
+            &["poker", "equity", "--match", "2,1,0", "--games", "30"],
+            "--score is now --match",
+        ),
+    ];
+    for (old, new, note) in cases {
+        let run = |args: &[&str]| {
+            let out = common::tahur()
+                .args(args)
+                .args(["--format", "json"])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{args:?}");
+            (
+                String::from_utf8(out.stdout).unwrap(),
+                String::from_utf8(out.stderr).unwrap(),
+            )
+        };
+        let (old_out, old_err) = run(old);
+        let (new_out, new_err) = run(new);
+        let strip = |s: &str| {
+            let mut v: serde_json::Value = serde_json::from_str(s).unwrap();
+            // The command line's own arguments differ in spelling only where a bare number
+            // went to the old flag.
+            v["settings"].as_object_mut().unwrap().remove("hand");
+            v["settings"].as_object_mut().unwrap().remove("hand_size");
+            v
+        };
+        assert_eq!(strip(&old_out), strip(&new_out), "{old:?}");
+        assert!(old_err.contains(note), "{old:?}: {old_err}");
+        assert!(!new_err.contains("note"), "{new:?}: {new_err}");
+    }
+    // Hidden: no help, completion or man page shows the old names.
+    let help = stdout(&["poker", "reroll", "--help"]);
+    assert!(
+        help.contains("--hand <DICE>") && !help.contains("--dice"),
+        "{help}"
+    );
+    let help = stdout(&["durak", "sim", "--help"]);
+    assert!(
+        help.contains("--hand-size <N>") && !help.contains("--hand <"),
+        "{help}"
+    );
+}

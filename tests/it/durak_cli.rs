@@ -550,8 +550,11 @@ fn mistakes_get_one_line_and_exit_2() {
         e.contains("--deck 40") && e.contains("36") && e.contains("52"),
         "{e}"
     );
+    let e = sim(&["--players", "2", "--hand-size", "0"]);
+    assert!(e.contains("--hand-size 0") && e.contains("1 to 12"), "{e}");
+    // The old spelling still works for a release, and the message names the new one.
     let e = sim(&["--players", "2", "--hand", "0"]);
-    assert!(e.contains("--hand 0") && e.contains("1 to 12"), "{e}");
+    assert!(e.contains("--hand-size 0") && e.contains("1 to 12"), "{e}");
     let e = sim(&["--players", "6", "--hand", "7"]);
     assert!(e.contains("6 players × 7 cards") && e.contains("36"), "{e}");
     let e = sim(&["--players", "2", "--show-trump-transfer"]);

@@ -294,7 +294,7 @@ const TABLE: &[Rule<Rules>] = &[
     Rule {
         key: "hand",
         aliases: &["mano"],
-        flag: Flag::Value { long: "hand", value_name: "N" },
+        flag: Flag::Value { long: "hand-size", value_name: "N" },
         help: "Tiles dealt to each player; the rest sleep (are out of the game) [default: 6]",
         accepts: "give 1 to 27 tiles each",
         set: |r, v| whole(v, 1, 27).map(|n| r.hand = n as u8).is_some(),

@@ -198,7 +198,7 @@ const TABLE: &[Rule<Rules>] = &[
     Rule {
         key: "hand",
         aliases: &["mano"],
-        flag: Flag::Value { long: "hand", value_name: "N" },
+        flag: Flag::Value { long: "hand-size", value_name: "N" },
         help: "Cards dealt to each player, 1–12 [default: 8]",
         accepts: "give 1 to 12 cards",
         set: |r, v| whole(v, 1, 12).map(|n| r.hand = n as u8).is_some(),

@@ -267,7 +267,7 @@ impl Key {
             .join(" ");
         Some(match w.as_str() {
             "rules" | "reglas" => Key::Rules,
-            "points" | "puntos" | "score" | "scores" | "tantos" => Key::Points,
+            "points" | "puntos" | "score" | "scores" | "match" | "tantos" => Key::Points,
             "seat" | "asiento" | "me" | "to act" | "turn" | "turno" => Key::Seat,
             "claims" | "claim" | "cantos" | "canto" | "cantadas" => Key::Claims,
             "accepted" | "aceptado" | "acepto" => Key::Accepted,
@@ -1029,7 +1029,7 @@ impl Matches for Poker {
     type Match = PokerMatch;
     const MATCH_EXAMPLE: &'static str = "score: 2 1 0";
     // `--points` is the rule (the points that put a player out): the match state is the score.
-    const MATCH_FLAG: Option<&'static str> = Some("score");
+    const MATCH_FLAG: Option<&'static str> = Some("match");
 
     fn read_match(rules: &Rules, text: &str) -> Result<PokerMatch> {
         let n = rules.players as usize;
