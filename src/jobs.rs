@@ -345,11 +345,31 @@ impl Job {
         }
     }
 
-    /// Draws the charts asked for from a whole run's tally (whole-game jobs only).
-    pub fn charts(&self, tally: &serde_json::Value, files: &ChartFiles) -> Result<()> {
+    /// Draws the charts asked for from a whole run's tally (whole-game jobs only), each with
+    /// the run's size and seed under the plot (and "partial" for a run cut short).
+    pub fn charts(
+        &self,
+        tally: &serde_json::Value,
+        summary: &RunSummary,
+        files: &ChartFiles,
+    ) -> Result<()> {
+        let files = ChartFiles {
+            note: self.run_note(summary),
+            ..files.clone()
+        };
         match self {
-            Job::Play(p) => p.erased().charts(tally, files),
+            Job::Play(p) => p.erased().charts(tally, &files),
             _ => Ok(()),
         }
+    }
+
+    /// What a chart of this run rests on: "10,000 games · seed 1", or "partial: …".
+    pub fn run_note(&self, summary: &RunSummary) -> String {
+        crate::report::chart::run_note(
+            self.sample_unit(),
+            summary.samples_done,
+            summary.spec.samples,
+            summary.spec.seed,
+        )
     }
 }

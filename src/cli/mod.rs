@@ -645,6 +645,7 @@ fn merged_report(m: MergeArgs, files: &[(String, Partial)]) -> Result<i32> {
         main: m.chart,
         strategies: m.strategy_chart,
         length: m.length_chart,
+        note: String::new(),
     };
     let (command, drawn) = merged.job.command_and_charts();
     let asked = [
@@ -670,7 +671,7 @@ fn merged_report(m: MergeArgs, files: &[(String, Partial)]) -> Result<i32> {
             )));
         }
     }
-    merged.job.charts(&merged.tally, &charts)?;
+    merged.job.charts(&merged.tally, &merged.summary, &charts)?;
     let rep = merged.job.render(&merged.tally, &merged.summary)?;
     emit(&rep, &m.out)?;
     Ok(0)

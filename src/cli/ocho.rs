@@ -126,7 +126,13 @@ pub fn execute(cmd: OchoCommand) -> Result<i32> {
                 table,
                 forget: a.forget,
             };
-            run_job(Job::OchoValue(setup), a.deals, &a.run, &a.out, |_| Ok(()))
+            run_job(
+                Job::OchoValue(setup),
+                a.deals,
+                &a.run,
+                &a.out,
+                |_, _| Ok(()),
+            )
         }
         OchoCommand::Deal(a) => {
             let rules = a.table.rules()?;

@@ -550,6 +550,7 @@ fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> 
         main: path(m, "chart"),
         strategies: path(m, "strategy-chart"),
         length: path(m, "length-chart"),
+        note: String::new(),
     };
     if run.shard.is_some() && files.any() {
         return Err(Error::usage(
@@ -622,8 +623,8 @@ fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> 
             let deals = setup.deals_for(samples);
             let wrapped = AnyJob::Play(wrap(Job::Tournament(setup)));
             let charts = wrapped.clone();
-            return run_job(wrapped, deals, &run, &out, move |t| {
-                charts.charts(t, &files)
+            return run_job(wrapped, deals, &run, &out, move |t, summary| {
+                charts.charts(t, summary, &files)
             });
         }
         _ => Job::Flags(FlagsSetup::new(TableSetup::new(
@@ -634,8 +635,8 @@ fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> 
     };
     let wrapped = AnyJob::Play(wrap(job));
     let charts = wrapped.clone();
-    run_job(wrapped, samples, &run, &out, move |t| {
-        charts.charts(t, &files)
+    run_job(wrapped, samples, &run, &out, move |t, summary| {
+        charts.charts(t, summary, &files)
     })
 }
 

@@ -147,7 +147,7 @@ pub(crate) fn run_job(
     samples: u64,
     run: &RunArgs,
     out: &OutputArgs,
-    charts: impl FnOnce(&serde_json::Value) -> Result<()>,
+    charts: impl FnOnce(&serde_json::Value, &RunSummary) -> Result<()>,
 ) -> Result<i32> {
     let spec = job.spec(samples, run.seeds.seed);
     let asked = run.shard.as_deref();
@@ -196,7 +196,7 @@ pub(crate) fn run_job(
                 interrupted: result.interrupted,
                 missing: None,
             };
-            charts(&result.tally)?;
+            charts(&result.tally, &summary)?;
             emit(&job.render(&result.tally, &summary)?, out)?;
         }
     }
@@ -213,7 +213,7 @@ pub(crate) fn exact_or_run(
     job: impl FnOnce() -> Job,
 ) -> Result<i32> {
     match samples {
-        Some(n) => run_job(job(), n, run, out, |_| Ok(())),
+        Some(n) => run_job(job(), n, run, out, |_, _| Ok(())),
         None if run.shard.is_some() => {
             Err(Error::usage("--shard splits a simulation: add --samples N"))
         }

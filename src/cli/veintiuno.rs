@@ -285,13 +285,9 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
                 puje: a.bank_puje == "on",
             };
             let setup = HandSimSetup::new(opts, a.players as usize, &list, bank, a.check)?;
-            run_job(
-                Job::VeintiunoSim(setup),
-                a.hands,
-                &a.run,
-                &a.out,
-                |_| Ok(()),
-            )
+            run_job(Job::VeintiunoSim(setup), a.hands, &a.run, &a.out, |_, _| {
+                Ok(())
+            })
         }
         VeintiunoCommand::Strategy(a) => strategy(a),
         VeintiunoCommand::Advise(a) => advise(a),

@@ -44,6 +44,8 @@ pub struct ChartFiles {
     pub strategies: Option<PathBuf>,
     /// `sim`: the length distribution.
     pub length: Option<PathBuf>,
+    /// What the charts' figures rest on, written under each plot ([`crate::report::chart::run_note`]).
+    pub note: String,
 }
 
 impl ChartFiles {
@@ -232,26 +234,26 @@ impl<G: Game> Job<G> {
             Job::Sim(setup) => {
                 let t: SimTally = typed_tally(tally).map_err(internal)?;
                 if let Some(p) = &files.main {
-                    seat_chart(setup, &t).write(p)?;
+                    seat_chart(setup, &t).write_noted(p, &files.note)?;
                 }
                 if let Some(p) = &files.strategies {
-                    strategy_chart(setup, &t).write(p)?;
+                    strategy_chart(setup, &t).write_noted(p, &files.note)?;
                 }
                 if let Some(p) = &files.length {
-                    length_chart(setup, &t).write(p)?;
+                    length_chart(setup, &t).write_noted(p, &files.note)?;
                 }
             }
             Job::Compare(_) => {}
             Job::Tournament(setup) => {
                 if let Some(p) = &files.main {
                     let t: TournamentTally = typed_tally(tally).map_err(internal)?;
-                    ranking_chart(setup, &t).write(p)?;
+                    ranking_chart(setup, &t).write_noted(p, &files.note)?;
                 }
             }
             Job::Flags(setup) => {
                 if let Some(p) = &files.main {
                     let t: FlagsTally = typed_tally(tally).map_err(internal)?;
-                    flags::chart(setup, &t).write(p)?;
+                    flags::chart(setup, &t).write_noted(p, &files.note)?;
                 }
             }
         }

@@ -177,7 +177,7 @@ pub fn settings<R: GameRules>(rules: &R) -> crate::report::Value {
 /// default last ("[default: 6]" becomes "Default: 6."):
 ///
 /// ```text
-/// - `--hand N`, `hand=N` (or `mano=N`): Cards per hand, 1–12. Default: 6; platkowy 5.
+/// - `--hand-size N`, `hand=N` (or `mano=N`): Cards per hand, 1–12. Default: 6; platkowy 5.
 /// - `--no-redeal`, `redeal=off`: Play hands that are all red, … (no re-deal).
 /// - `lives=N` (or `vidas=N`): Lives each, 1–20. Default: 3 fichas in Chimbo 9, ….
 /// ```

@@ -37,6 +37,8 @@ const LABEL: f64 = 14.0;
 const DESC: f64 = 16.0;
 /// Space kept free around the canvas edge.
 const EDGE: f64 = 12.0;
+/// The note under the plot (game count, partial run).
+const NOTE: f64 = 12.0;
 
 fn register_font() {
     REGISTER.call_once(|| {
@@ -350,23 +352,109 @@ pub trait SvgChart {
 
     /// Renders the chart to an SVG string.
     fn to_svg(&self) -> Result<String> {
+        self.to_svg_noted("")
+    }
+
+    /// Renders the chart to an SVG string with `note` (what the figures rest on: "10,000
+    /// games · seed 1", "partial: …") in a band under the plot, right-aligned; no band when
+    /// `note` is empty.
+    fn to_svg_noted(&self, note: &str) -> Result<String> {
         register_font();
+        let fail = |e: String| Error::Internal(format!("chart: {e}"));
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-            self.draw(&root)
-                .map_err(|e| Error::Internal(format!("chart: {e}")))?;
-            root.present()
-                .map_err(|e| Error::Internal(format!("chart: {e}")))?;
+            if note.is_empty() {
+                self.draw(&root).map_err(|e| fail(e.to_string()))?;
+            } else {
+                root.fill(&WHITE).map_err(|e| fail(e.to_string()))?;
+                let band = line_height(NOTE) + 6.0;
+                let (plot, foot) = root.split_vertically(SIZE.1 - band as u32);
+                self.draw(&plot).map_err(|e| fail(e.to_string()))?;
+                let (w, _) = foot.dim_in_pixel();
+                let text = truncate(note, NOTE, w as f64 - 2.0 * EDGE);
+                let grey = BLACK.mix(0.7);
+                let right = style(NOTE)
+                    .color(&grey)
+                    .pos(plotters::style::text_anchor::Pos::new(
+                        plotters::style::text_anchor::HPos::Right,
+                        plotters::style::text_anchor::VPos::Top,
+                    ));
+                foot.draw_text(&text, &right, ((w as f64 - EDGE) as i32, 0))
+                    .map_err(|e| fail(e.to_string()))?;
+            }
+            root.present().map_err(|e| fail(e.to_string()))?;
         }
         Ok(outline_text(&svg))
     }
 
-    /// Renders the chart and writes it atomically to `path`.
+    /// Renders the chart and writes it atomically to `path`: a PNG when the name ends in
+    /// `.png` (any case), else SVG.
     fn write(&self, path: &Path) -> Result<()> {
-        let svg = self.to_svg()?;
+        self.write_noted(path, "")
+    }
+
+    /// [`SvgChart::write`] with `note` under the plot ([`SvgChart::to_svg_noted`]).
+    fn write_noted(&self, path: &Path, note: &str) -> Result<()> {
+        write_chart(path, &self.to_svg_noted(note)?)
+    }
+}
+
+/// What a chart's figures rest on, for its note: "10,000 games · seed 1", or "partial:
+/// 1,927 of 10,000 games · seed 1" for a run cut short.
+pub fn run_note(unit: &str, done: u64, requested: u64, seed: u64) -> String {
+    use crate::humanize::thousands;
+    if done < requested {
+        format!(
+            "partial: {} of {} {unit} · seed {seed}",
+            thousands(done),
+            thousands(requested)
+        )
+    } else {
+        format!("{} {unit} · seed {seed}", thousands(done))
+    }
+}
+
+/// Whether `path` names a PNG file (`.png`, any case).
+pub fn is_png(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case("png"))
+}
+
+/// Writes a chart's SVG to `path` atomically, rasterised to PNG when the name says so.
+pub fn write_chart(path: &Path, svg: &str) -> Result<()> {
+    if is_png(path) {
+        super::write_atomic(path, &png(svg, PNG_SCALE)?)
+    } else {
         super::write_atomic(path, svg.as_bytes())
     }
+}
+
+/// Pixels per SVG unit in PNG charts: twice the drawing size, sharp on high-density screens
+/// and in print.
+pub const PNG_SCALE: f32 = 2.0;
+
+/// `svg` rasterised at `scale` pixels per unit on white, encoded as PNG (pure Rust: resvg
+/// and tiny-skia; the charts' text is already outlines, so no font is needed).
+pub fn png(svg: &str, scale: f32) -> Result<Vec<u8>> {
+    use resvg::{tiny_skia, usvg};
+    let fail = |what: String| Error::Internal(format!("chart as PNG: {what}"));
+    let tree =
+        usvg::Tree::from_str(svg, &usvg::Options::default()).map_err(|e| fail(e.to_string()))?;
+    let size = tree.size();
+    let (w, h) = (
+        (size.width() * scale).ceil() as u32,
+        (size.height() * scale).ceil() as u32,
+    );
+    let mut pixmap =
+        tiny_skia::Pixmap::new(w, h).ok_or_else(|| fail(format!("no {w}×{h} canvas")))?;
+    pixmap.fill(tiny_skia::Color::WHITE);
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap.encode_png().map_err(|e| fail(e.to_string()))
 }
 
 impl SvgChart for Chart {
