@@ -283,7 +283,7 @@ const LIST_FLAGS: [(&str, &str, &str); 4] = [
     ("dudo", "hand", "1,4,4,2,6"),
     ("dudo", "shown", "3,3"),
     ("veintiuno", "removed", "AH,AS,KD"),
-    ("domino", "holding", "6-6,5-4,3-0"),
+    ("domino", "hand", "6-6,5-4,3-0"),
 ];
 
 /// Refuses an explicitly given list flag ([`LIST_FLAGS`]) that is empty or has an empty item.

@@ -16,7 +16,7 @@ use super::sim::{fair_rate, first_player_edge, for_each_game, GameSimulation, Si
 use super::table::TableSetup;
 use super::{game_streams, scored, Game, GameRules, Strategy};
 use crate::error::{Error, Result};
-use crate::report::chart::{Bar, BarChart, RefLine, Unit};
+use crate::report::chart::{Chart, Dot, DotChart, RefLine, Unit};
 use crate::report::{Report, Table, Value};
 use crate::rng::Stream;
 use crate::runner::{RunSummary, Simulation, Tally};
@@ -546,90 +546,66 @@ fn counter_table<G: Game, S: Strategy<G>>(
     ));
 }
 
-/// The first player's rate as a share of the fair share, for the table and every change, with
-/// 95 % intervals (100 %: fair); scored games: the first compared counter of every table.
-pub fn chart<G: Game, S: Strategy<G>>(setup: &FlagsSetup<G, S>, t: &FlagsTally) -> BarChart {
+/// The chart of a flags run: one row per rule change, its paired difference against the
+/// table as given (the first player's edge in points; a scored game's first compared figure)
+/// with its 95 % interval, and a line at zero, the table as given. Differences, not levels:
+/// the few points a change moves are the width of the plot.
+pub fn chart<G: Game, S: Strategy<G>>(setup: &FlagsSetup<G, S>, t: &FlagsTally) -> Chart {
     let info = &G::INFO;
-    let mut bars = Vec::new();
     let scored_table = scored::<G>();
-    let bar = |label: String, rules: &G::Rules, g: &SimTally, ct: &CompareTally, a: bool| {
-        if scored_table {
-            let d = paired_counter::<G>(ct, 0);
-            let v = if a { d.a } else { d.b };
-            // The interval of B's own mean is not paired: show the paired change's width.
-            let half = (d.interval.high - d.interval.low) / 2.0;
-            Bar {
-                label,
-                value: v,
-                low: v - half,
-                high: v + half,
-            }
-        } else {
-            let (value, low, high) = share_of_fair::<G>(rules, g);
-            Bar {
-                label,
+    let dots = setup
+        .changes
+        .iter()
+        .zip(&t.changes)
+        .enumerate()
+        .map(|(k, (change, ct))| {
+            let d = if scored_table {
+                paired_counter::<G>(ct, 0)
+            } else {
+                paired_edge(&setup.comparison(k), ct)
+            };
+            let (value, low, high, _) = flipped(d);
+            Dot {
+                label: change.label.clone(),
                 value,
                 low,
                 high,
             }
-        }
-    };
-    if let Some(first) = t.changes.first() {
-        bars.push(bar(
-            "as given".into(),
-            &setup.base.rules,
-            &first.a,
-            first,
-            true,
-        ));
-    }
-    for (change, ct) in setup.changes.iter().zip(&t.changes) {
-        bars.push(bar(
-            change.label.clone(),
-            &change.table.rules,
-            &ct.b,
-            ct,
-            false,
-        ));
-    }
-    if scored_table {
-        BarChart {
-            title: format!(
-                "{} per {} · {}",
-                info.compared.first().map_or("points", |c| c.label),
-                crate::text::singular(info.words.length_unit),
+        })
+        .collect();
+    let (title, x_label, legend) = if scored_table {
+        let what = info.compared.first().map_or("points", |c| c.label);
+        let per = crate::text::singular(info.words.length_unit);
+        (
+            format!(
+                "What each house rule changes in the {what} per {per} · {}",
                 setup.base.describe()
             ),
-            y_label: format!(
-                "{} per {} (units)",
-                info.compared.first().map_or("points", |c| c.label),
-                crate::text::singular(info.words.length_unit)
-            ),
-            x_label: "rules".into(),
-            y_unit: Unit::Number,
-            bar_legend: Some("mean, 95 % interval of the paired change".into()),
-            bars,
-            marks: vec![RefLine::new(0.0, "zero")],
-        }
+            format!("change in the {what} per {per} against the table as given (units)"),
+            "paired change, 95 % interval".to_string(),
+        )
     } else {
-        BarChart {
-            title: format!(
-                "{}'s {} / fair share · {}",
-                capital(info.words.first_player),
-                info.words.rate,
+        (
+            format!(
+                "What each house rule changes in the {}'s edge · {}",
+                info.words.first_player,
                 setup.base.describe()
             ),
-            y_label: "share of the fair share".into(),
-            x_label: "rules".into(),
-            y_unit: Unit::Percent,
-            bar_legend: Some(format!(
-                "{}'s {} / fair share, 95 % interval",
-                info.words.first_player, info.words.rate
-            )),
-            bars,
-            marks: vec![RefLine::new(1.0, "fair (100 %)")],
-        }
-    }
+            format!(
+                "change in the {}'s edge against the table as given (percentage points)",
+                info.words.first_player
+            ),
+            "paired change, 95 % interval".to_string(),
+        )
+    };
+    Chart::Dot(DotChart {
+        title,
+        x_label,
+        x_unit: Unit::Number,
+        dots,
+        dot_legend: legend,
+        marks: vec![RefLine::new(0.0, "no change: the table as given")],
+    })
 }
 
 /// A change as a table cell: its name and the `--house` setting that makes it for people
@@ -643,8 +619,4 @@ fn change_value<G: Game, S: Strategy<G>>(change: &Change<G, S>) -> Value {
             change.name.clone(),
         )
     }
-}
-
-fn capital(s: &str) -> String {
-    super::sim::capitalised(s)
 }

@@ -316,6 +316,38 @@ pub struct BarChart {
     pub marks: Vec<RefLine>,
 }
 
+/// One row of a dot plot: an estimate and its interval.
+#[derive(Clone, Debug)]
+pub struct Dot {
+    /// The row's name, left of the plot (wrapped at spaces only, never inside a name).
+    pub label: String,
+    /// The estimate.
+    pub value: f64,
+    /// Interval drawn as a whisker (not drawn unless both ends are finite).
+    pub low: f64,
+    /// Interval drawn as a whisker.
+    pub high: f64,
+}
+
+/// A dot plot: one row per category, each estimate a dot with its interval as a whisker on a
+/// numeric x axis, with a reference line (a paired difference's zero: no change). What the
+/// data of a comparison needs: the few points that matter are the width of the plot.
+#[derive(Clone, Debug)]
+pub struct DotChart {
+    /// Title above the plot.
+    pub title: String,
+    /// X axis title (what the dots are: "change of the first attacker's edge (points)").
+    pub x_label: String,
+    /// How the x axis shows its values.
+    pub x_unit: Unit,
+    /// The rows, top to bottom.
+    pub dots: Vec<Dot>,
+    /// What a dot shows, named in the legend with its whisker.
+    pub dot_legend: String,
+    /// Vertical reference lines (zero: as given).
+    pub marks: Vec<RefLine>,
+}
+
 /// Any chart the tool draws.
 #[derive(Clone, Debug)]
 pub enum Chart {
@@ -323,6 +355,8 @@ pub enum Chart {
     Line(LineChart),
     /// A bar chart.
     Bar(BarChart),
+    /// A dot plot of estimates with intervals.
+    Dot(DotChart),
 }
 
 const PALETTE: [RGBColor; 10] = [
@@ -465,6 +499,7 @@ impl SvgChart for Chart {
         match self {
             Chart::Line(c) => c.draw(root),
             Chart::Bar(c) => c.draw(root),
+            Chart::Dot(c) => c.draw(root),
         }
     }
 }
@@ -958,6 +993,141 @@ impl SvgChart for BarChart {
                     &top,
                     (px, py + 8 + (k as f64 * line_height(labels.size)) as i32),
                 )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Splits `text` at spaces into at most `max_lines` lines no wider than `max_w` at `size`;
+/// `None` when a word (a name such as `five-before-discard=on`) or the lines do not fit.
+fn wrap_words(text: &str, size: f64, max_w: f64, max_lines: usize) -> Option<Vec<String>> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        match lines.last_mut() {
+            Some(line) if text_width(&format!("{line} {word}"), size) <= max_w => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    let fits = lines.iter().all(|l| text_width(l, size) <= max_w);
+    (fits && lines.len() <= max_lines).then_some(lines)
+}
+
+impl SvgChart for DotChart {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, plotters::coord::Shift>,
+    ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let c = colour(0);
+        let mut legend = vec![(Swatch::Line(c), self.dot_legend.clone())];
+        legend.extend(mark_entries(&self.marks));
+        let plot = frame(root, &self.title, &legend)?;
+        let (w, h) = plot.dim_in_pixel();
+        let n = self.dots.len().max(1);
+        let xs = self.x_unit.scale();
+        // Row labels: one size for all, the largest at which every label fits its band in at
+        // most two lines broken at spaces; a name too long even so is shrunk, never cut.
+        let band = (w as f64 * 0.32).min(300.0);
+        let x_area = line_height(LABEL) + 10.0 + line_height(DESC) + 4.0;
+        let row_h = ((h as f64 - x_area - 6.0 - EDGE) / n as f64).max(1.0);
+        let max_lines = if row_h >= 2.0 * line_height(11.0) {
+            2
+        } else {
+            1
+        };
+        let size = [LABEL, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0]
+            .into_iter()
+            .find(|&s| {
+                self.dots
+                    .iter()
+                    .all(|d| wrap_words(&d.label, s, band - 8.0, max_lines).is_some())
+            })
+            .unwrap_or(8.0);
+        let lines: Vec<Vec<String>> = self
+            .dots
+            .iter()
+            .map(|d| {
+                wrap_words(&d.label, size, band - 8.0, max_lines)
+                    .unwrap_or_else(|| vec![d.label.clone()])
+            })
+            .collect();
+        let x_ticks = value_ticks(
+            self.dots
+                .iter()
+                .flat_map(|d| [d.value, d.low, d.high])
+                .chain(self.marks.iter().map(|m| m.value))
+                .map(|v| v * xs),
+            true,
+            self.x_unit,
+        );
+        let percent = self.x_unit == Unit::Percent;
+        let mut chart = ChartBuilder::on(&plot)
+            .margin_left(MARGIN_LEFT as u32)
+            .margin_right(MARGIN_RIGHT as u32)
+            .margin_top(6)
+            .margin_bottom(EDGE as u32)
+            .x_label_area_size(x_area as u32)
+            .y_label_area_size(band as u32)
+            .build_cartesian_2d(
+                KeyedAxis::new(x_ticks.lo, x_ticks.hi, x_ticks.values.clone()),
+                KeyedAxis::new(-0.5, n as f64 - 0.5, Vec::new()),
+            )?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .x_label_formatter(&|x| x_ticks.label(*x, percent))
+            .x_desc(self.x_label.as_str())
+            .label_style((FAMILY, LABEL))
+            .axis_desc_style((FAMILY, DESC))
+            .bold_line_style(BLACK.mix(0.12))
+            .light_line_style(TRANSPARENT)
+            .draw()?;
+        // Row i from the top.
+        let y = |i: usize| (n - 1 - i) as f64;
+        for m in &self.marks {
+            chart.draw_series(DashedLineSeries::new(
+                [(m.value * xs, -0.5), (m.value * xs, n as f64 - 0.5)],
+                8,
+                5,
+                BLACK.mix(0.7).stroke_width(1),
+            ))?;
+        }
+        // Whisker caps a fixed few pixels tall: a narrow interval stays a dot with short
+        // ticks, never a blot.
+        let cap = (0.18f64).min(6.0 / row_h);
+        for (i, d) in self.dots.iter().enumerate() {
+            let yi = y(i);
+            if d.low.is_finite() && d.high.is_finite() {
+                let (lo, hi) = (d.low * xs, d.high * xs);
+                for seg in [
+                    vec![(lo, yi), (hi, yi)],
+                    vec![(lo, yi - cap), (lo, yi + cap)],
+                    vec![(hi, yi - cap), (hi, yi + cap)],
+                ] {
+                    chart.draw_series(std::iter::once(PathElement::new(seg, c.stroke_width(2))))?;
+                }
+            }
+            if d.value.is_finite() {
+                chart.draw_series(std::iter::once(Circle::new(
+                    (d.value * xs, yi),
+                    5,
+                    c.filled(),
+                )))?;
+            }
+        }
+        let right = style(size).pos(plotters::style::text_anchor::Pos::new(
+            plotters::style::text_anchor::HPos::Right,
+            plotters::style::text_anchor::VPos::Center,
+        ));
+        for (i, ls) in lines.iter().enumerate() {
+            let (px, py) = chart.backend_coord(&(x_ticks.lo, y(i)));
+            let lh = line_height(size);
+            let top = py as f64 - lh * (ls.len() as f64 - 1.0) / 2.0;
+            for (k, l) in ls.iter().enumerate() {
+                root.draw_text(l, &right, (px - 8, (top + k as f64 * lh) as i32))?;
             }
         }
         Ok(())

@@ -1322,8 +1322,8 @@ fn empty_lists_ignored_flags_and_misleading_messages_are_answered() {
             &["--removed '' is empty", "AH,AS,KD"],
         ),
         (
-            &["domino", "deal", "--players", "4", "--holding", "6-6,,5-5"],
-            &["--holding '6-6,,5-5'", "empty item between two commas"],
+            &["domino", "deal", "--players", "4", "--hand", "6-6,,5-5"],
+            &["--hand '6-6,,5-5'", "empty item between two commas"],
         ),
         (
             &[
