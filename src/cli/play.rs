@@ -235,6 +235,14 @@ fn command<G: GameCli>(name: &'static str) -> Command {
                         .help("Overall significance level α for --until-decided"),
                 );
             cmd = series_arg::<G>(cmd);
+            cmd = cmd.arg(chart_arg(
+                "chart",
+                if matches!(info.scoring, Scoring::Points) {
+                    "Draw each seat's A − B (points per game) with its 95 % interval as a dot plot, SVG"
+                } else {
+                    "Draw A − B of every rate (percentage points) with its 95 % interval as a dot plot, SVG"
+                },
+            ));
         }
         "tournament" => {
             cmd = cmd.arg(check_arg()).arg(chart_arg(
@@ -344,7 +352,10 @@ fn chart_arg(id: &'static str, help: &str) -> Arg {
         .long(id)
         .value_name("FILE")
         .value_parser(clap::value_parser!(PathBuf))
-        .help(help.to_string())
+        .help(format!(
+            "{} (PNG when FILE ends in .png)",
+            help.trim_end_matches('.')
+        ))
 }
 
 /// The count in the game's unit (`--games`, `--hands`) and the run options every job takes.
@@ -614,6 +625,11 @@ fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> 
                 m.get_one::<f64>("detect").copied(),
             )?;
             if m.get_flag("until-decided") {
+                if files.any() {
+                    return Err(Error::usage(
+                        "charts are drawn from runs of a fixed size: drop --chart with --until-decided",
+                    ));
+                }
                 return sequential::<G>(setup, m, samples, &run, &out);
             }
             Job::Compare(setup)

@@ -513,6 +513,57 @@ pub fn comparisons<G: Game, S: Strategy<G>>(
     v
 }
 
+/// The chart of a comparison: a dot plot of A − B with its 95 % interval for every figure in
+/// one unit — each rate and the first player's edge (percentage points), or for a scored game
+/// each seat's points per game — and a dashed line at zero (no difference).
+pub fn chart<G: Game, S: Strategy<G>>(
+    setup: &CompareSetup<G, S>,
+    t: &CompareTally,
+) -> crate::report::chart::Chart {
+    use crate::report::chart::{Chart, Dot, DotChart, RefLine, Unit};
+    let scored_table = scored::<G>();
+    let dots = comparisons(setup, t)
+        .into_iter()
+        .filter(|r| {
+            if scored_table {
+                r.id.starts_with("seat_")
+            } else {
+                matches!(r.kind, RowKind::Rate | RowKind::Edge)
+            }
+        })
+        .map(|r| {
+            // Rates' differences in points, as the edge row already is.
+            let k = if r.kind == RowKind::Rate { 100.0 } else { 1.0 };
+            Dot {
+                label: r.name,
+                value: r.diff.difference * k,
+                low: r.diff.interval.low * k,
+                high: r.diff.interval.high * k,
+            }
+        })
+        .collect();
+    Chart::Dot(DotChart {
+        title: format!(
+            "{} compare · A: {} · B: {}",
+            G::INFO.title,
+            setup.names[0],
+            setup.names[1]
+        ),
+        x_label: if scored_table {
+            format!(
+                "A − B, points per {}",
+                crate::text::singular(G::INFO.sample_unit)
+            )
+        } else {
+            "A − B (percentage points)".into()
+        },
+        x_unit: Unit::Number,
+        dots,
+        dot_legend: "A − B, paired, 95 % interval".into(),
+        marks: vec![RefLine::new(0.0, "no difference")],
+    })
+}
+
 /// The primary comparison of `--until-decided`: the first compared counter of a scored game
 /// that has them (21: the bank's result); else the first strategy's result when both variants
 /// seat the same two or more strategies; else the first player's rate.

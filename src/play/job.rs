@@ -217,7 +217,7 @@ impl<G: Game> Job<G> {
     pub fn command_and_charts(&self) -> (String, &'static [&'static str]) {
         let (name, charts): (&str, &'static [&'static str]) = match self {
             Job::Sim(_) => ("sim", &["chart", "strategy-chart", "length-chart"]),
-            Job::Compare(_) => ("compare", &[]),
+            Job::Compare(_) => ("compare", &["chart"]),
             Job::Tournament(_) => ("tournament", &["chart"]),
             Job::Flags(_) => ("flags", &["chart"]),
         };
@@ -243,7 +243,12 @@ impl<G: Game> Job<G> {
                     length_chart(setup, &t).write_noted(p, &files.note)?;
                 }
             }
-            Job::Compare(_) => {}
+            Job::Compare(setup) => {
+                if let Some(p) = &files.main {
+                    let t: CompareTally = typed_tally(tally).map_err(internal)?;
+                    compare::chart(setup, &t).write_noted(p, &files.note)?;
+                }
+            }
             Job::Tournament(setup) => {
                 if let Some(p) = &files.main {
                     let t: TournamentTally = typed_tally(tally).map_err(internal)?;
