@@ -337,8 +337,8 @@ impl Job {
     pub fn command_and_charts(&self) -> (String, &'static [&'static str]) {
         match self {
             Job::DudoProb(_) => ("dudo prob".into(), &[]),
-            Job::VeintiunoSim(_) => ("veintiuno sim".into(), &[]),
-            Job::OchoValue(_) => ("ocho value".into(), &[]),
+            Job::VeintiunoSim(_) => ("veintiuno sim".into(), &["chart"]),
+            Job::OchoValue(_) => ("ocho value".into(), &["chart"]),
             Job::OchoDeal(_) => ("ocho deal".into(), &[]),
             Job::DominoDeal(_) => ("domino deal".into(), &[]),
             Job::Play(p) => p.erased().command_and_charts(),
@@ -357,8 +357,20 @@ impl Job {
             note: self.run_note(summary),
             ..files.clone()
         };
+        let draw = |chart: crate::report::chart::Chart| match &files.main {
+            Some(p) => {
+                use crate::report::chart::SvgChart as _;
+                chart.write_noted(p, &files.note)
+            }
+            None => Ok(()),
+        };
         match self {
             Job::Play(p) => p.erased().charts(tally, &files),
+            Job::OchoValue(s) => draw(ocho_value::chart(s, &typed_tally(tally)?)),
+            Job::VeintiunoSim(s) => draw(crate::games::veintiuno::sim::chart(
+                s,
+                &typed_tally::<crate::games::veintiuno::sim::HandTally>(tally)?,
+            )),
             _ => Ok(()),
         }
     }

@@ -88,6 +88,10 @@ pub struct ValueCmd {
     /// Deals to play, e.g. 20000 or 1e5 (each is played 9 times).
     #[arg(long, alias = "games", value_name = "N", default_value = "20000", value_parser = samples("deals"))]
     pub deals: u64,
+    /// Draw each special's change in going out first with its 95 % interval as a dot plot, SVG
+    /// (PNG when FILE ends in .png).
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub run: RunArgs,
     #[command(flatten)]
@@ -126,13 +130,16 @@ pub fn execute(cmd: OchoCommand) -> Result<i32> {
                 table,
                 forget: a.forget,
             };
-            run_job(
-                Job::OchoValue(setup),
-                a.deals,
-                &a.run,
-                &a.out,
-                |_, _| Ok(()),
-            )
+            let files = tahur::play::job::ChartFiles {
+                main: a.chart.clone(),
+                ..Default::default()
+            };
+            super::run::refuse_charts_with_shard(&files, &a.run)?;
+            let job = Job::OchoValue(setup);
+            let charts = job.clone();
+            run_job(job, a.deals, &a.run, &a.out, move |t, summary| {
+                charts.charts(t, summary, &files)
+            })
         }
         OchoCommand::Deal(a) => {
             let rules = a.table.rules()?;

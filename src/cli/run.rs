@@ -140,6 +140,19 @@ pub(crate) fn exit_code(interrupted: bool, message: impl FnOnce() -> String) -> 
     }
 }
 
+/// Refuses charts asked of one shard (a chart is drawn from a whole run: `tahur merge` draws it).
+pub(crate) fn refuse_charts_with_shard(
+    files: &tahur::play::job::ChartFiles,
+    run: &RunArgs,
+) -> Result<()> {
+    if run.shard.is_some() && files.any() {
+        return Err(tahur::error::Error::usage(
+            "charts are drawn from whole runs: drop --chart with --shard (tahur merge --chart draws it)",
+        ));
+    }
+    Ok(())
+}
+
 /// Runs a job of `samples` samples: the whole run (charts drawn by `charts`, then the report
 /// printed), or one shard (its partial result written for `tahur merge`). Returns the exit code.
 pub(crate) fn run_job(

@@ -216,6 +216,10 @@ pub struct SimCmd {
     /// Hands to play, e.g. 1000000 or 1e6.
     #[arg(long, value_name = "N", default_value = "1000000", value_parser = samples("hands"), alias = "games")]
     pub hands: u64,
+    /// Draw each seat's EV per hand and the bank's result with 95 % intervals as a dot plot,
+    /// SVG (PNG when FILE ends in .png).
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub run: RunArgs,
     #[command(flatten)]
@@ -285,8 +289,15 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
                 puje: a.bank_puje == "on",
             };
             let setup = HandSimSetup::new(opts, a.players as usize, &list, bank, a.check)?;
-            run_job(Job::VeintiunoSim(setup), a.hands, &a.run, &a.out, |_, _| {
-                Ok(())
+            let files = tahur::play::job::ChartFiles {
+                main: a.chart.clone(),
+                ..Default::default()
+            };
+            super::run::refuse_charts_with_shard(&files, &a.run)?;
+            let job = Job::VeintiunoSim(setup);
+            let charts = job.clone();
+            run_job(job, a.hands, &a.run, &a.out, move |t, summary| {
+                charts.charts(t, summary, &files)
             })
         }
         VeintiunoCommand::Strategy(a) => strategy(a),

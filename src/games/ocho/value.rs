@@ -290,6 +290,43 @@ fn points(x: f64) -> String {
     }
 }
 
+/// The chart of `ocho value`: what each special (and forgetting «voy por una») changes in the
+/// chance of going out first, paired on the same deals, a dot with its 95 % interval in
+/// percentage points, and a dashed line at zero (a plain card).
+pub fn chart(setup: &ValueSetup, t: &ValueTally) -> crate::report::chart::Chart {
+    use crate::report::chart::{Chart, Dot, DotChart, RefLine, Unit};
+    let names = KINDS
+        .iter()
+        .map(|(_, name, _)| name.to_string())
+        .chain([format!(
+            "forgetting «voy por una» {} of the time",
+            humanize::percent(setup.forget)
+        )]);
+    let dots = names
+        .zip(&t.rows)
+        .map(|(name, row)| {
+            let d = paired_proportions(&row.first, row.pairs);
+            Dot {
+                label: name,
+                value: 100.0 * d.difference,
+                low: 100.0 * d.interval.low,
+                high: 100.0 * d.interval.high,
+            }
+        })
+        .collect();
+    Chart::Dot(DotChart {
+        title: format!(
+            "Ocho loco · what each special card is worth · {}",
+            setup.table.describe()
+        ),
+        x_label: "change in the chance of going out first (percentage points)".into(),
+        x_unit: Unit::Number,
+        dots,
+        dot_legend: "in place of a plain card, paired, 95 % interval".into(),
+        marks: vec![RefLine::new(0.0, "a plain card")],
+    })
+}
+
 /// The report.
 pub fn report(setup: &ValueSetup, t: &ValueTally, run: &RunSummary) -> Report {
     let table = &setup.table;

@@ -320,6 +320,47 @@ fn mean(n: u64, sum: i64, sq: u64) -> MeanEstimate {
     MeanEstimate::from_sums(n, sum as i128, sq as u128)
 }
 
+/// The chart of a simulation: each seat's EV per hand as a player and the bank's result per
+/// hand, each a dot with its 95 % interval, and a dashed line at zero (an even game).
+pub fn chart(setup: &HandSimSetup, t: &HandTally) -> crate::report::chart::Chart {
+    use crate::report::chart::{Chart, Dot, DotChart, RefLine, Unit};
+    let dot = |label: String, n: u64, net: i64, sq: u64| {
+        let m = mean(n, net, sq);
+        let ci = m.interval(0.95);
+        Dot {
+            label,
+            value: if m.n == 0 { f64::NAN } else { m.mean },
+            low: ci.low,
+            high: ci.high,
+        }
+    };
+    let mut dots: Vec<Dot> = setup
+        .policies
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            dot(
+                format!("seat {} ({}) as player", i + 1, p.name),
+                t.player_hands[i],
+                t.player_net[i],
+                t.player_net_sq[i],
+            )
+        })
+        .collect();
+    dots.push(dot("the bank".into(), t.hands, t.bank_net, t.bank_net_sq));
+    Chart::Dot(DotChart {
+        title: format!(
+            "21 ecuatoriano · result per hand · {} players",
+            setup.policies.len()
+        ),
+        x_label: "result per hand (betting units)".into(),
+        x_unit: Unit::Number,
+        dots,
+        dot_legend: "mean per hand, 95 % interval".into(),
+        marks: vec![RefLine::new(0.0, "even")],
+    })
+}
+
 /// The report of a simulation.
 pub fn report(setup: &HandSimSetup, t: &HandTally, run: &RunSummary) -> Report {
     let names: Vec<&str> = setup.policies.iter().map(|p| p.name.as_str()).collect();
