@@ -865,16 +865,29 @@ impl CategoryLabels {
                 .collect();
             return Self { lines, size: LABEL };
         }
-        let sizes = [LABEL, 13.0, 12.0, 11.0];
-        // One size for every label: the largest at which each fits in three lines.
+        let sizes = [LABEL, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0];
+        // One size for every label: the largest at which each fits in three lines broken at
+        // spaces only. A name (`threshold:t=0.35`, `five-before-discard=on`) is never cut: at
+        // the smallest size a label that still does not fit keeps its words whole, one a line.
         let size = sizes
             .iter()
             .copied()
-            .find(|&s| bars.iter().all(|b| wrap(&b.label, s, room, 3).is_some()))
-            .unwrap_or(11.0);
+            .find(|&s| {
+                bars.iter()
+                    .all(|b| wrap_words(&b.label, s, room, 3).is_some())
+            })
+            .unwrap_or(8.0);
         let lines = bars
             .iter()
-            .map(|b| fit(&b.label, &[size], room, 3).0)
+            .map(|b| {
+                wrap_words(&b.label, size, room, 3).unwrap_or_else(|| {
+                    b.label
+                        .split(' ')
+                        .filter(|w| !w.is_empty())
+                        .map(String::from)
+                        .collect()
+                })
+            })
             .collect();
         Self { lines, size }
     }

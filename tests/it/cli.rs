@@ -1632,3 +1632,55 @@ fn old_flag_spellings_work_and_name_the_new_ones() {
         "{help}"
     );
 }
+
+/// `--chart FILE.png` writes a PNG for every command that draws, the new charts of compare,
+/// ocho value and veintiuno sim among them; `.svg` an SVG that says the run's size.
+#[test]
+fn charts_are_png_or_svg_as_named_for_every_command_that_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs: [&[&str]; 5] = [
+        &["durak", "sim", "--players", "3", "--games", "200"],
+        &[
+            "durak",
+            "compare",
+            "--players",
+            "3",
+            "--b",
+            "variant=perevodnoy",
+            "--games",
+            "200",
+        ],
+        &["durak", "flags", "--players", "3", "--games", "100"],
+        &["ocho", "value", "--players", "3", "--deals", "60"],
+        &["veintiuno", "sim", "--players", "3", "--hands", "2000"],
+    ];
+    for (i, args) in runs.iter().enumerate() {
+        let png = dir.path().join(format!("c{i}.png"));
+        let svg = dir.path().join(format!("c{i}.svg"));
+        for (file, png_file) in [(&png, true), (&svg, false)] {
+            let mut a: Vec<&str> = args.to_vec();
+            a.extend(["--chart", file.to_str().unwrap()]);
+            stdout(&a);
+            let bytes = std::fs::read(file).unwrap();
+            assert_eq!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), png_file, "{a:?}");
+            if !png_file {
+                let text = String::from_utf8(bytes).unwrap();
+                assert!(text.contains("· seed 1"), "{a:?}: no run note");
+            }
+        }
+    }
+    // A chart of one shard is refused: merge draws it from the whole run.
+    let e = common::fails(&[
+        "ocho",
+        "value",
+        "--players",
+        "3",
+        "--deals",
+        "60",
+        "--shard",
+        "1/2",
+        "--chart",
+        dir.path().join("x.svg").to_str().unwrap(),
+    ]);
+    assert!(e.contains("--chart") && e.contains("--shard"), "{e}");
+}

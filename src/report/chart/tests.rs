@@ -363,3 +363,159 @@ A &amp; B
     let w = text_width("A & B", 12.4);
     assert!((d[0].x1 - d[0].x0 - w).abs() < 0.2 && (d[0].x0 + w / 2.0 - 450.0).abs() < 0.2);
 }
+
+/// Names in category labels are never cut (`five-before-discard=on` is one word), however
+/// many bars share the width: the labels shrink instead.
+#[test]
+fn category_labels_keep_names_whole() {
+    let names = [
+        "threshold:t=0.35",
+        "five-before-discard=on",
+        "as given",
+        "search:rollouts=20,call=0,bluff=0.6",
+    ];
+    let bars: Vec<Bar> = (0..12)
+        .map(|i| Bar::plain(names[i % names.len()], 0.1 * i as f64))
+        .collect();
+    let chart = BarChart {
+        title: "Names".into(),
+        x_label: "strategy".into(),
+        y_label: "rate".into(),
+        y_unit: Unit::Percent,
+        bars,
+        bar_legend: None,
+        marks: vec![],
+    };
+    let d = texts(&chart.to_svg().unwrap());
+    for name in names.iter().filter(|n| !n.contains(' ')) {
+        assert!(has(&d, name), "{name} cut: {d:?}");
+    }
+}
+
+fn dot_chart(dots: Vec<Dot>) -> DotChart {
+    DotChart {
+        title: LONG.into(),
+        x_label: "change in the first attacker's edge (percentage points)".into(),
+        x_unit: Unit::Number,
+        dots,
+        dot_legend: "paired change, 95 % interval".into(),
+        marks: vec![RefLine::new(0.0, "no change: the table as given")],
+    }
+}
+
+/// Dot plots with awkward data: long names without spaces, one row and many, an interval of
+/// width zero, a huge one, a missing value, all values negative; the partial-run note under
+/// the plot; and each as a PNG that is an image of the chart's size with ink on it.
+#[test]
+fn dot_charts_and_pngs_read_cleanly() {
+    let dot = |label: &str, value: f64, low: f64, high: f64| Dot {
+        label: label.into(),
+        value,
+        low,
+        high,
+    };
+    let awkward = vec![
+        dot(
+            "five-before-discard=on,last-cards=defender",
+            -0.44,
+            -2.5,
+            1.6,
+        ),
+        dot("as given", 0.0, 0.0, 0.0),
+        dot("platkowy", -4.6, -7.05, -2.17),
+        dot(
+            "a very long house rule name with many words in it to wrap",
+            30.0,
+            -40.0,
+            90.0,
+        ),
+        dot("missing", f64::NAN, f64::NAN, f64::NAN),
+    ];
+    let many: Vec<Dot> = (0..24)
+        .map(|i| {
+            dot(
+                &format!("change {i}"),
+                -(i as f64),
+                -(i as f64) - 1.0,
+                -(i as f64) + 1.0,
+            )
+        })
+        .collect();
+    let one = vec![dot("threshold:t=0.35", -0.01, -0.012, -0.008)];
+    for dots in [awkward, many, one] {
+        let chart = dot_chart(dots.clone());
+        let svg = chart
+            .to_svg_noted("partial: 1,927 of 30,000 games · seed 1")
+            .unwrap();
+        assert!(!svg.contains("NaN") && !svg.contains("inf"));
+        let d = check(&svg);
+        assert!(has(&d, "partial: 1,927 of 30,000 games · seed 1"), "{d:?}");
+        for name in dots
+            .iter()
+            .map(|x| x.label.as_str())
+            .filter(|n| !n.contains(' '))
+        {
+            assert!(has(&d, name), "{name} cut: {d:?}");
+        }
+        let bytes = png(&svg, 1.0).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        let image = resvg::tiny_skia::Pixmap::decode_png(&bytes).unwrap();
+        assert_eq!((image.width(), image.height()), SIZE);
+        let inked = image
+            .pixels()
+            .iter()
+            .filter(|p| p.red() < 128 && p.alpha() == 255)
+            .count();
+        assert!(inked > 2_000, "{inked} dark pixels: a blank image?");
+    }
+    // Every chart kind as a PNG, at the scale files are written with.
+    let line = LineChart {
+        title: "t".into(),
+        x_label: "x".into(),
+        x_unit: Unit::Count,
+        y_label: "y".into(),
+        y_unit: Unit::Percent,
+        series: vec![Series {
+            label: String::new(),
+            points: vec![(1.0, 0.2), (2.0, 0.5)],
+        }],
+        marks: vec![],
+    };
+    for chart in [
+        Chart::Line(line),
+        Chart::Dot(dot_chart(vec![dot("a", 1.0, 0.5, 1.5)])),
+    ] {
+        let bytes = png(&chart.to_svg().unwrap(), PNG_SCALE).unwrap();
+        let image = resvg::tiny_skia::Pixmap::decode_png(&bytes).unwrap();
+        assert_eq!(
+            (image.width(), image.height()),
+            (SIZE.0 * 2, SIZE.1 * 2),
+            "twice the drawing size"
+        );
+    }
+}
+
+/// `write` picks the format from the file name: `.png` (any case) a PNG, anything else SVG;
+/// both atomically.
+#[test]
+fn charts_are_written_as_the_name_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let chart = Chart::Dot(dot_chart(vec![Dot {
+        label: "a".into(),
+        value: 1.0,
+        low: 0.0,
+        high: 2.0,
+    }]));
+    for (name, png_file) in [
+        ("c.png", true),
+        ("c.PNG", true),
+        ("c.svg", false),
+        ("c", false),
+    ] {
+        let p = dir.path().join(name);
+        chart.write_noted(&p, "10 games · seed 1").unwrap();
+        let bytes = std::fs::read(&p).unwrap();
+        assert_eq!(bytes.starts_with(b"\x89PNG"), png_file, "{name}");
+        assert_eq!(bytes.starts_with(b"<svg"), !png_file, "{name}");
+    }
+}
