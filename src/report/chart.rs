@@ -974,11 +974,19 @@ impl SvgChart for BarChart {
             }
             let x = i as f64;
             let (lo, hi) = (b.low * ys, b.high * ys);
-            for seg in [
-                vec![(x, lo), (x, hi)],
-                vec![(x - cap, lo), (x + cap, lo)],
-                vec![(x - cap, hi), (x + cap, hi)],
-            ] {
+            // An interval a few pixels tall gets no caps: three thick strokes on top of each
+            // other would read as a black blot, not as "narrow".
+            let tall = (chart.backend_coord(&(x, lo)).1 - chart.backend_coord(&(x, hi)).1).abs();
+            let segments = if tall < 8 {
+                vec![vec![(x, lo), (x, hi)]]
+            } else {
+                vec![
+                    vec![(x, lo), (x, hi)],
+                    vec![(x - cap, lo), (x + cap, lo)],
+                    vec![(x - cap, hi), (x + cap, hi)],
+                ]
+            };
+            for seg in segments {
                 chart.draw_series(std::iter::once(PathElement::new(
                     seg,
                     BLACK.stroke_width(2),
