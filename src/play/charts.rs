@@ -13,6 +13,37 @@ use crate::stats::{per_seat_rate, wilson95};
 pub fn seat_chart<G: Game, S: Strategy<G>>(setup: &TableSetup<G, S>, t: &SimTally) -> BarChart {
     let w = &G::INFO.words;
     let scored = scored::<G>();
+    // Where every seat plays the same strategy, seats differ only by where the game put them:
+    // a chart by position after the first player shows the first player's edge, which seats
+    // (the first player moves round the table) average away.
+    let same = setup.strategies.windows(2).all(|p| p[0] == p[1]);
+    if !scored && same && t.positions.len() == setup.strategies.len() {
+        return BarChart {
+            title: format!(
+                "{} by position after the {} · {}",
+                super::sim::capitalised(w.rate),
+                w.first_player,
+                setup.describe()
+            ),
+            y_label: w.chart_axis.into(),
+            y_unit: Unit::Percent,
+            x_label: format!("position, from the {}", w.first_player),
+            bar_legend: Some(bar_legend::<G>(false)),
+            bars: (0..setup.strategies.len())
+                .map(|k| {
+                    let count = t.positions[k].sum.max(0) as u64;
+                    let (p, ci) = wilson95(count, t.games);
+                    Bar {
+                        label: super::sim::position_name::<G>(k),
+                        value: p.estimate(),
+                        low: ci.low,
+                        high: ci.high,
+                    }
+                })
+                .collect(),
+            marks: marks::<G>(&setup.rules, t, false),
+        };
+    }
     BarChart {
         title: format!(
             "{} by seat · {}",
