@@ -93,11 +93,12 @@ pub fn execute(cmd: DominoCommand) -> Result<i32> {
             // for a release, with a note.
             let (size, hand) = match &a.hand {
                 Some(h) if h.trim().chars().all(|c| c.is_ascii_digit()) && !h.trim().is_empty() => {
-                    say!(
+                    // Said after the run (a mistake stays one line).
+                    super::note_after_run(format!(
                         "tahur: note: --hand {} is read as --hand-size {}: --hand now takes your tiles",
                         h.trim(),
                         h.trim()
-                    );
+                    ));
                     (h.clone(), None)
                 }
                 other => (a.hand_size.clone(), other.clone()),

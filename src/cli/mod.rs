@@ -198,6 +198,7 @@ where
     COMMAND_SETTINGS.with(|c| *c.borrow_mut() = command_settings(&matches));
     // Said after a run, so that a mistake stays one line.
     let notes = old_spelling_notes(&args, &matches);
+    NOTES_AFTER_RUN.with(|n| n.borrow_mut().clear());
     if let Err(e) = check_list_flags(&matches).and_then(|_| check_output_paths(&matches)) {
         say!("tahur: error: {e}");
         return e.exit_code();
@@ -211,7 +212,8 @@ where
     };
     match result {
         Ok(code) => {
-            for note in notes {
+            let later = NOTES_AFTER_RUN.with(|n| std::mem::take(&mut *n.borrow_mut()));
+            for note in notes.into_iter().chain(later) {
                 say!("{note}");
             }
             code
@@ -459,6 +461,16 @@ fn old_spelling_notes(args: &[std::ffi::OsString], matches: &clap::ArgMatches) -
             format!("tahur: note: --{old} is now --{new} (the old name works for this release)")
         })
         .collect()
+}
+
+thread_local! {
+    /// Notes a command leaves for the end of a successful run ([`note_after_run`]).
+    static NOTES_AFTER_RUN: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keeps `note` for stderr after the run, printed only if it succeeds: a mistake stays one line.
+pub(crate) fn note_after_run(note: String) {
+    NOTES_AFTER_RUN.with(|n| n.borrow_mut().push(note));
 }
 
 thread_local! {

@@ -6,7 +6,7 @@ use super::table::TableSetup;
 use super::tournament::{standings, TournamentSetup, TournamentTally};
 use super::{scored, Game, GameRules, Strategy};
 use crate::humanize::percent;
-use crate::report::chart::{Bar, BarChart, Chart, LineChart, RefLine, Series, Unit};
+use crate::report::chart::{Bar, BarChart, Chart, RefLine, Unit};
 use crate::stats::{per_seat_rate, wilson95};
 
 /// Each seat's rate (points per game when scored) with 95 % intervals and the fair share.
@@ -158,57 +158,57 @@ pub fn length_chart<G: Game, S: Strategy<G>>(setup: &TableSetup<G, S>, t: &SimTa
     let hist = &t.length_hist;
     let first = hist.iter().position(|&n| n > 0).unwrap_or(0);
     // A long thin tail (games cut at the move cap, marathons) would squash the picture: show
-    // the lengths that hold 99.9 % of the games and say how many are left out.
+    // the lengths that hold 99 % of the games and say how many are left out.
     let total: u64 = hist.iter().sum();
     let mut last = first;
     let mut seen = 0u64;
     for (k, &n) in hist.iter().enumerate().skip(first) {
         seen += n;
         last = k;
-        if seen as f64 >= 0.999 * total as f64 {
+        if seen as f64 >= 0.99 * total as f64 {
             break;
         }
     }
     let beyond: u64 = hist.iter().skip(last + 1).sum();
-    // The axis title says what is left out.
+    // Many lengths are grouped into at most 60 bins of a round width (1, 2, 5, 10, 20, …):
+    // a game-by-game line is jagged noise.
+    let width = [
+        1usize, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000,
+    ]
+    .into_iter()
+    .find(|&w| (last - first) / w < 60)
+    .unwrap_or(10_000);
+    let start = first / width * width;
+    // The axis title says the bins and what is left out.
+    let binned = if width > 1 {
+        format!(", in bins of {width}")
+    } else {
+        String::new()
+    };
     let x_label = if beyond > 0 {
         format!(
-            "{unit} ({} longer than {last}, {}, not shown)",
+            "{unit}{binned} ({} longer than {last}, {}, not shown)",
             crate::text::count_of(beyond, "games"),
             percent(beyond as f64 / games)
         )
     } else {
-        unit.to_string()
+        format!("{unit}{binned}")
     };
-    if last - first < 60 {
-        // A few whole values: one bar each, gaps included.
-        Chart::Bar(BarChart {
-            title,
-            x_label,
-            y_label,
-            y_unit: Unit::Percent,
-            bars: (first..=last)
-                .map(|k| Bar::plain(k.to_string(), hist[k] as f64 / games))
-                .collect(),
-            bar_legend: None,
-            marks: Vec::new(),
-        })
-    } else {
-        Chart::Line(LineChart {
-            title,
-            x_label,
-            x_unit: Unit::Count,
-            y_label,
-            y_unit: Unit::Percent,
-            series: vec![Series {
-                label: String::new(),
-                points: (first..=last)
-                    .map(|k| (k as f64, hist[k] as f64 / games))
-                    .collect(),
-            }],
-            marks: Vec::new(),
-        })
-    }
+    Chart::Bar(BarChart {
+        title,
+        x_label,
+        y_label,
+        y_unit: Unit::Percent,
+        bars: (start..=last)
+            .step_by(width)
+            .map(|k| {
+                let n: u64 = hist[k..(k + width).min(last + 1)].iter().sum();
+                Bar::plain(k.to_string(), n as f64 / games)
+            })
+            .collect(),
+        bar_legend: None,
+        marks: Vec::new(),
+    })
 }
 
 /// Each strategy's rate per seat over a whole tournament, ranked, with 95 % intervals.

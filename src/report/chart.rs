@@ -852,11 +852,18 @@ impl CategoryLabels {
                 .into_iter()
                 .find(|&k| widest + 6.0 <= slot * k as f64)
                 .unwrap_or(1000);
+            // Bins of a width (lengths 0, 20, 40, …) are labelled every `stride` bins.
+            let step = match bars {
+                [a, b, ..] => (b.label.parse::<i64>().unwrap_or(0)
+                    - a.label.parse::<i64>().unwrap_or(0))
+                .max(1),
+                _ => 1,
+            };
             let lines = bars
                 .iter()
                 .map(|b| {
                     let v: i64 = b.label.parse().unwrap_or(0);
-                    if v.rem_euclid(stride) == 0 {
+                    if v.rem_euclid(stride * step) == 0 {
                         vec![b.label.clone()]
                     } else {
                         Vec::new()

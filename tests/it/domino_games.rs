@@ -595,8 +595,13 @@ fn bad_input_is_answered_in_one_line() {
             "hand=9",
         ),
         (
+            vec!["domino", "deal", "--players", "4", "--hand-size", "8"],
+            "--hand-size 8",
+        ),
+        // The old spelling of the hand size is answered under the new name.
+        (
             vec!["domino", "deal", "--players", "4", "--hand", "8"],
-            "--hand 8",
+            "--hand-size 8",
         ),
         (vec!["domino", "deal", "--players", "4", "--set", "7"], "7"),
         (

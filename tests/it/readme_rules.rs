@@ -98,7 +98,7 @@ fn a_rules_list_reads_as_sentences() {
     // A value flag, its key and an alias; the default as a sentence of its own.
     assert!(
         lines.contains(
-            &"- `--hand-size N`, `hand=N` (or `mano=N`): Cards per hand, 1–12. Default: 6; platkowy 5."
+            &"- `--hand-size N`, `hand=N` (or `mano=N`, `hand-size=N`): Cards per hand, 1–12. Default: 6; platkowy 5."
         ),
         "{}",
         durak.1

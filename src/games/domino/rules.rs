@@ -293,7 +293,7 @@ const TABLE: &[Rule<Rules>] = &[
     },
     Rule {
         key: "hand",
-        aliases: &["mano"],
+        aliases: &["mano", "hand-size"],
         flag: Flag::Value { long: "hand-size", value_name: "N" },
         help: "Tiles dealt to each player; the rest sleep (are out of the game) [default: 6]",
         accepts: "give 1 to 27 tiles each",

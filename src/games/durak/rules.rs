@@ -356,7 +356,7 @@ const TABLE: &[Rule<Rules>] = &[
     },
     Rule {
         key: "hand",
-        aliases: &["mano"],
+        aliases: &["mano", "hand-size"],
         flag: Flag::Value { long: "hand-size", value_name: "N" },
         help: "Cards per hand, 1–12 [default: 6; platkowy 5]",
         accepts: "give 1 to 12 cards",

@@ -197,7 +197,7 @@ const TABLE: &[Rule<Rules>] = &[
     },
     Rule {
         key: "hand",
-        aliases: &["mano"],
+        aliases: &["mano", "hand-size"],
         flag: Flag::Value { long: "hand-size", value_name: "N" },
         help: "Cards dealt to each player, 1–12 [default: 8]",
         accepts: "give 1 to 12 cards",
