@@ -432,7 +432,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             };
             // The chart first: if its path is unusable, nothing is printed either.
             if let Some(path) = &a.chart {
-                table::chart(&q).write(path)?;
+                table::chart(&q).write_noted(path, "exact: every roll of the unknown dice")?;
             }
             emit(&table::report(&q), &a.out)?;
             Ok(0)
@@ -641,7 +641,12 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
         }
     }
     if let Some(path) = &a.chart {
-        duel::solve::chart(&spec, &result).write(path)?;
+        let note = format!(
+            "{}{} CFR+ iterations",
+            if result.interrupted { "partial: " } else { "" },
+            tahur::humanize::thousands(result.iterations)
+        );
+        duel::solve::chart(&spec, &result).write_noted(path, &note)?;
     }
     emit(&duel::solve::report(&game, &spec, &result), &a.out)?;
     Ok(exit_code(result.interrupted, || {

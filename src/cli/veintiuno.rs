@@ -382,8 +382,19 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
         None => tahur::runner::in_threads(a.run.threads, || st::derive_exact(&q))?,
     };
     if let Some(p) = &a.chart {
+        let note = match a.samples {
+            _ if !sheet.is_complete() => {
+                "partial: the cells marked ? were not computed".to_string()
+            }
+            Some(n) => format!(
+                "{} hands per decision point · seed {}",
+                tahur::humanize::thousands(n.into()),
+                a.run.seed
+            ),
+            None => "exact: every card the shoe holds".to_string(),
+        };
         if sheet.exact.is_empty() {
-            st::chart(&sheet, "21 ecuatoriano · EV of the best move").write(p)?;
+            st::chart(&sheet, "21 ecuatoriano · EV of the best move").write_noted(p, &note)?;
         } else {
             st::SheetGrid {
                 sheet: &sheet,
@@ -396,7 +407,7 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
                     )
                 },
             }
-            .write(p)?;
+            .write_noted(p, &note)?;
         }
     }
     let rep = st::report(&q, &sheet, &a.removed);

@@ -689,7 +689,10 @@ fn table_advise_and_holding() {
     assert!((rows[14]["face_4"].as_f64().unwrap() - 0.043482275727919).abs() < 1e-14);
     // highest cuadras bid still at least 50 % likely with 30 unknown dice: P(Bin(30,1/3) ≥ 10) = 58.4 %, ≥ 11: 41.6 %
     let th = v["tables"]["thresholds"].as_array().unwrap();
-    assert_eq!(th[3]["at_50"], serde_json::json!({"quantity": 10, "face": 4}));
+    assert_eq!(
+        th[3]["at_50"],
+        serde_json::json!({"quantity": 10, "face": 4})
+    );
     let svg = std::fs::read_to_string(&chart).unwrap();
     assert!(svg.contains("<svg") && svg.contains("cuadras"));
 
