@@ -2,7 +2,7 @@
 
 use clap::{ArgMatches, Args, Subcommand};
 
-use super::run::{exact_or_run, run_job, samples, RunArgs};
+use super::run::{exact_or_run, samples, RunArgs};
 use super::OutputArgs;
 use tahur::error::Result;
 use tahur::games::ocho::bots::Strategy;
@@ -130,16 +130,7 @@ pub fn execute(cmd: OchoCommand) -> Result<i32> {
                 table,
                 forget: a.forget,
             };
-            let files = tahur::play::job::ChartFiles {
-                main: a.chart.clone(),
-                ..Default::default()
-            };
-            super::run::refuse_charts_with_shard(&files, &a.run)?;
-            let job = Job::OchoValue(setup);
-            let charts = job.clone();
-            run_job(job, a.deals, &a.run, &a.out, move |t, summary| {
-                charts.charts(t, summary, &files)
-            })
+            super::run::run_job_charted(Job::OchoValue(setup), a.deals, &a.run, &a.out, a.chart)
         }
         OchoCommand::Deal(a) => {
             let rules = a.table.rules()?;

@@ -140,17 +140,28 @@ pub(crate) fn exit_code(interrupted: bool, message: impl FnOnce() -> String) -> 
     }
 }
 
-/// Refuses charts asked of one shard (a chart is drawn from a whole run: `tahur merge` draws it).
-pub(crate) fn refuse_charts_with_shard(
-    files: &tahur::play::job::ChartFiles,
+/// Runs a job that draws one chart (`--chart FILE`, if given) from the whole run: refused with
+/// `--shard` (a chart is drawn from a whole run; `tahur merge --chart` draws it).
+pub(crate) fn run_job_charted(
+    job: Job,
+    samples: u64,
     run: &RunArgs,
-) -> Result<()> {
+    out: &OutputArgs,
+    chart: Option<std::path::PathBuf>,
+) -> Result<i32> {
+    let files = tahur::play::job::ChartFiles {
+        main: chart,
+        ..Default::default()
+    };
     if run.shard.is_some() && files.any() {
-        return Err(tahur::error::Error::usage(
+        return Err(Error::usage(
             "charts are drawn from whole runs: drop --chart with --shard (tahur merge --chart draws it)",
         ));
     }
-    Ok(())
+    let charts = job.clone();
+    run_job(job, samples, run, out, move |t, summary| {
+        charts.charts(t, summary, &files)
+    })
 }
 
 /// Runs a job of `samples` samples: the whole run (charts drawn by `charts`, then the report

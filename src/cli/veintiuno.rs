@@ -4,7 +4,7 @@ use clap::{Args, Subcommand};
 
 use tahur::report::chart::SvgChart;
 
-use super::run::{exit_code, run_job, samples, with_progress, RunArgs, SeedArgs};
+use super::run::{exit_code, samples, with_progress, RunArgs, SeedArgs};
 use super::{emit, OutputArgs};
 use tahur::error::{Error, Result};
 use tahur::games::veintiuno::cards::{Card, Composition};
@@ -289,16 +289,7 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
                 puje: a.bank_puje == "on",
             };
             let setup = HandSimSetup::new(opts, a.players as usize, &list, bank, a.check)?;
-            let files = tahur::play::job::ChartFiles {
-                main: a.chart.clone(),
-                ..Default::default()
-            };
-            super::run::refuse_charts_with_shard(&files, &a.run)?;
-            let job = Job::VeintiunoSim(setup);
-            let charts = job.clone();
-            run_job(job, a.hands, &a.run, &a.out, move |t, summary| {
-                charts.charts(t, summary, &files)
-            })
+            super::run::run_job_charted(Job::VeintiunoSim(setup), a.hands, &a.run, &a.out, a.chart)
         }
         VeintiunoCommand::Strategy(a) => strategy(a),
         VeintiunoCommand::Advise(a) => advise(a),
