@@ -512,44 +512,6 @@ enum Swatch {
     Dashed,
 }
 
-/// Splits `text` into at most `max_lines` lines no wider than `max_w` at `size`, breaking at
-/// spaces or after `-`, `=`, `,` and `:` (rule changes such as `five-before-discard=on` have no
-/// spaces); `None` when it does not fit.
-fn wrap(text: &str, size: f64, max_w: f64, max_lines: usize) -> Option<Vec<String>> {
-    // Pieces with what joins them to the previous piece on one line: " " or nothing.
-    let mut pieces: Vec<(&str, String)> = Vec::new();
-    for (k, word) in text.split(' ').filter(|w| !w.is_empty()).enumerate() {
-        let mut start = 0;
-        for (i, c) in word.char_indices() {
-            if matches!(c, '-' | '=' | ',' | ':') && i + 1 < word.len() {
-                let sep = if start == 0 && k > 0 { " " } else { "" };
-                pieces.push((sep, word[start..=i].to_string()));
-                start = i + 1;
-            }
-        }
-        let sep = if start == 0 && k > 0 { " " } else { "" };
-        pieces.push((sep, word[start..].to_string()));
-    }
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for (sep, piece) in pieces {
-        let candidate = format!("{line}{sep}{piece}");
-        if line.is_empty() {
-            line = piece;
-        } else if text_width(&candidate, size) <= max_w {
-            line = candidate;
-        } else {
-            lines.push(std::mem::take(&mut line));
-            line = piece;
-        }
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    let fits = lines.iter().all(|l| text_width(l, size) <= max_w);
-    (fits && lines.len() <= max_lines).then_some(lines)
-}
-
 /// Cuts `text` to fit `max_w` at `size`, ending it with "…".
 fn truncate(text: &str, size: f64, max_w: f64) -> String {
     if text_width(text, size) <= max_w {
@@ -563,7 +525,8 @@ fn truncate(text: &str, size: f64, max_w: f64) -> String {
 }
 
 /// Lines and size that make `text` fit `max_w`: one line at the largest size from `sizes` that
-/// fits, else wrapped into up to `max_lines` lines, else the last lines cut with "…".
+/// fits, else wrapped at spaces (never inside a name) into up to `max_lines` lines, else the
+/// last lines cut with "…".
 fn fit(text: &str, sizes: &[f64], max_w: f64, max_lines: usize) -> (Vec<String>, f64) {
     for &s in sizes {
         if text_width(text, s) <= max_w {
@@ -571,12 +534,14 @@ fn fit(text: &str, sizes: &[f64], max_w: f64, max_lines: usize) -> (Vec<String>,
         }
     }
     for &s in sizes {
-        if let Some(lines) = wrap(text, s, max_w, max_lines) {
+        if let Some(lines) = wrap_words(text, s, max_w, max_lines) {
             return (lines, s);
         }
     }
     let s = *sizes.last().unwrap_or(&LABEL);
-    let mut lines = wrap(text, s, f64::INFINITY, usize::MAX).unwrap_or_default();
+    let mut lines = wrap_words(text, s, max_w, usize::MAX)
+        .or_else(|| wrap_words(text, s, f64::INFINITY, usize::MAX))
+        .unwrap_or_default();
     if lines.len() > max_lines {
         let rest = lines.split_off(max_lines - 1).join(" ");
         lines.push(rest);

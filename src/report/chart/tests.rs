@@ -481,8 +481,23 @@ fn dot_charts_and_pngs_read_cleanly() {
         }],
         marks: vec![],
     };
+    let bars = BarChart {
+        title: "t".into(),
+        x_label: "x".into(),
+        y_label: "y".into(),
+        y_unit: Unit::Number,
+        bars: vec![Bar {
+            label: "a".into(),
+            value: 1.0,
+            low: 0.9999,
+            high: 1.0001,
+        }],
+        bar_legend: Some("mean".into()),
+        marks: vec![],
+    };
     for chart in [
         Chart::Line(line),
+        Chart::Bar(bars),
         Chart::Dot(dot_chart(vec![dot("a", 1.0, 0.5, 1.5)])),
     ] {
         let bytes = png(&chart.to_svg().unwrap(), PNG_SCALE).unwrap();
