@@ -152,14 +152,7 @@ impl Job {
 
     /// The game and command (`durak sim`) of the job.
     pub fn command(&self) -> String {
-        match self {
-            Job::DudoProb(_) => "dudo prob".into(),
-            Job::VeintiunoSim(_) => "veintiuno sim".into(),
-            Job::OchoValue(_) => "ocho value".into(),
-            Job::OchoDeal(_) => "ocho deal".into(),
-            Job::DominoDeal(_) => "domino deal".into(),
-            Job::Play(p) => p.erased().command_and_charts().0,
-        }
+        self.command_and_charts().0
     }
 
     /// Puts the job's settings into `report`: game, command, what was asked, seed, samples
@@ -345,8 +338,9 @@ impl Job {
         }
     }
 
-    /// Draws the charts asked for from a whole run's tally (whole-game jobs only), each with
-    /// the run's size and seed under the plot (and "partial" for a run cut short).
+    /// Draws the charts asked for from a whole run's tally (whole-game jobs, `ocho value` and
+    /// `veintiuno sim`), each with the run's size and seed under the plot (and "partial" for a
+    /// run cut short).
     pub fn charts(
         &self,
         tally: &serde_json::Value,

@@ -304,7 +304,7 @@ pub struct Report {
     pub title: String,
     /// Key figures in display order.
     pub fields: Vec<Field>,
-    /// Tables in display order; CSV output holds the first one.
+    /// Tables in display order (CSV holds them all, one figure a line).
     pub tables: Vec<Table>,
     /// Plain-language remarks shown under the figures in text and Markdown.
     pub notes: Vec<String>,
@@ -409,7 +409,7 @@ impl Report {
 pub enum Format {
     /// Aligned text for the terminal, with plain-language readings.
     Text,
-    /// Comma-separated values (the main table).
+    /// Comma-separated values: every figure, four columns (table, row, figure, value).
     Csv,
     /// One JSON object.
     Json,
@@ -428,7 +428,7 @@ impl Format {
         (
             Format::Csv,
             "csv",
-            "comma-separated values (the main table)",
+            "comma-separated values: every figure, as table,row,figure,value",
         ),
         (Format::Json, "json", "one JSON object"),
         (Format::Markdown, "markdown", "GitHub-flavoured Markdown"),
