@@ -177,21 +177,7 @@ impl Job {
             Job::DudoProb(q) => settings.extend(asked(serde_json::to_value(q))),
             Job::VeintiunoSim(t) => settings.extend(asked(serde_json::to_value(t))),
             Job::OchoValue(s) => {
-                settings.push((
-                    "players".into(),
-                    Value::Int(crate::play::GameRules::players(&s.table.rules) as i64),
-                ));
-                settings.push(("rules".into(), crate::play::rules::settings(&s.table.rules)));
-                settings.push((
-                    "strategies".into(),
-                    Value::List(
-                        s.table
-                            .strategies
-                            .iter()
-                            .map(|x| Value::Text(x.to_string()))
-                            .collect(),
-                    ),
-                ));
+                crate::play::job::table_settings(&s.table, "", &mut settings);
                 settings.push(("forget".into(), Value::Num(s.forget, 4)));
             }
             Job::OchoDeal(r) => settings.push(("rules".into(), crate::play::rules::settings(r))),

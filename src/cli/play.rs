@@ -563,11 +563,7 @@ fn execute<G: Game>(name: &str, m: &ArgMatches, wrap: fn(Job<G>) -> PlayJob) -> 
         length: path(m, "length-chart"),
         note: String::new(),
     };
-    if run.shard.is_some() && files.any() {
-        return Err(Error::usage(
-            "charts are drawn from whole runs: drop --chart with --shard",
-        ));
-    }
+    super::run::refuse_charts_with_shard(&files, &run)?;
     let strategies = |spec: &str| G::Strategy::parse_list(spec);
     let base = rules::<G>(m)?;
     let job = match name {

@@ -140,6 +140,20 @@ pub(crate) fn exit_code(interrupted: bool, message: impl FnOnce() -> String) -> 
     }
 }
 
+/// Refuses charts asked of one shard: a chart is drawn from a whole run (`tahur merge --chart`
+/// draws it from the shards).
+pub(crate) fn refuse_charts_with_shard(
+    files: &tahur::play::job::ChartFiles,
+    run: &RunArgs,
+) -> Result<()> {
+    if run.shard.is_some() && files.any() {
+        return Err(Error::usage(
+            "charts are drawn from whole runs: drop --chart with --shard (tahur merge --chart draws it)",
+        ));
+    }
+    Ok(())
+}
+
 /// Runs a job that draws one chart (`--chart FILE`, if given) from the whole run: refused with
 /// `--shard` (a chart is drawn from a whole run; `tahur merge --chart` draws it).
 pub(crate) fn run_job_charted(
@@ -153,11 +167,7 @@ pub(crate) fn run_job_charted(
         main: chart,
         ..Default::default()
     };
-    if run.shard.is_some() && files.any() {
-        return Err(Error::usage(
-            "charts are drawn from whole runs: drop --chart with --shard (tahur merge --chart draws it)",
-        ));
-    }
+    refuse_charts_with_shard(&files, run)?;
     let charts = job.clone();
     run_job(job, samples, run, out, move |t, summary| {
         charts.charts(t, summary, &files)

@@ -35,6 +35,30 @@ pub enum Job<G: Game> {
     Flags(FlagsSetup<G>),
 }
 
+/// A table's settings for a report, each key after `prefix`: `players`, `rules` (every rule
+/// as `key=value`), `strategies` by seat.
+pub fn table_settings<G: Game>(
+    t: &TableSetup<G>,
+    prefix: &str,
+    out: &mut Vec<(String, crate::report::Value)>,
+) {
+    use crate::report::Value;
+    out.push((
+        format!("{prefix}players"),
+        Value::Int(t.rules.players() as i64),
+    ));
+    out.push((format!("{prefix}rules"), super::rules::settings(&t.rules)));
+    out.push((
+        format!("{prefix}strategies"),
+        Value::List(
+            t.strategies
+                .iter()
+                .map(|s| Value::Text(s.to_string()))
+                .collect(),
+        ),
+    ));
+}
+
 /// Where to draw a run's charts (each optional).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChartFiles {
@@ -120,28 +144,12 @@ impl<G: Game> Job<G> {
     /// strategies of a tournament; the changes a flags run tries from the rules given.
     pub fn settings(&self) -> Vec<(String, crate::report::Value)> {
         use crate::report::Value;
-        fn table<G: Game>(t: &TableSetup<G>, prefix: &str, out: &mut Vec<(String, Value)>) {
-            out.push((
-                format!("{prefix}players"),
-                Value::Int(t.rules.players() as i64),
-            ));
-            out.push((format!("{prefix}rules"), super::rules::settings(&t.rules)));
-            out.push((
-                format!("{prefix}strategies"),
-                Value::List(
-                    t.strategies
-                        .iter()
-                        .map(|s| Value::Text(s.to_string()))
-                        .collect(),
-                ),
-            ));
-        }
         let mut out = Vec::new();
         match self {
-            Job::Sim(t) => table(t, "", &mut out),
+            Job::Sim(t) => table_settings(t, "", &mut out),
             Job::Compare(c) => {
-                table(&c.a, "a_", &mut out);
-                table(&c.b, "b_", &mut out);
+                table_settings(&c.a, "a_", &mut out);
+                table_settings(&c.b, "b_", &mut out);
             }
             Job::Tournament(t) => {
                 out.push(("players".into(), Value::Int(t.rules.players() as i64)));
@@ -156,7 +164,7 @@ impl<G: Game> Job<G> {
                     ),
                 ));
             }
-            Job::Flags(f) => table(&f.base, "", &mut out),
+            Job::Flags(f) => table_settings(&f.base, "", &mut out),
         }
         out
     }

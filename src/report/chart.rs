@@ -837,30 +837,7 @@ impl CategoryLabels {
                 .collect();
             return Self { lines, size: LABEL };
         }
-        let sizes = [LABEL, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0];
-        // One size for every label: the largest at which each fits in three lines broken at
-        // spaces only. A name (`threshold:t=0.35`, `five-before-discard=on`) is never cut: at
-        // the smallest size a label that still does not fit keeps its words whole, one a line.
-        let size = sizes
-            .iter()
-            .copied()
-            .find(|&s| {
-                bars.iter()
-                    .all(|b| wrap_words(&b.label, s, room, 3).is_some())
-            })
-            .unwrap_or(8.0);
-        let lines = bars
-            .iter()
-            .map(|b| {
-                wrap_words(&b.label, size, room, 3).unwrap_or_else(|| {
-                    b.label
-                        .split(' ')
-                        .filter(|w| !w.is_empty())
-                        .map(String::from)
-                        .collect()
-                })
-            })
-            .collect();
+        let (lines, size) = fit_labels(bars.iter().map(|b| b.label.as_str()), room, 3);
         Self { lines, size }
     }
 
@@ -1009,6 +986,41 @@ fn wrap_words(text: &str, size: f64, max_w: f64, max_lines: usize) -> Option<Vec
     (fits && lines.len() <= max_lines).then_some(lines)
 }
 
+/// Category labels at one size for all: the largest at which every label fits `room` in at
+/// most `max_lines` lines broken at spaces. A name (`threshold:t=0.35`,
+/// `five-before-discard=on`) is never cut: at the smallest size a label that still does not
+/// fit keeps its words whole (one a line where several lines are allowed).
+fn fit_labels<'a>(
+    labels: impl Iterator<Item = &'a str> + Clone,
+    room: f64,
+    max_lines: usize,
+) -> (Vec<Vec<String>>, f64) {
+    const SIZES: [f64; 7] = [LABEL, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0];
+    let size = SIZES
+        .into_iter()
+        .find(|&s| {
+            labels
+                .clone()
+                .all(|l| wrap_words(l, s, room, max_lines).is_some())
+        })
+        .unwrap_or(SIZES[SIZES.len() - 1]);
+    let lines = labels
+        .map(|l| {
+            wrap_words(l, size, room, max_lines).unwrap_or_else(|| {
+                if max_lines > 1 {
+                    l.split(' ')
+                        .filter(|w| !w.is_empty())
+                        .map(String::from)
+                        .collect()
+                } else {
+                    vec![l.to_string()]
+                }
+            })
+        })
+        .collect();
+    (lines, size)
+}
+
 impl SvgChart for DotChart {
     fn draw<DB: DrawingBackend>(
         &self,
@@ -1031,22 +1043,11 @@ impl SvgChart for DotChart {
         } else {
             1
         };
-        let size = [LABEL, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0]
-            .into_iter()
-            .find(|&s| {
-                self.dots
-                    .iter()
-                    .all(|d| wrap_words(&d.label, s, band - 8.0, max_lines).is_some())
-            })
-            .unwrap_or(8.0);
-        let lines: Vec<Vec<String>> = self
-            .dots
-            .iter()
-            .map(|d| {
-                wrap_words(&d.label, size, band - 8.0, max_lines)
-                    .unwrap_or_else(|| vec![d.label.clone()])
-            })
-            .collect();
+        let (lines, size) = fit_labels(
+            self.dots.iter().map(|d| d.label.as_str()),
+            band - 8.0,
+            max_lines,
+        );
         let x_ticks = value_ticks(
             self.dots
                 .iter()

@@ -19,18 +19,6 @@ pub struct ProbQuery {
     pub bid: Bid,
 }
 
-#[allow(dead_code)]
-pub(crate) fn dice_list(dice: &[Face]) -> String {
-    if dice.is_empty() {
-        "—".into()
-    } else {
-        dice.iter()
-            .map(|f| f.to_string())
-            .collect::<Vec<_>>()
-            .join(",")
-    }
-}
-
 /// A list of dice as a report value: empty (null in JSON) when there are none.
 pub(crate) fn dice_value(dice: &[Face]) -> Value {
     Value::dice(dice.iter().map(|f| f.value()))
