@@ -877,6 +877,9 @@ impl Table {
                     }
                 }
                 self.st.rep.voided = true;
+                // "El banco deberá retirar todas las cartas y repartir nuevamente": the same bank
+                // deals again, so a 21 in two cards already paid does not take the bank.
+                self.st.stealer = None;
                 self.st.cursor = (self.st.players, 0);
                 Ok(())
             }

@@ -82,7 +82,9 @@ impl Options {
             options: self,
             ..TableRules::standard(2)
         };
-        Ok(table.with_changes(spec)?.options)
+        let table = table.with_changes(spec)?;
+        table.validate()?;
+        Ok(table.options)
     }
 }
 

@@ -200,8 +200,8 @@ const TABLE: &[Rule<TableRules>] = &[
         key: "max-bet",
         aliases: &["maximum"],
         flag: Flag::None,
-        help: "The bank's maximum bet in units, 1–1000 [default: 1: every bet is one unit]; \
-               players bet it on the face-down cards their policy raises on (`sheet` does)",
+        help: "The bank's maximum bet in units, 1–1000, bet on the face-down cards a player's \
+               policy raises on (`sheet`: an ace or a figure) [default: 1]",
         accepts: "give a whole number from 1 to 1000",
         set: |r, v| {
             whole(v, 1, 1000)
@@ -241,8 +241,8 @@ const TABLE: &[Rule<TableRules>] = &[
         key: "bank-puje",
         aliases: &[],
         flag: Flag::None,
-        help: "The bank sends players al puje with 20 in two cards (when the house rule puje is \
-               on) [default: off: a puje only gives the players chances]",
+        help: "The bank sends players al puje with 20 in two cards when the house rule puje is \
+               on (a puje only gives the players chances) [default: off]",
         accepts: "use on or off",
         set: |r, v| switch(v).map(|on| r.bank.puje = on).is_some(),
         get: |r| on_off(r.bank.puje),
