@@ -347,3 +347,40 @@ fn flags_tries_the_bank_s_choices_and_bad_bets_are_refused() {
     let e = common::fails(&["veintiuno", "bankroll", "--players", "3", "--chips", "0"]);
     assert!(e.contains("chips") && e.contains('0'), "{e}");
 }
+
+#[test]
+fn a_hand_the_pie_de_banco_ends_keeps_the_bank_where_it_was() {
+    // Three seats: the pie de banco holds 6 + 7 (13) and ends the hand; the next player's 21 in
+    // two cards (A + K) is paid at once (2 units) but, the same bank dealing again, does not
+    // take the bank.
+    use tahur::games::veintiuno::cards::Card;
+    use tahur::games::veintiuno::engine::Table;
+    use tahur::rng::{SeedableRng, Stream};
+    let c = |s: &str| Some(Card::parse(s).unwrap());
+    let mut table = Table::seated(
+        Options::default(),
+        3,
+        BankPolicy::default(),
+        Stream::seed_from_u64(1),
+        true,
+    );
+    let bank = table.bank();
+    // Firsts in playing order, the hole card, seconds, the up card.
+    table
+        .put_next(&[c("6H"), c("AS"), c("4C"), c("7D"), c("KS"), c("5C")])
+        .unwrap();
+    table.start_hand();
+    let (seat, d) = table.pending().unwrap();
+    assert_eq!(seat, (bank + 1) % 3, "the pie de banco decides first");
+    assert!(d.can_end_hand);
+    table.apply(Move::EndHand).unwrap();
+    let r = table.finish_hand();
+    assert!(r.voided);
+    assert_eq!(
+        r.player_net[(bank + 2) % 3],
+        2,
+        "the 21 in two cards was paid at once"
+    );
+    assert!(!r.stolen, "the same bank deals again");
+    assert_eq!(table.bank(), bank);
+}

@@ -735,15 +735,23 @@ mod tests {
                 "withdraw13=off",
                 "steal=off",
                 "monona=2",
-                "natural=1"
+                "natural=1",
+                "bank-puje=on",
+                "bank-draw=sees"
             ]
         );
         let changed = r
-            .with_changes("natural=1,decks=2,bank-puje=off,puje=off")
+            .with_changes("natural=1,decks=2,bank-puje=on,puje=off,bank-draw=sees")
             .unwrap();
         assert_eq!(
             changed.describe(),
-            "4 players (bank rotating) · 2 decks · no puje · 21 in two pays 1 · bank stands at 17, never al puje"
+            "4 players (bank rotating) · 2 decks · no puje · 21 in two pays 1 · bank draws by what it sees, sends al puje"
+        );
+        assert_eq!(
+            r.with_changes("bank-stand=16,min-bet=2,max-bet=10")
+                .unwrap()
+                .describe(),
+            "4 players (bank rotating) · bets 2 to 10 units · bank stands at 16"
         );
         let names: Vec<String> = changed
             .one_rule_changes()

@@ -1145,6 +1145,7 @@ mod tests {
             bank: BankPolicy {
                 stand: 17,
                 puje: true,
+                sees: false,
             },
             infinite: false,
             samples: 100,
