@@ -49,11 +49,11 @@ pub enum VeintiunoCommand {
     /// broken before the bank changes hands — simulated, and exactly as a gambler's ruin on the
     /// bank's result per hand.
     #[command(after_help = "Examples:
-  tahur veintiuno bankroll --players 4 --chips 100 --house max-bet=10 --sittings 2000
-  tahur veintiuno bankroll --players 4 --chips 1000 --bank-chips 100 --house max-bet=10 \\
-      --max-hands 200   # the first bank's risk only
-  tahur veintiuno bankroll --players 3 --strategies sheet,flat,basic --chips 50 \\
-      --house min-bet=1,max-bet=5 --format json")]
+  tahur veintiuno bankroll --players 4 --chips 100 --house max-bet=10
+  tahur veintiuno bankroll --players 4 --chips 1000 --bank-chips 100 \\
+      --house max-bet=10 --max-hands 200   # the first bank's risk only
+  tahur veintiuno bankroll --players 3 --strategies sheet,flat,basic \\
+      --chips 50 --house min-bet=1,max-bet=5 --format json")]
     Bankroll(BankrollCmd),
     /// The best move at every decision point (hit/stand, split, tapo, withdraw) by the bank's up
     /// card, for a fresh shoe or a depleted one: every move's expected value computed exactly
