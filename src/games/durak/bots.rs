@@ -9,7 +9,10 @@
 //!   once the stock is low, the cheap rank it holds most of (so the pair can follow), and uses
 //!   every card it has seen: once the stock is gone it knows which cards are still out, leads
 //!   what the defender cannot beat (plain cards before trumps) and does not arm a taker with
-//!   high cards. Measured: durak in 36 % of two-player games against greedy's 52 %.
+//!   high cards. Once a game goes round (the stock gone, twice as many bouts as the deck has
+//!   cards) it leads the cheapest card the defender can beat and lets beaten bouts be
+//!   discarded, so that cards leave the game. Measured: durak in 36 % of two-player games
+//!   against greedy's 52 %.
 //! - `ismcts[:N]`: information-set Monte Carlo tree search, N determinised iterations per
 //!   decision (default 300), with greedy play-outs.
 
