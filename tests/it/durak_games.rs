@@ -1056,3 +1056,141 @@ fn random_play_out_equals_the_random_bot_move_by_move() {
         }
     }
 }
+
+/// Two players, hearts trump: seat 0 holds the lowest trump (6♥) and attacks with the 7♠, seat 1
+/// beats it with the 8♠, and the refill that follows empties the stock: seat 0 draws the A♠,
+/// seat 1 the turned K♥.
+fn last_draw(rules: Rules) -> DurakState {
+    let hands = [set("6H,7S,9S,10S,JS,QS"), set("8S,7D,8D,9D,10D,JD")];
+    let stock = [c("KH"), c("AS")];
+    let used = hands[0] | hands[1] | set("KH,AS");
+    let mut g = DurakState::from_deal(
+        rules,
+        &Deal {
+            hands: &hands,
+            stock: &stock,
+            discard: rules.deck_cards() & !used,
+            trump: None,
+            first_attacker: 0,
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        g.legal().swap,
+        rules.trump_swap,
+        "the holder may swap on a turn while the stock lasts"
+    );
+    g.apply(Action::Play(c("7S")), &mut rng0()).unwrap();
+    g.apply(Action::Play(c("8S")), &mut rng0()).unwrap();
+    assert_eq!(g.stock_len(), 0);
+    g
+}
+
+#[test]
+fn the_trump_swap_lasts_until_the_next_bout_after_the_last_draw() {
+    // «Esto ocurre incluso si alguien toma el triunfo del mazo al agotarlo, siempre y cuando la
+    // siguiente ronda después de agotado el mazo no haya empezado»: before seat 1 leads, seat 0
+    // may still swap its 6♥ for the K♥ seat 1 drew.
+    let rules = Rules::standard(Variant::Podkidnoy, 2);
+    let mut g = last_draw(rules);
+    assert_eq!((g.to_act(), g.attacker(), g.phase()), (0, 1, Phase::Attack));
+    let l = *g.legal();
+    assert!(l.swap && l.pass && l.plays == 0, "{l:?}");
+    assert_eq!(g.view(1).swap_window(), Some(c("KH")));
+    assert!(
+        g.view(1).known(0) & c("6H").bit() != 0,
+        "the table sees who is asked"
+    );
+    g.apply(Action::SwapTrump, &mut rng0()).unwrap();
+    assert_eq!(g.hand(0) & set("6H,KH"), c("KH").bit());
+    assert_eq!(g.hand(1) & set("6H,KH"), c("6H").bit());
+    assert!(g.view(0).known(1) & c("6H").bit() != 0 && g.view(1).known(0) & c("KH").bit() != 0);
+    assert_eq!(
+        (g.to_act(), g.phase(), g.view(0).swap_window()),
+        (1, Phase::Attack, None)
+    );
+    assert!(!g.legal().swap);
+    g.check_invariants().unwrap();
+    // Declined: the bout starts with the hands as they were.
+    let mut g = last_draw(rules);
+    g.apply(Action::Pass, &mut rng0()).unwrap();
+    assert_eq!((g.to_act(), g.hand(0) & c("6H").bit()), (1, c("6H").bit()));
+    assert!(!g.legal().swap && g.legal().plays != 0);
+    // The bots take the K♥.
+    for strategy in [Strategy::Greedy, Strategy::Expert] {
+        let g = last_draw(rules);
+        let a = Bot::new(strategy).act(&g.view(0), &mut rng0());
+        assert_eq!(a, Action::SwapTrump, "{strategy}");
+    }
+    // `trump-swap=off`: no window, seat 1 leads at once.
+    let g = last_draw(rules.with_changes("trump-swap=off").unwrap());
+    assert_eq!((g.to_act(), g.legal().swap), (1, false));
+}
+
+#[test]
+fn platkowy_throws_in_several_cards_in_pairs() {
+    // «Se puede atacar con varias cartas a la vez pero el ataque debe contener parejas»: after
+    // the 7♠ is beaten by the 9♠, seat 0 may throw in its 7s and 9s several at once.
+    let rules = Rules::standard(Variant::Platkowy, 2);
+    let mut g = endgame(rules, &["7S,7H,7D,9H,KC", "9S,AH,AD,AC,AS"], HEARTS, 0);
+    g.apply(Action::Play(c("7S")), &mut rng0()).unwrap();
+    g.apply(Action::Play(c("9S")), &mut rng0()).unwrap();
+    assert_eq!((g.phase(), g.to_act()), (Phase::ThrowIn, 0));
+    assert!(g.legal().combos);
+    let mut actions = Vec::new();
+    g.legal_actions(&mut actions);
+    let mut throws: Vec<CardSet> = actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::ThrowIn(s) => Some(*s),
+            _ => None,
+        })
+        .collect();
+    throws.sort_unstable();
+    // Independently: subsets of the 7♥ 7♦ 9♥ (the table's ranks) of 2 to 4 cards (the defender
+    // holds 4) whose ranks pair up with at most one card over.
+    let mut expected = vec![set("7H,7D"), set("7H,7D,9H")];
+    expected.sort_unstable();
+    assert_eq!(throws, expected);
+    assert!(g
+        .clone()
+        .apply(Action::ThrowIn(set("7H,9H")), &mut rng0())
+        .is_err());
+    assert!(g
+        .clone()
+        .apply(Action::Open(set("7H,7D")), &mut rng0())
+        .is_err());
+    g.apply(Action::ThrowIn(set("7H,7D,9H")), &mut rng0())
+        .unwrap();
+    assert_eq!(g.attack_cards().len(), 4);
+    assert_eq!((g.phase(), g.to_act()), (Phase::Defend, 1));
+    g.check_invariants().unwrap();
+    // Podkidnoy throws in one card at a time.
+    let mut g = endgame(
+        Rules::standard(Variant::Podkidnoy, 2),
+        &["7S,7H,7D,9H,KC", "9S,AH,AD,AC,AS"],
+        HEARTS,
+        0,
+    );
+    g.apply(Action::Play(c("7S")), &mut rng0()).unwrap();
+    g.apply(Action::Play(c("9S")), &mut rng0()).unwrap();
+    assert!(!g.legal().combos);
+}
+
+#[test]
+fn four_experts_no_longer_go_round_for_ever() {
+    // Seed 2451 of four experts: with the stock gone and one seat out, the other three passed
+    // A♠ and K♠ round (hearts trump, none left), each leading what the next could not beat,
+    // until the move cap stopped the game after 6 272 actions.
+    let rules = Rules::standard(Variant::Podkidnoy, 4);
+    let mut rng = Stream::seed_from_u64(2451);
+    let mut g = DurakState::deal(&rules, &Start::default(), &mut rng);
+    let mut bots: Vec<Bot> = (0..4).map(|_| Bot::new(Strategy::Expert)).collect();
+    while g.outcome().is_none() {
+        let s = g.to_act();
+        let a = bots[s].act(&g.view(s), &mut rng);
+        g.apply(a, &mut rng).unwrap();
+    }
+    assert_ne!(g.outcome(), Some(Outcome::Capped));
+    assert!(g.bouts() < 200, "{} bouts", g.bouts());
+}

@@ -724,3 +724,34 @@ fn clear_endgames_are_advised_right_by_the_rollout_bots() {
     }
     assert!(found >= 15, "only {found} clear endgames");
 }
+
+#[test]
+fn the_swap_window_after_the_last_draw_reads_back() {
+    // Seat 1 beats seat 0's 7♠ and the refill empties the stock, the turned K♥ going to seat 1:
+    // seat 0, holding the 6♥, is asked whether to swap before seat 1 leads.
+    let r = rules(2, "");
+    let card = |s: &str| Card::parse(s).unwrap();
+    let set = |s: &str| s.split(',').fold(0, |m, x| m | card(x).bit());
+    let hands = [set("6H,7S,9S,10S,JS,QS"), set("8S,7D,8D,9D,10D,JD")];
+    let used = hands[0] | hands[1] | set("KH,AS");
+    let mut g = DurakState::from_deal(
+        r,
+        &Deal {
+            hands: &hands,
+            stock: &[card("KH"), card("AS")],
+            discard: FULL_36 & !used,
+            trump: None,
+            first_attacker: 0,
+        },
+    )
+    .unwrap();
+    g.apply(Action::Play(card("7S")), &mut rng(0)).unwrap();
+    g.apply(Action::Play(card("8S")), &mut rng(0)).unwrap();
+    assert!(g.legal().swap && g.to_act() == 0);
+    let text = position_of::<Durak>(&g);
+    assert!(text.contains("swap window: KH"), "{text}");
+    round_trip(&g, "the swap window");
+    // The window names a turned trump known in another hand than the lowest trump's.
+    let bad = text.replace("swap window: KH", "swap window: 9S");
+    assert!(read(&r, &bad).is_err());
+}

@@ -15,7 +15,7 @@ use tahur::games::ocho::bots::{Bot, Kind, Strategy};
 use tahur::games::ocho::cards::{count, show, Card, CardSet, Cards, JOKERS, ONE_DECK};
 use tahur::games::ocho::deal::{DealFacts, DealSimulation};
 use tahur::games::ocho::engine::{Action, Phase};
-use tahur::games::ocho::rules::{FirstCard, JokerRule, Rules};
+use tahur::games::ocho::rules::{FirstCard, JokerRule, PlayAgain, Rules};
 use tahur::games::ocho::value::{ValueSetup, ValueSimulation, KINDS};
 use tahur::games::ocho::{Counter, Ocho, OchoState};
 use tahur::play::sim::GameSimulation;
@@ -103,7 +103,7 @@ fn referee(rules: &Rules, before: &Seen, action: Action, g: &OchoState) -> Resul
                 return Err(format!("{card} is not in the hand"));
             }
             let allowed = match before.phase {
-                Phase::Turn => may_follow(rules, card, before.suit, before.value),
+                Phase::Turn | Phase::Again => may_follow(rules, card, before.suit, before.value),
                 Phase::Stack => is_answer(rules, card),
                 Phase::Drawn | Phase::StackDrawn => true,
                 Phase::Over => false,
@@ -180,6 +180,16 @@ fn referee(rules: &Rules, before: &Seen, action: Action, g: &OchoState) -> Resul
                         g.phase()
                     ));
                 }
+                // Playing again is a right (a card or a pass) unless the house rule makes it a
+                // normal turn.
+                let again = r == 0 || matches!(r, 10 | 12) && players_in == 2;
+                let right = in_after && again && rules.play_again == PlayAgain::May;
+                if !stacked && right != (g.phase() == Phase::Again) {
+                    return Err(format!(
+                        "phase {:?} when seat {p} plays again after {card}",
+                        g.phase()
+                    ));
+                }
             }
             if left == 0 && g.out_so_far().len() != before.out + 1 {
                 return Err("a player without cards is not out".into());
@@ -210,7 +220,10 @@ fn referee(rules: &Rules, before: &Seen, action: Action, g: &OchoState) -> Resul
                     if Cards(new).any(|x| may_follow(rules, x, before.suit, before.value)) {
                         return Err("drew a playable card and passed".into());
                     }
-                    if g.stock().len() + count(g.pile()) as usize > 1 && !over {
+                    // A reshuffle leaves the top card and, under a joker, the card that sets the
+                    // suit.
+                    let kept = g.top().bit() | g.suit_card().bit();
+                    if g.stock().len() + count(g.pile() & !kept) as usize > 0 && !over {
                         return Err("stopped drawing with cards left".into());
                     }
                 }
@@ -224,6 +237,12 @@ fn referee(rules: &Rules, before: &Seen, action: Action, g: &OchoState) -> Resul
                         let d = g.drawn().unwrap();
                         if drew != 1 || !(d.is_joker() || d.rank() == THREE) {
                             return Err(format!("may answer with a drawn {d} ({drew} drawn)"));
+                        }
+                        // «En caso de que alguien no tenga un 3»: only without an answer.
+                        if Cards(before.hand).any(|x| is_answer(rules, x)) {
+                            return Err(format!(
+                                "took holding an answer, and may still answer with a drawn {d}"
+                            ));
                         }
                     } else if drew > before.pending as u32 {
                         return Err(format!("took {drew} of {}", before.pending));
@@ -251,7 +270,8 @@ fn referee(rules: &Rules, before: &Seen, action: Action, g: &OchoState) -> Resul
             let keeps = before.phase == Phase::Drawn && rules.keep_drawn;
             let stuck = before.phase == Phase::Turn
                 && !Cards(before.hand).any(|x| may_follow(rules, x, before.suit, before.value));
-            if !keeps && !stuck {
+            let declines = before.phase == Phase::Again;
+            if !keeps && !stuck && !declines {
                 return Err(format!("passed in {:?}", before.phase));
             }
         }
@@ -768,7 +788,7 @@ fn search_plays_legally_and_beats_random() {
     let rules = Rules::standard(2);
     // Seats alternate so that neither is favoured; random play against random wins half.
     let mut wins = 0;
-    for seed in 0..24 {
+    for seed in 0..48 {
         let search = Strategy::of(Kind::Ismcts { budget: 20 });
         let random = Strategy::of(Kind::Random);
         let (list, seat) = if seed % 2 == 0 {
@@ -779,7 +799,7 @@ fn search_plays_legally_and_beats_random() {
         let g = play_checked(rules, &list, seed);
         wins += (g.first_out() == Some(seat)) as u32;
     }
-    assert!(wins >= 15, "ismcts:20 won {wins} of 24 against random");
+    assert!(wins >= 29, "ismcts:20 won {wins} of 48 against random");
 }
 
 #[test]
@@ -1291,4 +1311,122 @@ fn playing_more_allocates_nothing_more() {
     .unwrap();
     flat(&GameSimulation::new(&search), 3, 6, "ismcts");
     let _ = (show(ONE_DECK & 0xF), Stream::seed_from_u64(0));
+}
+
+#[test]
+fn playing_again_is_a_right_by_default_and_an_obligation_by_the_house_rule() {
+    // «As: da el derecho a descartar otra vez»: after the A♠ seat 0 may play again or pass.
+    let hands = ["AS 5S 8C 9C", "4D 6D", "4H 6H"];
+    let mut g = position(Rules::standard(3), &hands, "7S", 0, 0, 0);
+    play(&mut g, "AS");
+    assert_eq!((g.to_act(), g.phase()), (0, Phase::Again));
+    let l = *g.legal();
+    assert_eq!((l.plays, l.pass, l.draw), (set("5S 8C"), true, false));
+    g.apply(Action::Pass, &mut base_stream(1)).unwrap();
+    assert_eq!(
+        (g.to_act(), g.phase(), count(g.hand(0))),
+        (1, Phase::Turn, 3)
+    );
+    // Nothing that plays after the A: the right is declined, nothing is drawn.
+    let mut g = position(
+        Rules::standard(3),
+        &["AS 9C", "4D 6D", "4H 6H"],
+        "7S",
+        0,
+        0,
+        0,
+    );
+    play(&mut g, "AS");
+    assert_eq!((g.legal().plays, g.legal().pass), (0, true));
+    // `play-again=must`: a normal turn, drawing until a card plays.
+    let must = Rules::standard(3).with_changes("play-again=must").unwrap();
+    let mut g = position(must, &["AS 9C", "4D 6D", "4H 6H"], "7S", 0, 0, 0);
+    play(&mut g, "AS");
+    assert_eq!((g.to_act(), g.phase()), (0, Phase::Turn));
+    assert!(g.legal().draw && !g.legal().pass);
+    // With two players a J or a K gives the same right; a 2 brings a normal turn back.
+    let mut g = position(Rules::standard(2), &["JS 5S 9C", "4D 6D"], "7S", 0, 0, 0);
+    play(&mut g, "JS");
+    assert_eq!((g.to_act(), g.phase()), (0, Phase::Again));
+    let mut g = position(Rules::standard(2), &["2S 5S 9C", "4D 6D"], "7S", 0, 0, 0);
+    play(&mut g, "2S");
+    assert_eq!((g.to_act(), g.phase()), (0, Phase::Turn));
+    // The bots use the right with the card their turn would play, but keep an 8 (not their
+    // last card) and pass.
+    let mut g = position(
+        Rules::standard(3),
+        &["AS 5S 9C", "4D 6D", "4H 6H"],
+        "7S",
+        0,
+        0,
+        0,
+    );
+    play(&mut g, "AS");
+    for kind in [Kind::Greedy, Kind::Expert, Kind::Sheet] {
+        let a = Bot::new(Strategy::of(kind)).act(&g.view(0), &mut base_stream(3));
+        assert_eq!(a, Action::play(c("5S")), "{kind:?}");
+    }
+    let mut g = position(
+        Rules::standard(3),
+        &["AS 8C 9C", "4D 6D", "4H 6H"],
+        "7S",
+        0,
+        0,
+        0,
+    );
+    play(&mut g, "AS");
+    for kind in [Kind::Greedy, Kind::Expert, Kind::Sheet] {
+        let a = Bot::new(Strategy::of(kind)).act(&g.view(0), &mut base_stream(3));
+        assert_eq!(a, Action::Pass, "{kind:?}");
+    }
+}
+
+#[test]
+fn a_three_drawn_first_answers_only_for_a_player_who_had_none() {
+    // «En caso de que alguien no tenga un 3 y al encartarse consiga uno en la primera carta»:
+    // the stock holds only 3s, so the first card drawn is a 3. Seat 1 holds a joker (like a 3)
+    // and takes: it may not answer with the drawn 3 and takes all three cards.
+    let rules = Rules::standard(2);
+    let stock = [c("3H"), c("3C"), c("3D")];
+    for (seat1, answers) in [("joker 5D", false), ("4D 5D", true)] {
+        let hands = [set("9C 10C"), set(seat1)];
+        let top = c("3S");
+        let used = hands[0] | hands[1] | top.bit() | set("3H 3C 3D");
+        let played = rules.deck_cards() & !used;
+        let mut g =
+            OchoState::from_position(rules, &hands, &stock, played, top, 0, 3, false, 1).unwrap();
+        g.apply(Action::Take, &mut base_stream(4)).unwrap();
+        assert_eq!(g.phase() == Phase::StackDrawn, answers, "{seat1}");
+        let drawn = if answers { 1 } else { 3 };
+        assert_eq!(count(g.hand(1)), 2 + drawn, "{seat1}");
+    }
+}
+
+#[test]
+fn a_reshuffle_keeps_the_card_under_a_joker_out() {
+    // «Se barajan las cartas jugadas, excluyendo la que dicte el palo»: the joker on the 7♥
+    // plays hearts, so the 7♥ stays out of the new stock with the joker.
+    let rules = Rules::standard(2);
+    let hands = [set("joker 9C"), set("5C 6C")];
+    let top = c("7H");
+    let played = rules.deck_cards() & !(hands[0] | hands[1] | top.bit());
+    let mut g = OchoState::from_position(rules, &hands, &[], played, top, 1, 0, false, 0).unwrap();
+    play(&mut g, "joker");
+    assert_eq!((g.pending(), g.suit(), g.suit_card()), (3, 1, top));
+    g.apply(Action::Take, &mut base_stream(6)).unwrap();
+    if g.phase() == Phase::StackDrawn {
+        g.apply(Action::Take, &mut base_stream(7)).unwrap();
+    }
+    assert_eq!(g.reshuffles(), 1);
+    assert_eq!(
+        g.pile(),
+        c("joker").bit() | top.bit(),
+        "the joker and the 7♥ stay"
+    );
+    assert_eq!(g.hand(1) & top.bit(), 0);
+    assert_eq!(
+        (g.suit(), g.view(0).cards_to_draw()),
+        (1, g.stock().len() as u32)
+    );
+    g.check_invariants().unwrap();
 }

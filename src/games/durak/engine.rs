@@ -18,6 +18,12 @@
 //!    one card) is not asked either: the engine plays it.
 //! 5. Refill: the first attacker of the bout, then the others who attacked in the order they
 //!    first played, the defender last. Once the stock is gone, empty hands leave the game.
+//! 6. The trump swap: the holder of the lowest trump may swap it for the turned trump on any of
+//!    their turns while the stock lasts, and, when the refill that empties the stock gave the
+//!    turned trump to another player, once more before the next bout starts (the engine asks
+//!    them: swap or pass), taking the turned trump from that player's hand («esto ocurre incluso
+//!    si alguien toma el triunfo del mazo al agotarlo, siempre y cuando la siguiente ronda
+//!    después de agotado el mazo no haya empezado»).
 
 use std::fmt;
 
@@ -35,7 +41,11 @@ pub enum Action {
     Play(Card),
     /// Platkowy: open the bout with several cards at once (pairs, plus one for an odd count).
     Open(CardSet),
-    /// An attacker declines to throw in (more).
+    /// Platkowy: throw in several cards at once, every one of a rank on the table (pairs, plus
+    /// one for an odd count).
+    ThrowIn(CardSet),
+    /// An attacker declines to throw in (more); the holder of the lowest trump declines the
+    /// swap offered after the last draw.
     Pass,
     /// The defender gives up and will pick up the table.
     Take,
@@ -53,6 +63,7 @@ impl fmt::Display for Action {
         match self {
             Action::Play(c) => write!(f, "play {c}"),
             Action::Open(s) => write!(f, "open {}", super::cards::show(*s)),
+            Action::ThrowIn(s) => write!(f, "throw in {}", super::cards::show(*s)),
             Action::Pass => f.write_str("pass"),
             Action::Take => f.write_str("take"),
             Action::Transfer(c) => write!(f, "transfer with {c}"),
@@ -107,7 +118,8 @@ pub struct Legal {
     pub take: bool,
     /// [`Action::SwapTrump`] is legal.
     pub swap: bool,
-    /// Multi-card openings ([`Action::Open`]) exist too; list them with [`State::legal_actions`].
+    /// Platkowy: multi-card openings ([`Action::Open`]) or throw-ins ([`Action::ThrowIn`]) exist
+    /// too; list them with [`State::legal_actions`].
     pub combos: bool,
 }
 
@@ -218,6 +230,9 @@ pub struct Setup<'a> {
     pub taking: bool,
     /// A trump was shown to transfer in this bout (perevodnoy with the show-trump rule).
     pub shown: bool,
+    /// The swap window after the last draw: the turned trump, drawn by another player, that the
+    /// holder of the lowest trump (the seat to act) may still take before the bout starts.
+    pub swap_for: Option<Card>,
     /// The seats that put attack cards on the table this bout, in the order they first did
     /// (they refill in this order).
     pub played: &'a [Seat],
@@ -295,6 +310,10 @@ pub struct DurakState {
     table_ranks: CardSet,
     /// The lowest trump while it may still be swapped for the turned trump (else empty).
     swap_card: CardSet,
+    /// The refill that emptied the stock gave the turned trump to a player other than the holder
+    /// of the lowest trump, and the next bout has not started: the holder is asked (swap or
+    /// pass) before its first card.
+    window: bool,
 }
 
 /// Shuffles `cards` uniformly (Fisher–Yates with exactly uniform positions).
@@ -414,6 +433,7 @@ impl DurakState {
             n_legal: 0,
             table_ranks: 0,
             swap_card: 0,
+            window: false,
         };
         g.index_stock();
         g.swap_card = g.swappable();
@@ -619,6 +639,9 @@ impl DurakState {
             g.n_played += 1;
         }
         g.shown = setup.shown;
+        if let Some(t) = setup.swap_for {
+            g.open_window_at(t, setup)?;
+        }
         g.phase = if setup.taking {
             Phase::Taking
         } else if setup.attack.is_empty() {
@@ -816,9 +839,13 @@ impl DurakState {
         }
     }
 
-    /// The main attacker opens.
+    /// The main attacker opens (after the holder of the lowest trump answered the swap offered
+    /// after the last draw).
     #[inline(always)]
     fn turn_attack(&mut self) {
+        if self.window {
+            return self.offer_swap();
+        }
         let seat = self.attacker;
         let hand = self.hands[seat as usize];
         let legal = Legal {
@@ -830,6 +857,74 @@ impl DurakState {
             ..Legal::default()
         };
         self.set_turn(seat, legal);
+    }
+
+    /// The swap window after the last draw: the holder of the lowest trump swaps or passes.
+    #[inline(never)]
+    fn offer_swap(&mut self) {
+        let holder = (0..self.n)
+            .find(|&p| self.hands[p as usize] & self.swap_card != 0)
+            .expect("the window is open only while the lowest trump is in a hand");
+        let legal = Legal {
+            swap: true,
+            pass: true,
+            ..Legal::default()
+        };
+        self.set_turn(holder, legal);
+    }
+
+    /// After the refill that emptied the stock: when the turned trump (`stock[0]`, never swapped
+    /// since `low` is still live) went to another player than the holder of the lowest trump,
+    /// the holder may still swap until the next bout starts. Everybody sees whom the engine
+    /// asks, so the lowest trump becomes known in that hand.
+    #[inline(never)]
+    fn open_window(&mut self, low: CardSet) {
+        let turned = self.stock[0].bit();
+        let n = self.n as usize;
+        let holder = (0..n).find(|&p| self.hands[p] & low != 0);
+        let drawer = (0..n).find(|&p| self.hands[p] & turned != 0);
+        if let (Some(h), Some(d)) = (holder, drawer) {
+            if h != d {
+                self.swap_card = low;
+                self.window = true;
+                self.known[h] |= low;
+            }
+        }
+    }
+
+    /// [`DurakState::at_position`]: the swap window after the last draw for the turned trump
+    /// `t`, checked against the position.
+    fn open_window_at(&mut self, t: Card, setup: &Setup) -> Result<(), String> {
+        let low = self.lowest_trump();
+        if !(self.rules.trump_swap && setup.turned) {
+            return Err("a swap window without the trump swap or a turned trump".into());
+        }
+        if !setup.stock.is_empty() || !setup.attack.is_empty() || setup.taking {
+            return Err(
+                "the swap window is open only between the last draw and the next bout's first card"
+                    .into(),
+            );
+        }
+        if t.suit() != self.trump || t == low {
+            return Err(format!(
+                "{t} is not a turned trump the lowest trump can be swapped for"
+            ));
+        }
+        let n = self.n as usize;
+        let holder = (0..n).find(|&p| self.known[p] & low.bit() != 0);
+        let drawer = (0..n).find(|&p| self.known[p] & t.bit() != 0);
+        match (holder, drawer) {
+            (Some(h), Some(d)) if h != d => {
+                self.stock[0] = t;
+                self.trump_card = t;
+                self.swap_card = low.bit();
+                self.window = true;
+                Ok(())
+            }
+            _ => Err(format!(
+                "a swap window needs {low} and {t} known in two different hands"
+            )),
+        }
     }
 
     /// `seat` is to act with these legal actions.
@@ -880,29 +975,60 @@ impl DurakState {
     #[inline(always)]
     fn turn_throw(&mut self) {
         let seat = self.throwers[self.cursor as usize];
+        let plays = self.throw_ins(seat);
         let legal = Legal {
-            plays: self.throw_ins(seat),
+            plays,
             pass: true,
             swap: self.swap_available(seat),
+            combos: self.rules.variant == Variant::Platkowy && self.several_to_throw(plays),
             ..Legal::default()
         };
         self.set_turn(seat, legal);
     }
 
-    /// Every legal action, multi-card openings included, into `out` (cleared first).
+    /// Platkowy, everything beaten: whether `plays` (the thrower's cards of the table's ranks)
+    /// hold a pair and two more attack cards fit. (While the defender takes, a thrower adds card
+    /// after card anyway: several at once would change nothing.)
+    #[inline(never)]
+    fn several_to_throw(&self, plays: CardSet) -> bool {
+        self.phase == Phase::ThrowIn
+            && self.room() >= 2
+            && (0..13).any(|r| count(plays & rank_mask(r)) >= 2)
+    }
+
+    /// Attack cards that may still go on the table at once: the limit, and no more unbeaten
+    /// cards than the defender holds.
+    #[inline]
+    fn room(&self) -> u32 {
+        let unbeaten = u32::from(self.n_attack - self.n_beaten);
+        u32::from(self.limit - self.n_attack)
+            .min(count(self.hands[self.defender as usize]).saturating_sub(unbeaten))
+    }
+
+    /// Every legal action, multi-card openings and throw-ins included, into `out` (cleared
+    /// first).
     fn list_legal(&self, out: &mut Vec<Action>) {
         out.clear();
         let l = self.legal();
         l.push_all(out);
         if l.combos {
-            self.push_openings(out);
+            self.push_several(out);
         }
     }
 
-    /// Platkowy: every opening of 2..=limit cards in pairs (plus one).
-    fn push_openings(&self, out: &mut Vec<Action>) {
-        let hand = self.hands[self.attacker as usize];
-        let max = self.limit as u32;
+    /// Platkowy: every opening of 2..=limit cards in pairs (plus one), or every throw-in of
+    /// 2..=room cards of the table's ranks in pairs (plus one).
+    fn push_several(&self, out: &mut Vec<Action>) {
+        let (hand, max, make): (CardSet, u32, fn(CardSet) -> Action) =
+            if self.phase == Phase::Attack {
+                (
+                    self.hands[self.attacker as usize],
+                    self.limit as u32,
+                    Action::Open,
+                )
+            } else {
+                (self.legal.plays, self.room(), Action::ThrowIn)
+            };
         // Ranks held, with their cards (a fixed array: no allocation per decision).
         let mut held = [0; 13];
         let mut n = 0;
@@ -919,11 +1045,12 @@ impl DurakState {
             chosen: CardSet,
             odd: u32,
             max: u32,
+            make: fn(CardSet) -> Action,
             out: &mut Vec<Action>,
         ) {
             if i == ranks.len() {
                 if count(chosen) >= 2 {
-                    out.push(Action::Open(chosen));
+                    out.push(make(chosen));
                 }
                 return;
             }
@@ -934,7 +1061,7 @@ impl DurakState {
                 let k = count(sub);
                 let new_odd = odd + (k % 2);
                 if count(chosen) + k <= max && new_odd <= 1 {
-                    walk(ranks, i + 1, chosen | sub, new_odd, max, out);
+                    walk(ranks, i + 1, chosen | sub, new_odd, max, make, out);
                 }
                 if sub == 0 {
                     break;
@@ -942,7 +1069,7 @@ impl DurakState {
                 sub = (sub - 1) & cards;
             }
         }
-        walk(ranks, 0, 0, 0, max, out);
+        walk(ranks, 0, 0, 0, max, make, out);
     }
 
     /// Plays the game to its end with every player choosing uniformly among their legal
@@ -1097,6 +1224,13 @@ impl DurakState {
             Action::Play(c) if self.legal.plays & c.bit() != 0 => Some(self.play_card(c, seat)),
             Action::Take if self.legal.take => Some(self.begin_throw_in(true)),
             Action::Pass if self.legal.pass => {
+                if self.window {
+                    // The holder of the lowest trump keeps it: the bout starts.
+                    self.window = false;
+                    self.swap_card = 0;
+                    self.refresh();
+                    return Some(Step::Continue);
+                }
                 let taking = self.phase == Phase::Taking;
                 Some(self.throw_from(self.cursor + 1, taking))
             }
@@ -1113,6 +1247,7 @@ impl DurakState {
             }
             Action::SwapTrump if self.legal.swap => Some(self.swap_trump(seat)),
             Action::Open(set) => self.open_with(set, seat),
+            Action::ThrowIn(set) => self.throw_several(set, seat),
             _ => None,
         }
     }
@@ -1125,8 +1260,19 @@ impl DurakState {
         let s = seat as usize;
         self.hands[s] = (self.hands[s] & !low.bit()) | old.bit();
         self.known[s] = (self.known[s] & !low.bit()) | old.bit();
-        self.stock[0] = low;
-        self.index_stock();
+        if self.window {
+            // After the last draw: the turned trump comes from the hand that drew it, which
+            // takes the lowest trump in its place (everybody sees both cards go).
+            let d = (0..self.n as usize)
+                .find(|&p| self.hands[p] & old.bit() != 0 && p != s)
+                .expect("the turned trump is in another hand");
+            self.hands[d] = (self.hands[d] & !old.bit()) | low.bit();
+            self.known[d] = (self.known[d] & !old.bit()) | low.bit();
+            self.window = false;
+        } else {
+            self.stock[0] = low;
+            self.index_stock();
+        }
         self.swap_card = 0;
         self.refresh();
         Step::Continue
@@ -1136,6 +1282,7 @@ impl DurakState {
     #[inline(never)]
     fn open_with(&mut self, set: CardSet, seat: u8) -> Option<Step> {
         if !(self.legal.combos
+            && self.phase == Phase::Attack
             && set & !self.hands[seat as usize] == 0
             && count(set) <= self.limit as u32
             && is_paired_opening(set))
@@ -1146,6 +1293,26 @@ impl DurakState {
             self.add_attack(c, seat);
         }
         self.opening = self.n_attack;
+        self.phase = Phase::Defend;
+        self.turn_defend();
+        Some(Step::Continue)
+    }
+
+    /// Platkowy, everything beaten: the thrower adds several cards of the table's ranks at once,
+    /// if that throw-in is legal.
+    #[inline(never)]
+    fn throw_several(&mut self, set: CardSet, seat: u8) -> Option<Step> {
+        if !(self.legal.combos
+            && self.phase == Phase::ThrowIn
+            && set & !self.legal.plays == 0
+            && count(set) <= self.room()
+            && is_paired_opening(set))
+        {
+            return None;
+        }
+        for c in Cards(set) {
+            self.add_attack(c, seat);
+        }
         self.phase = Phase::Defend;
         self.turn_defend();
         Some(Step::Continue)
@@ -1239,7 +1406,11 @@ impl DurakState {
         self.n_attack = 0;
         self.n_beaten = 0;
         // Refill: attackers in the order they first played, the defender last.
+        let mut window = 0;
         if self.stock_len > 0 {
+            // The lowest trump while it may still be swapped: if this refill empties the stock,
+            // its holder may still swap until the next bout starts.
+            let live = self.swap_card;
             for i in 0..self.n_played as usize {
                 let p = self.played[i];
                 if p != def {
@@ -1247,6 +1418,9 @@ impl DurakState {
                 }
             }
             self.draw_up(def);
+            if self.stock_len == 0 {
+                window = live;
+            }
         }
         self.bouts += 1;
         if self.stock_len == 0 {
@@ -1266,6 +1440,9 @@ impl DurakState {
             } else {
                 self.next_active(def)
             };
+            if window != 0 {
+                self.open_window(window);
+            }
             self.start_bout(next);
             return Step::BoutEnd { taken };
         }
@@ -1315,6 +1492,9 @@ impl DurakState {
         } else {
             self.next_active(def)
         };
+        if window != 0 {
+            self.open_window(window);
+        }
         self.start_bout(next);
         Step::BoutEnd { taken }
     }
@@ -1558,6 +1738,7 @@ impl std::fmt::Debug for View<'_> {
             .field("dealer", &g.dealer)
             .field("first attacker", &g.first_attacker)
             .field("swap", &(g.swap_card != 0))
+            .field("swap window", &self.swap_window())
             .finish()
     }
 }
@@ -1594,6 +1775,16 @@ impl<'a> View<'a> {
     /// Cards left in the stock.
     pub fn stock_len(&self) -> u8 {
         self.game.stock_len
+    }
+    /// The turned trump, drawn by another player in the refill that emptied the stock, while
+    /// the holder of the lowest trump may still take it (before the next bout starts).
+    pub fn swap_window(&self) -> Option<Card> {
+        self.game.window.then_some(self.game.stock[0])
+    }
+    /// The card the lowest trump would be swapped for: the turned trump under the stock, or in
+    /// the window after the last draw the turned trump in another hand.
+    pub fn swap_for(&self) -> Option<Card> {
+        self.bottom_card().or(self.swap_window())
     }
     /// The discard pile (everybody saw it go).
     pub fn discard(&self) -> CardSet {

@@ -30,6 +30,9 @@
 //! - `played`: the seats that put attack cards on the table this bout, in the order they first
 //!   did (they refill in that order); by default the main attacker alone.
 //! - `opening`: platkowy, the cards of a multi-card opening (by default 1).
+//! - `swap window`: the turned trump (`9S`) that another player drew in the refill that emptied
+//!   the stock, while the holder of the lowest trump (the seat to act) may still take it before
+//!   the next bout's first card; both cards are `known`.
 //! - `to act`: the seat to act, when the position is written for another seat.
 //! - `bouts`, `moves`: bouts finished and actions taken so far (by default 0).
 //! - `dealer`, `first attacker`: by default the seat right of the first attacker, and the
@@ -70,6 +73,7 @@ const KEYS: &[(&str, &[&str])] = &[
     ("trump shown", &["shown", "triunfo mostrado"]),
     ("played", &["jugaron"]),
     ("opening", &["apertura"]),
+    ("swap window", &["cambio de triunfo"]),
     ("to act", &["turn", "turno"]),
     ("bouts", &["rondas"]),
     ("moves", &["jugadas"]),
@@ -171,6 +175,9 @@ impl Positions for Durak {
         let default_opening = u8::from(!attack.is_empty());
         if view.opening() != default_opening {
             items.push(format!("opening: {}", view.opening()));
+        }
+        if let Some(t) = view.swap_window() {
+            items.push(format!("swap window: {}", card_text(t)));
         }
         if view.to_act() != seat {
             items.push(format!("to act: {}", view.to_act() + 1));
@@ -484,6 +491,19 @@ impl Positions for Durak {
                 to_act + 1
             )));
         }
+        let swap_for = match fields.get("swap window") {
+            Some(v) => {
+                let tokens: Vec<&str> = v.split_whitespace().collect();
+                let (c, next) = one_card("swap window", &tokens, 0)?;
+                if next != tokens.len() {
+                    return Err(Error::usage(format!(
+                        "swap window: '{v}': give the one turned trump the lowest trump may still be swapped for"
+                    )));
+                }
+                Some(c)
+            }
+            None => None,
+        };
         let bouts = fields.number("bouts", 0, u32::MAX, 0)?;
         let moves = fields.number("moves", 0, u32::MAX, 0)?;
         let first_attacker = match fields.get("first attacker") {
@@ -542,6 +562,7 @@ impl Positions for Durak {
             defence: &defence,
             taking,
             shown,
+            swap_for,
             played: &played,
             opening,
             to_act,
@@ -570,6 +591,7 @@ impl Positions for Durak {
         match action {
             Action::Play(c) => format!("play {}", card_text(c)),
             Action::Open(s) => format!("open {}", cards_text(s)),
+            Action::ThrowIn(s) => format!("throw in {}", cards_text(s)),
             Action::Transfer(c) => format!("transfer with {}", card_text(c)),
             Action::ShowTrump(c) => format!("transfer showing {}", card_text(c)),
             a => a.to_string(),

@@ -28,7 +28,7 @@ pub enum Variant {
     Podkidnoy,
     /// Perevodnoy (переводной): the defender may pass the attack on with a card of its rank.
     Perevodnoy,
-    /// Durek platkowy: 5 cards, full deck, openings of several cards in pairs.
+    /// Durek platkowy: 5 cards, full deck, openings and throw-ins of several cards in pairs.
     Platkowy,
 }
 
@@ -299,7 +299,7 @@ const TABLE: &[Rule<Rules>] = &[
         key: "variant",
         aliases: &["variante"],
         flag: Flag::Value { long: "variant", value_name: "NAME" },
-        help: "Variant: podkidnoy (others throw in: the usual game), perevodnoy (the defender may pass the attack on) or platkowy (5 cards from 52, openings in pairs) [default: podkidnoy]",
+        help: "Variant: podkidnoy (others throw in: the usual game), perevodnoy (the defender may pass the attack on) or platkowy (5 cards from 52, several cards at once in pairs) [default: podkidnoy]",
         accepts: "use podkidnoy, perevodnoy or platkowy",
         set: |r, v| {
             let Some(variant) = Variant::parse(v) else {
@@ -489,7 +489,7 @@ const TABLE: &[Rule<Rules>] = &[
         key: "trump-swap",
         aliases: &["cambio-de-triunfo"],
         flag: Flag::Switch { long: "no-trump-swap", sets: "off" },
-        help: "Play without the swap of the lowest trump for the turned trump (default: its holder may swap them while the stock lasts)",
+        help: "Play without the swap of the lowest trump for the turned trump (default: its holder may swap them while the stock lasts and, when another player drew the turned trump last, until the next bout starts)",
         accepts: "use on or off",
         set: |r, v| switch(v).map(|b| r.trump_swap = b).is_some(),
         get: |r| on_off(r.trump_swap),

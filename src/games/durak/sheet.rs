@@ -129,7 +129,7 @@ pub fn classify(view: &View<'_>) -> Option<Situation<Action>> {
     let stock = view.stock_len();
     if l.swap {
         let keep = greedy_move(view);
-        let high = view.bottom_card().is_some_and(|c| c.rank() >= KING);
+        let high = view.swap_for().is_some_and(|c| c.rank() >= KING);
         return Some(situation(
             3,
             usize::from(!high),

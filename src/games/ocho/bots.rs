@@ -14,6 +14,11 @@
 //! - `ismcts[:N]`: information-set Monte Carlo tree search, N determinised iterations per
 //!   decision (default 200), with greedy play-outs, rewarded by finishing place.
 //!
+//! A right to play again (after an A, or a J or K with two players left, under the default
+//! `play-again=may`): `greedy`, `expert` and `sheet` use it with the card their normal turn would
+//! play, unless that card is an 8 or a joker and not their last card (they keep it and pass);
+//! with nothing that plays they pass. `random` is uniform over the cards that play and passing.
+//!
 //! Every strategy takes `forget=R`: the chance of forgetting «voy por una» on each play that
 //! leaves one card (3 cards' penalty), drawn from the decisions' stream.
 
@@ -369,6 +374,21 @@ pub fn greedy_action(view: &View) -> Action {
             }
             greedy_turn(view, l.plays)
         }
+        Phase::Again if l.plays == 0 => Action::Pass,
+        Phase::Again => use_the_right(view, greedy_turn(view, l.plays)),
+    }
+}
+
+/// A right to play again: `turn`, the card the bot would play on a normal turn, unless it is an
+/// 8 or a joker and not the last card (kept for later: pass).
+fn use_the_right(view: &View, turn: Action) -> Action {
+    match turn {
+        Action::Play { card, .. }
+            if card.bit() & (EIGHTS | JOKERS) != 0 && count(view.hand()) > 1 =>
+        {
+            Action::Pass
+        }
+        a => a,
     }
 }
 
@@ -439,6 +459,8 @@ pub fn expert_action(view: &View) -> Action {
             Action::Take
         }
         Phase::Turn => expert_turn(view, &name),
+        Phase::Again if l.plays == 0 => Action::Pass,
+        Phase::Again => use_the_right(view, expert_turn(view, &name)),
     }
 }
 

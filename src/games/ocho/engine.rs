@@ -8,16 +8,20 @@
 //!   or a joker (on any card, or with `joker=three` only where a 3 may go). A player who holds a
 //!   playable card must play one. With none, the player draws ([`Action::Draw`]) until a playable
 //!   card comes: it is then played (**Drawn**; with `keep-drawn` it may be kept, ending the turn).
-//!   When the stock is empty the played cards but the top one are shuffled into a new stock;
-//!   with nothing left to draw at all the player passes.
+//!   When the stock is empty the played cards are shuffled into a new stock but the top one and,
+//!   under a joker, the card that sets the suit («excluyendo la que dicte el palo»); with
+//!   nothing left to draw at all the player passes.
 //! - **Stack**: after a 3 or a joker the next player answers with a 3 or a joker (the pending
 //!   draw grows by 3 and passes on; with `eight-answers` an 8 cancels it) or takes
-//!   ([`Action::Take`]). Taking draws one card first: if it is a 3 or a joker the player may
-//!   answer with it (**StackDrawn**); otherwise, or if they take again, they draw the rest of the
-//!   pending cards and lose the turn.
-//! - Effects: A — the same player plays again (chains); 2 — the next player skips; 3 and joker —
+//!   ([`Action::Take`]). Taking draws one card first: if it is a 3 or a joker and the player
+//!   held nothing that answers («en caso de que alguien no tenga un 3»), they may answer with it
+//!   (**StackDrawn**); otherwise, or if they take again, they draw the rest of the pending cards
+//!   and lose the turn.
+//! - Effects: A — the same player may play again (**Again**: a card that plays, or pass; with
+//!   `play-again=must` a normal turn, chains either way); 2 — the next player skips; 3 and joker —
 //!   draw-three as above; 8 — the suit named (its own suit when it is the player's last card);
-//!   J and K — the direction reverses, and with two players left the same player plays again.
+//!   J and K — the direction reverses, and with two players left the same player plays again (as
+//!   after an A).
 //!   A joker keeps the suit in force (the suit of the card under it) and counts as a 3 for
 //!   matching by value.
 //! - «Voy por una»: a play that leaves one card is marked `silent` when the player forgot to say
@@ -38,7 +42,7 @@ use super::cards::{
     count, nth, Card, CardSet, Cards, ACE, DRAW_THREE, EIGHT, JACK, JOKERS, KING, ONE_DECK, THREE,
     TWO,
 };
-use super::rules::{FirstCard, JokerRule, Rules, MAX_CARDS, MAX_PLAYERS};
+use super::rules::{FirstCard, JokerRule, PlayAgain, Rules, MAX_CARDS, MAX_PLAYERS};
 use crate::play::{Illegal, Outcome, PlayerView, Seat, Start, State, MAX_COUNTERS, MAX_SEATS};
 use crate::rng::{uniform_below, Rng, Stream};
 
@@ -70,7 +74,8 @@ pub enum Action {
     /// Take the pending draw-three (first one card, which may be answered with if it is a 3 or
     /// a joker; taking again draws the rest).
     Take,
-    /// Keep the drawn card (with `keep-drawn`), or pass with nothing left to draw.
+    /// Keep the drawn card (with `keep-drawn`), pass with nothing left to draw, or decline the
+    /// right to play again after an A (a J or K with two players left).
     Pass,
 }
 
@@ -138,6 +143,9 @@ pub enum Phase {
     Stack,
     /// Taking, the first card drawn was a 3 or a joker: answer with it or take the rest.
     StackDrawn,
+    /// After an A (a J or K with two players left) the same player may play again: a card that
+    /// plays, or pass (drawing nothing). Only with `play-again=may`, the default.
+    Again,
     /// The game is over.
     Over,
 }
@@ -263,6 +271,12 @@ pub struct Setup<'a> {
     pub drawing: bool,
     /// That card, when the seat to act is the seat of the position (else `None`).
     pub drawn: Option<Card>,
+    /// The seat to act played an A (a J or K with two players left) and may play again
+    /// (`play-again=may`).
+    pub again: bool,
+    /// Under a joker on top: the card under it that sets the suit (kept out of a reshuffle);
+    /// `None` when not given (then only the top is kept out).
+    pub under: Option<Card>,
     /// The dealer (the starter sits on the dealer's right).
     pub dealer: Seat,
     /// The seats out, in the order they went out.
@@ -324,6 +338,7 @@ impl OchoState {
             0
         };
         let mut t = Table::new(n, DECK_ORDER, wild, rules.eight_answers, rules.keep_drawn);
+        t.again_right = rules.play_again == PlayAgain::May;
         let mut m = rules.cards() as usize;
         let dealer = dealer.unwrap_or_else(|| uniform_below(rng, n as usize) as u8);
         let starter = (dealer + 1) % n;
@@ -368,15 +383,17 @@ impl OchoState {
         };
         t.pile = card.bit();
         t.top = card.0;
+        t.under = card.0;
         t.seats();
         let mut first = self.starter;
+        let mut again = false;
         if self.rules.first_card == FirstCard::Acts {
             match card.rank() {
                 // The dealer "played" it: the dealer plays again, that is first.
-                ACE => first = self.dealer,
+                ACE => (first, again) = (self.dealer, true),
                 TWO => first = t.next(self.starter),
                 THREE => t.pending = DRAW_PENALTY,
-                JACK | KING if t.n == 2 => first = self.dealer,
+                JACK | KING if t.n == 2 => (first, again) = (self.dealer, true),
                 JACK | KING => {
                     t.dir = 16;
                     first = t.next(self.dealer);
@@ -387,6 +404,9 @@ impl OchoState {
         t.show(card.suit(), card.rank());
         t.longest_stack = t.pending;
         t.start_turn(first);
+        if again && t.again_right {
+            t.phase = Phase::Again;
+        }
         self.refresh();
     }
 
@@ -420,6 +440,8 @@ impl OchoState {
         t.stock[..stock.len()].copy_from_slice(stock);
         t.pile = played | top.bit();
         t.top = top.0;
+        // Under a joker the card that sets the suit is not given: a reshuffle keeps only the top.
+        t.under = top.0;
         t.pending = pending;
         t.dir = if reversed { 16 } else { 0 };
         t.active = 0;
@@ -503,6 +525,31 @@ impl OchoState {
         if (0..n).any(|p| s.sizes[p] == 0 && out >> p & 1 == 0) {
             return Err("a seat without cards is not among the seats out".into());
         }
+        if let Some(u) = s.under {
+            if !s.top.is_joker() || u.is_joker() || s.pile & u.bit() == 0 {
+                return Err(format!(
+                    "the card under the joker, {u}, must be a card of the pile under a joker on top"
+                ));
+            }
+            if u.rank() != EIGHT && u.suit() != s.suit {
+                return Err(format!(
+                    "the card under the joker, {u}, sets its own suit, not the suit in force"
+                ));
+            }
+        }
+        if s.again {
+            let again_card = s.top.rank() == ACE
+                || matches!(s.top.rank(), JACK | KING)
+                    && s.sizes.iter().filter(|&&k| k > 0).count() == 2;
+            if rules.play_again != PlayAgain::May
+                || s.pending > 0
+                || s.drawing
+                || s.top.is_joker()
+                || !again_card
+            {
+                return Err("a right to play again follows an A (a J or K with two players left) with play-again=may, and nothing pending or drawn".into());
+            }
+        }
         let own_draw = s.drawing && s.to_act == s.seat;
         match s.drawn {
             Some(d) if !own_draw || s.hand & d.bit() == 0 => {
@@ -534,6 +581,7 @@ impl OchoState {
         t.stock_len = m as u32;
         t.pile = s.pile;
         t.top = s.top.0;
+        t.under = s.under.map_or(s.top.0, |c| c.0);
         t.pending = s.pending;
         t.dir = if s.reversed { 16 } else { 0 };
         t.active = (0..n)
@@ -560,6 +608,7 @@ impl OchoState {
         );
         t.to_act = s.to_act as u8;
         t.phase = match (s.pending > 0, s.drawing) {
+            (false, false) if s.again => Phase::Again,
             (false, false) => Phase::Turn,
             (false, true) => Phase::Drawn,
             (true, false) => Phase::Stack,
@@ -650,6 +699,13 @@ impl OchoState {
                 draw: false,
                 take: true,
                 pass: false,
+                last_card,
+            },
+            Phase::Again => Legal {
+                plays: hand & t.follow,
+                draw: false,
+                take: false,
+                pass: true,
                 last_card,
             },
             Phase::Over => Legal::default(),
@@ -867,6 +923,11 @@ impl OchoState {
     pub fn top(&self) -> Card {
         Card(self.table.top)
     }
+    /// The card that sets the suit: the top card, or under jokers the last card played before
+    /// them (kept out of a reshuffle with the top).
+    pub fn suit_card(&self) -> Card {
+        Card(self.table.under)
+    }
     /// The suit in force.
     pub fn suit(&self) -> u8 {
         self.table.suit
@@ -992,6 +1053,16 @@ impl OchoState {
         if self.table.suit >= 4 {
             return Err("no suit in force".into());
         }
+        // The card that sets the suit: the top card, or under a joker on top the last card
+        // played before the jokers (the top joker itself where a position did not say it).
+        let under = Card(self.table.under);
+        let top = Card(self.table.top);
+        let fits = under == top || top.is_joker() && !under.is_joker();
+        if self.table.pile & under.bit() == 0 || !fits {
+            return Err(format!(
+                "the card that sets the suit, {under}, is not the top card or the card under the jokers on the pile"
+            ));
+        }
         if !self.table.pending.is_multiple_of(DRAW_PENALTY) {
             return Err(format!("a pending draw of {}", self.table.pending));
         }
@@ -1115,6 +1186,7 @@ impl std::fmt::Debug for View<'_> {
             .field("out", &out)
             .field("pile", &super::cards::show_by_rank(self.pile()))
             .field("top", &self.top().to_string())
+            .field("suit card", &self.suit_card().to_string())
             .field("suit", &self.suit())
             .field("value", &self.value())
             .field("pending", &self.pending())
@@ -1165,6 +1237,11 @@ impl<'a> View<'a> {
     /// The top card.
     pub fn top(&self) -> Card {
         Card(self.game.table.top)
+    }
+    /// The card that sets the suit: the top card, or under jokers the last card played before
+    /// them (a reshuffle keeps both out of the new stock).
+    pub fn suit_card(&self) -> Card {
+        Card(self.game.table.under)
     }
     /// The suit in force.
     #[inline]
@@ -1237,10 +1314,12 @@ impl<'a> View<'a> {
     pub fn pile(&self) -> CardSet {
         self.game.table.pile
     }
-    /// Cards that can still be drawn: the stock and the played cards under the top one.
+    /// Cards that can still be drawn: the stock and the played cards but the top one and the
+    /// card that sets the suit.
     #[inline]
     pub fn cards_to_draw(&self) -> u32 {
-        self.game.table.stock_len + count(self.game.table.pile) - 1
+        let t = &self.game.table;
+        t.stock_len + count(t.pile & !Card(t.top).bit() & !Card(t.under).bit())
     }
     /// Cards whose place this player does not know: in other hands or in the stock.
     #[inline]

@@ -20,6 +20,10 @@
 //!   card just drawn included.
 //! - `top`: the card on top of the pile; `suit`: the suit in force, needed under an 8 (the suit
 //!   it asks for) or a joker (the suit of the card under it), and checked under any other card.
+//! - `under`: under a joker on top, the card under it that sets the suit (a reshuffle keeps it
+//!   out of the new stock with the top card; without it only the top card is kept out).
+//! - `play again: yes`: the seat to act played an A (a J or K with two players left) and may play
+//!   again or pass (`play-again=may`, the default).
 //! - `pending`: a draw-three to answer with a 3 or a joker, or take: the cards it costs (3, 6, …).
 //! - `drawn`: the card just drawn that plays (after drawing until one does; or taking a
 //!   draw-three, a first card that is a 3 or a joker, which may answer it); `?` when another
@@ -66,6 +70,8 @@ const KEYS: &[(&str, &[&str])] = &[
     ("hand", &["mano"]),
     ("top", &["arriba", "encima", "carta de arriba"]),
     ("suit", &["palo", "pide", "asks", "asked"]),
+    ("under", &["debajo", "suit card"]),
+    ("play again", &["otra vez"]),
     ("pending", &["take", "to take", "castigo", "pendiente"]),
     ("drawn", &["robada", "sacada"]),
     ("hands", &["manos"]),
@@ -165,6 +171,12 @@ impl Positions for Ocho {
         items.push(format!("top: {}", card_text(top)));
         if top.is_joker() || top.rank() == EIGHT {
             items.push(format!("suit: {}", SUIT_LETTERS[view.suit() as usize & 3]));
+        }
+        if view.suit_card() != top {
+            items.push(format!("under: {}", card_text(view.suit_card())));
+        }
+        if view.phase() == Phase::Again {
+            items.push("play again: yes".into());
         }
         if view.pending() > 0 {
             items.push(format!("pending: {}", view.pending()));
@@ -345,6 +357,26 @@ impl Positions for Ocho {
             )));
         }
         let value = if top.is_joker() { THREE } else { top.rank() };
+        let under = match fields.get("under") {
+            None => None,
+            Some(v) => {
+                let c = card_in("under", v)?;
+                let Some(u) = Cards(pile & !top.bit()).find(|x| same_card(*x, c)) else {
+                    return Err(Error::usage(format!(
+                        "under: {} is not on the pile: the card that set the suit under the joker is one of the pile's cards",
+                        card_text(c)
+                    )));
+                };
+                if !top.is_joker() || u.is_joker() {
+                    return Err(Error::usage(format!(
+                        "under: {}: only a joker on top has a card under it that sets the suit, and that card is not a joker",
+                        card_text(u)
+                    )));
+                }
+                Some(u)
+            }
+        };
+        let again = fields.flag("play again")?;
 
         // A pending draw-three.
         let most = DRAW_PENALTY as u32 * count(rules.deck_cards() & DRAW_THREE);
@@ -520,6 +552,8 @@ impl Positions for Ocho {
             to_act,
             drawing,
             drawn,
+            again,
+            under,
             dealer,
             out: &out,
             tallies,

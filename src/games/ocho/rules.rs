@@ -85,6 +85,44 @@ impl fmt::Display for FirstCard {
     }
 }
 
+/// Playing again after an A (and after a J or a K with two players left): a right, as the text
+/// has it («da el derecho a descartar otra vez»), or an obligation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PlayAgain {
+    /// A right (the default): the player may play a card that plays, or pass; nothing is drawn.
+    May,
+    /// An obligation: the player plays again as on any turn, drawing until a card plays.
+    Must,
+}
+
+impl PlayAgain {
+    /// Parses `may` (puede) or `must` (debe).
+    pub fn parse(text: &str) -> Option<PlayAgain> {
+        match normalize(text).as_str() {
+            "may" | "right" | "optional" | "puede" | "derecho" | "opcional" => Some(PlayAgain::May),
+            "must" | "obligation" | "forced" | "debe" | "obligado" | "obligatorio" => {
+                Some(PlayAgain::Must)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for PlayAgain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PlayAgain::May => "may",
+            PlayAgain::Must => "must",
+        })
+    }
+}
+
+/// Rules written before playing again could be declined read as the text: a right.
+fn play_again_by_default() -> PlayAgain {
+    PlayAgain::May
+}
+
 /// The rules of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rules {
@@ -102,6 +140,9 @@ pub struct Rules {
     pub first_card: FirstCard,
     /// A player who drew a playable card may keep it (and end the turn) instead of playing it.
     pub keep_drawn: bool,
+    /// Playing again after an A (and a J or K with two players left): a right or an obligation.
+    #[serde(default = "play_again_by_default")]
+    pub play_again: PlayAgain,
     /// A game stops unfinished (capped) after this many actions.
     pub max_actions: u32,
 }
@@ -109,7 +150,7 @@ pub struct Rules {
 impl Rules {
     /// The standard game for `players`: 8 cards each, one deck (two from six players), jokers on
     /// any card, no 8 against a draw-three, the turned card only sets the suit, a drawn playable
-    /// card is played, at most 5 000 actions.
+    /// card is played, playing again after an A is a right, at most 5 000 actions.
     pub fn standard(players: u8) -> Rules {
         Rules {
             players,
@@ -119,6 +160,7 @@ impl Rules {
             eight_answers: false,
             first_card: FirstCard::Plain,
             keep_drawn: false,
+            play_again: PlayAgain::May,
             max_actions: 5_000,
         }
     }
@@ -275,6 +317,22 @@ const TABLE: &[Rule<Rules>] = &[
         },
     },
     Rule {
+        key: "play-again",
+        aliases: &["otra-vez", "descartar-otra-vez"],
+        flag: Flag::Value { long: "play-again", value_name: "RULE" },
+        help: "After an A (and a J or K with two players left): may (a right: play a card that plays, or pass, drawing nothing) or must (play again as on any turn, drawing until a card plays) [default: may]",
+        accepts: "use may (a right to play again) or must (an obligation)",
+        set: |r, v| PlayAgain::parse(v).map(|p| r.play_again = p).is_some(),
+        get: |r| r.play_again.to_string(),
+        describe: |r| (r.play_again == PlayAgain::Must).then(|| "must play again".into()),
+        changes: |r| {
+            vec![match r.play_again {
+                PlayAgain::May => ("play-again=must".into(), "must play again".into()),
+                PlayAgain::Must => ("play-again=may".into(), "may play again".into()),
+            }]
+        },
+    },
+    Rule {
         key: "max-actions",
         aliases: &[],
         flag: Flag::Value { long: "max-actions", value_name: "N" },
@@ -324,6 +382,7 @@ mod tests {
                 "eight-answers=on",
                 "first-card=acts",
                 "keep-drawn=on",
+                "play-again=must",
             ]
         );
         // Seven players do not fit one deck: no decks=1 change.
@@ -351,6 +410,7 @@ mod tests {
             "joker=sometimes",
             "first-card=twice",
             "keep-drawn=maybe",
+            "play-again=sometimes",
             "max-actions=5",
             "colour=red",
             "decks",
@@ -387,17 +447,21 @@ mod tests {
             let std = Rules::standard(players);
             crate::play::rules::check_table(&std).unwrap();
             let changed = std
-                .with_changes("hand=5,joker=three,eight-answers=on,first-card=acts,keep-drawn=on")
+                .with_changes(
+                    "hand=5,joker=three,eight-answers=on,first-card=acts,keep-drawn=on,play-again=must",
+                )
                 .unwrap();
             crate::play::rules::check_table(&changed).unwrap();
         }
         // The description: players, decks, then what differs from the standard.
         let r = Rules::standard(6)
-            .with_changes("mano=6,comodin=tres,first-card=acts,keep-drawn=on,max-actions=100")
+            .with_changes(
+                "mano=6,comodin=tres,first-card=acts,keep-drawn=on,otra-vez=debe,max-actions=100",
+            )
             .unwrap();
         assert_eq!(
             r.describe(),
-            "6 players · 2 decks · 6 cards each · joker only on a 3 · first card acts · may keep a drawn card"
+            "6 players · 2 decks · 6 cards each · joker only on a 3 · first card acts · may keep a drawn card · must play again"
         );
         assert_eq!(Rules::standard(4).describe(), "4 players · 1 deck");
         // Every change goes back the other way.
@@ -414,6 +478,7 @@ mod tests {
                 ("eight-answers=on", "8 answers a draw-three"),
                 ("first-card=plain", "first card plain"),
                 ("keep-drawn=off", "must play a drawn card"),
+                ("play-again=may", "may play again"),
             ]
             .map(|(a, b)| (a.to_string(), b.to_string()))
         );

@@ -173,6 +173,10 @@ pub(super) struct Table<W: CardWord> {
     /// Cards played since the last reshuffle, the top one included.
     pub(super) pile: W,
     pub(super) top: u8,
+    /// The card that sets the suit: the top card, or under jokers the last card played before
+    /// them (the top joker itself when a position did not give it). A reshuffle keeps it out of
+    /// the new stock with the top card («excluyendo la que dicte el palo»).
+    pub(super) under: u8,
     /// The suit in force.
     pub(super) suit: u8,
     /// The rank to match by value (a joker on top counts as a 3).
@@ -208,6 +212,9 @@ pub(super) struct Table<W: CardWord> {
     pub(super) n: u8,
     pub(super) eight_answers: bool,
     pub(super) keep_drawn: bool,
+    /// Playing again after an A (a J or K with two players left) is a right ([`Phase::Again`])
+    /// rather than a normal turn.
+    pub(super) again_right: bool,
     pub(super) turns: u32,
     pub(super) actions: u32,
     pub(super) cards_drawn: u32,
@@ -229,6 +236,7 @@ impl<W: CardWord> std::fmt::Debug for Table<W> {
             .field("stock_len", &self.stock_len)
             .field("pile", &self.pile)
             .field("top", &self.top)
+            .field("under", &self.under)
             .field("suit", &self.suit)
             .field("value", &self.value)
             .field("follow", &self.follow)
@@ -245,6 +253,7 @@ impl<W: CardWord> std::fmt::Debug for Table<W> {
             .field("n", &self.n)
             .field("eight_answers", &self.eight_answers)
             .field("keep_drawn", &self.keep_drawn)
+            .field("again_right", &self.again_right)
             .field("turns", &self.turns)
             .field("actions", &self.actions)
             .field("cards_drawn", &self.cards_drawn)
@@ -275,6 +284,7 @@ impl<W: CardWord> Table<W> {
             stock_len: 0,
             pile: W::EMPTY,
             top: 0,
+            under: 0,
             suit: 0,
             value: 0,
             follow: W::EMPTY,
@@ -294,6 +304,7 @@ impl<W: CardWord> Table<W> {
             n,
             eight_answers,
             keep_drawn,
+            again_right: false,
             turns: 0,
             actions: 0,
             cards_drawn: 0,
@@ -398,21 +409,40 @@ impl<W: CardWord> Table<W> {
         }
     }
 
+    /// The cards a reshuffle leaves on the pile: the top card and the card that sets the suit.
+    #[inline(always)]
+    fn kept(&self) -> W {
+        W::bit(self.top) | W::bit(self.under)
+    }
+
     /// Whether a card can still be drawn (from the stock, or from a reshuffle).
     #[inline(always)]
     pub(super) fn can_draw(&self) -> bool {
-        self.stock_len > 0 || self.pile & !W::bit(self.top) != W::EMPTY
+        self.stock_len > 0 || self.pile & !self.kept() != W::EMPTY
     }
 
-    /// The played cards but the top one become the (empty) stock (draws take random cards of
-    /// it, so it needs no shuffling here; they are listed lowest first).
+    /// The played cards but the top one and the card that sets the suit become the (empty)
+    /// stock (draws take random cards of it, so it needs no shuffling here; they are listed
+    /// lowest first).
     #[inline(always)]
     fn reshuffle(&mut self) {
-        let rest = self.pile & !W::bit(self.top);
+        let kept = self.kept();
+        let rest = self.pile & !kept;
         if rest != W::EMPTY {
             self.stock_len = rest.list(&mut self.stock);
-            self.pile = W::bit(self.top);
+            self.pile = kept;
             self.reshuffles += 1;
+        }
+    }
+
+    /// The card that sets the suit after `card` of `rank` is played: `card`, unless it is a
+    /// joker on a card that sets it.
+    #[inline(always)]
+    fn under_after(&self, under: u8, card: u8, rank: usize) -> u8 {
+        if rank == JOKER as usize && W::rank(under) != JOKER as usize {
+            under
+        } else {
+            card
         }
     }
 
@@ -485,8 +515,9 @@ impl<W: CardWord> Table<W> {
         let hand = self.hands[p as usize & 15] & !b;
         self.hands[p as usize & 15] = hand;
         self.pile |= b;
-        self.top = card;
         let rank = W::rank(card);
+        self.under = self.under_after(self.under, card, rank);
+        self.top = card;
         if hand == W::EMPTY || silent {
             rare();
             self.play_rest(card, suit, silent, rng);
@@ -522,6 +553,12 @@ impl<W: CardWord> Table<W> {
     fn pass_turn(&mut self, e: usize, p: u8) {
         self.dir ^= (e & REVERSES) >> 2;
         self.start_turn(self.next_seat[(e & STEPS) >> 2 | self.dir & 16 | p as usize & 15]);
+        if e & STEPS == 0 && self.again_right {
+            // A right to play again (an A; a J or K with two left), not a turn: a card that
+            // plays, or pass. (A 2 with two players left also comes back, as a normal turn.)
+            rare();
+            self.phase = Phase::Again;
+        }
     }
 
     /// The rest of [`Table::play`] (the card already left the hand for the pile) when the hand
@@ -588,11 +625,14 @@ impl<W: CardWord> Table<W> {
         let p = self.to_act;
         let owed = self.pending;
         let rest = if self.phase == Phase::Stack {
+            // «En caso de que alguien no tenga un 3»: only a player who held nothing that
+            // answers may use a first card drawn that does.
+            let held_none = self.hands[p as usize & 15] & self.answer_mask() == W::EMPTY;
             match self.draw_one(rng) {
                 Some(c) => {
                     self.hands[p as usize & 15] |= W::bit(c);
                     self.stack_cards += 1;
-                    if W::narrow(DRAW_THREE) & W::bit(c) != W::EMPTY {
+                    if held_none && W::narrow(DRAW_THREE) & W::bit(c) != W::EMPTY {
                         // «Al encartarse consigue un 3 en la primera carta»: it may answer.
                         self.phase = Phase::StackDrawn;
                         self.drawn = c;
@@ -639,7 +679,8 @@ impl<W: CardWord> Table<W> {
         let mut follow = self.follow;
         // `suit · 16 + value`.
         let mut shown = (self.suit as usize & 3) << 4 | self.value as usize & 15;
-        let (mut pile, mut top) = (self.pile, self.top);
+        let (mut pile, mut top, mut under) = (self.pile, self.top, self.under);
+        let again_right = self.again_right;
         // The turns in the high half, the actions in the low.
         let mut count = (self.turns as u64) << 32 | self.actions as u64;
         let mut len = self.stock_len;
@@ -656,7 +697,8 @@ impl<W: CardWord> Table<W> {
                 c = select(plays, choose(decisions, plays.count()));
             } else {
                 // Draw until a card plays (as `draw_until_playable`).
-                if len == 0 && pile & !W::bit(top) == W::EMPTY {
+                let kept = W::bit(top) | W::bit(under);
+                if len == 0 && pile & !kept == W::EMPTY {
                     // Nothing to draw: the player passes (the general loop does it).
                     rare();
                     count -= 1;
@@ -665,13 +707,13 @@ impl<W: CardWord> Table<W> {
                 let drawn = loop {
                     if len == 0 {
                         rare();
-                        let rest = pile & !W::bit(top);
+                        let rest = pile & !kept;
                         if rest == W::EMPTY {
                             break None;
                         }
                         len = rest.list(&mut self.stock);
                         drawn_and_left = drawn_and_left.wrapping_add(len);
-                        pile = W::bit(top);
+                        pile = kept;
                         self.reshuffles += 1;
                     }
                     let j = uniform_below(deal, len as usize) & (W::PLACES - 1);
@@ -719,6 +761,7 @@ impl<W: CardWord> Table<W> {
             let next = self.next_at[at & 31];
             self.hands[p] = left;
             pile |= W::bit(c);
+            under = self.under_after(under, c, rank);
             top = c;
             // As `take_effect`: a joker keeps the suit and counts as a 3.
             shown = if rank == JOKER as usize {
@@ -738,6 +781,12 @@ impl<W: CardWord> Table<W> {
                 self.phase = Phase::Stack;
                 break;
             }
+            if again_right && self.effects[rank & 15] as usize & STEPS == 0 {
+                // A right to play again (an A; a J or K with two left): a choice with a pass.
+                rare();
+                self.phase = Phase::Again;
+                break;
+            }
         }
         self.to_act = (at & 15) as u8;
         self.dir = at & 16;
@@ -746,6 +795,7 @@ impl<W: CardWord> Table<W> {
         self.value = (shown & 15) as u8;
         self.pile = pile;
         self.top = top;
+        self.under = under;
         self.actions = count as u32;
         self.turns = (count >> 32) as u32;
         self.stock_len = len;
@@ -831,17 +881,19 @@ impl<W: CardWord> Table<W> {
                 t.play_chosen(c, decisions, deal, &forgetting);
                 continue;
             }
-            // A drawn card to play or keep, or a draw-three to answer or take.
+            // A drawn card to play or keep, a draw-three to answer or take, or a right to play
+            // again to use or decline.
             let (plays, other) = match t.phase {
                 Phase::Drawn => (W::bit(t.drawn), t.keep_drawn),
                 Phase::Stack => (hand & t.answer_mask(), true),
+                Phase::Again => (hand & t.follow, true),
                 _ => (W::bit(t.drawn), true),
             };
             let cards = plays.count();
             let k = choose(decisions, cards + other as u32);
             if k < cards {
                 t.play_chosen(select(plays, k), decisions, deal, &forgetting);
-            } else if t.phase == Phase::Drawn {
+            } else if matches!(t.phase, Phase::Drawn | Phase::Again) {
                 t.start_turn(t.next(p));
             } else {
                 t.take(deal);
@@ -877,6 +929,7 @@ impl Table<CardSet> {
             stock_len: self.stock_len,
             pile: W::narrow(self.pile),
             top: self.top,
+            under: self.under,
             suit: self.suit,
             value: self.value,
             follow: W::narrow(self.follow),
@@ -896,6 +949,7 @@ impl Table<CardSet> {
             n: self.n,
             eight_answers: self.eight_answers,
             keep_drawn: self.keep_drawn,
+            again_right: self.again_right,
             turns: self.turns,
             actions: self.actions,
             cards_drawn: self.cards_drawn,
@@ -920,6 +974,7 @@ impl Table<CardSet> {
         self.stock_len = t.stock_len;
         self.pile = t.pile.widen();
         self.top = t.top;
+        self.under = t.under;
         self.pending = t.pending;
         self.dir = t.dir;
         self.to_act = t.to_act;
