@@ -55,8 +55,8 @@ pub enum DudoCommand {
   tahur dudo paso
   tahur dudo paso --shown 4,4 --format json")]
     Paso(PasoCmd),
-    /// Search the threshold/bluff parameters that win most against a field, per table size;
-    /// writes tuned-<rules>.csv and a Markdown sheet into --out-dir. The `tuned` strategy plays
+    /// Search the threshold/bluff parameters, then the bluff-pass rate and lives weight, that
+    /// win most against a field, per table size; writes tuned-<rules>.csv and a Markdown sheet into --out-dir. The `tuned` strategy plays
     /// the table shipped in the source tree's data/dudo, built into tahur when it is compiled;
     /// `tuned:FILE.csv` plays a table written here, read at run time.
     #[command(after_help = "Examples:

@@ -396,7 +396,7 @@ type Search = crate::play::ismcts::Search<super::Dudo>;
 
 /// The strategies, for help and messages.
 pub const STRATEGIES: &str =
-    "strategies are random, honest, tuned, tuned:FILE.csv, threshold, threshold:t=0.4,bluff=0.1, duel, duel:FILE.csv or ismcts[:N] (N iterations per move), or in Spanish azar, honesto, afinado, umbral, duelo, busqueda";
+    "strategies are random, honest, tuned, tuned:FILE.csv, threshold, threshold:t=0.4,bluff=0.1,paso=0,lives=0,direction=random, duel, duel:FILE.csv or ismcts[:N] (N iterations per move), or in Spanish azar, honesto, afinado, umbral, duelo, busqueda";
 
 impl Strategy {
     /// Parses `random`, `honest`, `tuned`, `tuned:FILE.csv` (a `dudo tune` output, read now),
@@ -1142,7 +1142,29 @@ mod tests {
             Strategy::parse("threshold").unwrap(),
             Strategy::threshold(DEFAULT_T, 0.0)
         );
+        // What `tuned` adds, off by default, written back as given.
+        let full = "threshold:t=0.1,bluff=0.05,paso=0.25,lives=0.5,direction=dice";
+        let s = Strategy::parse(full).unwrap();
+        assert_eq!(
+            s.params(),
+            Some(Params {
+                t: 0.1,
+                bluff: 0.05,
+                paso: 0.25,
+                lives: 0.5,
+                direction: DirectionChoice::Dice,
+            })
+        );
+        assert_eq!(s.to_string(), full);
+        assert_eq!(
+            Strategy::parse("umbral:t=0.1,direction=azar").unwrap(),
+            Strategy::threshold(0.1, 0.0)
+        );
+        let e = Strategy::parse("threshold:direction=up").unwrap_err().to_string();
+        assert!(e.contains("direction") && e.contains("random or dice"), "{e}");
         for bad in [
+            "threshold:paso=2",
+            "threshold:lives=-0.5",
             "rando",
             "threshold:t=2",
             "threshold:x=0.1",
