@@ -481,10 +481,12 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             )?;
             // `tuned`, and `duel` (which plays it before the duel), would tune against the
             // table being tuned; a file of it (`tuned:FILE.csv`) is a fixed field.
-            if let Some(s) = field
-                .iter()
-                .find(|s| matches!(s, Strategy::Tuned | Strategy::Duel | Strategy::DuelFile { .. }))
-            {
+            if let Some(s) = field.iter().find(|s| {
+                matches!(
+                    s,
+                    Strategy::Tuned | Strategy::Duel | Strategy::DuelFile { .. }
+                )
+            }) {
                 return Err(Error::usage(format!(
                     "--field {s} would tune against the tuned table itself: pick random, honest, threshold or tuned:FILE.csv"
                 )));

@@ -14,10 +14,12 @@ pub fn parse_table(
     columns: [&str; 2],
     max_players: usize,
 ) -> Result<Vec<(u8, [f64; 2])>> {
-    Ok(parse_table_with(text, name, game, columns, &[], max_players)?
-        .into_iter()
-        .map(|(players, values, _)| (players, values))
-        .collect())
+    Ok(
+        parse_table_with(text, name, game, columns, &[], max_players)?
+            .into_iter()
+            .map(|(players, values, _)| (players, values))
+            .collect(),
+    )
 }
 
 /// [`parse_table`] with columns a table may leave out (`optional`, in that order): each row's
@@ -159,7 +161,10 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.contains("line 2: paso is not a number from 0 to 1"), "{e}");
+        assert!(
+            e.contains("line 2: paso is not a number from 0 to 1"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -85,7 +85,8 @@ fn a_missing_table_size_plays_the_nearest_and_the_report_says_so() {
     // 4 is nearer 3, 5 nearer 6; sizes in the table need no note.
     let note = s.note(RuleSet::Chimbo9, 4).unwrap();
     assert!(
-        note.contains("no row for 4 players") && note.contains("3 players (t = 0.2, bluff = 0.05, paso = 0, lives = 0)"),
+        note.contains("no row for 4 players")
+            && note.contains("3 players (t = 0.2, bluff = 0.05, paso = 0, lives = 0)"),
         "{note}"
     );
     assert!(s
@@ -380,7 +381,10 @@ fn a_table_without_the_new_columns_plays_the_old_tuned_exactly() {
             common::run_json(&line(&format!("tuned:{old}"))),
             &format!("tuned:{old}")
         ),
-        strip(common::run_json(&line("threshold:t=0.05")), "threshold:t=0.05")
+        strip(
+            common::run_json(&line("threshold:t=0.05")),
+            "threshold:t=0.05"
+        )
     );
     // The shipped tables have the new columns: `tuned` chooses the direction by its dice.
     for set in [RuleSet::Chimbo9, RuleSet::Caleuchano] {
@@ -404,4 +408,33 @@ fn tuned_bluff_passes_and_some_doubted_passes_fail() {
         "dudo sim --rules caleuchano --players 3 --strategies threshold --games 2000 --seed 5",
     );
     assert_eq!(j["pass_doubt_success"].as_f64().unwrap(), 0.0);
+}
+
+#[test]
+fn the_new_table_against_the_one_before_head_to_head_at_four_players() {
+    // Every rotation of the seats on the same deals. Under Caleuchano the new table (t = 0.15,
+    // direction by dice) beats the one before (t = 0.05, which doubts almost nothing) by far
+    // more than chance allows at 2 000 games.
+    let old = data("tuned-v1-caleuchano.csv");
+    let j = common::run_json(&format!(
+        "dudo tournament --rules caleuchano --players 4 --strategies tuned,tuned:{old} --games 2000 --seed 1"
+    ));
+    let pair = &j["pairs"][0];
+    assert_eq!(pair["a"], "tuned");
+    assert!(
+        pair["difference"].as_f64().unwrap() > 0.0 && pair["p_value"].as_f64().unwrap() < 0.01,
+        "{pair}"
+    );
+    // Under Chimbo 9 the search kept the 4-player row (t = 0.1, no bluff, lives weight 0; no
+    // paso and no direction to choose in these rules): the two play the same games.
+    let old = data("tuned-v1-chimbo9.csv");
+    let line = |s: &str| format!("dudo sim --players 4 --strategies {s} --games 1500 --seed 4");
+    let strip = |v: serde_json::Value, label: &str| v.to_string().replace(label, "X");
+    assert_eq!(
+        strip(common::run_json(&line("tuned")), "tuned"),
+        strip(
+            common::run_json(&line(&format!("tuned:{old}"))),
+            &format!("tuned:{old}")
+        )
+    );
 }

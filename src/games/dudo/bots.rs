@@ -647,12 +647,10 @@ impl Bot {
                 Policy::Threshold(threshold.params().expect("threshold"))
             }
             Strategy::Ismcts { budget } => Policy::Search(Box::new(Search::new(budget))),
-            duel @ (Strategy::Duel | Strategy::DuelFile { .. }) => {
-                Policy::Duel {
-                    table: duel.duel_table(rules.set()),
-                    params: tuned_parameters(rules.set(), rules.players),
-                }
-            }
+            duel @ (Strategy::Duel | Strategy::DuelFile { .. }) => Policy::Duel {
+                table: duel.duel_table(rules.set()),
+                params: tuned_parameters(rules.set(), rules.players),
+            },
             Strategy::Tuned | Strategy::TunedFile { .. } => {
                 unreachable!("resolving gives `tuned` its row")
             }
@@ -1160,8 +1158,13 @@ mod tests {
             Strategy::parse("umbral:t=0.1,direction=azar").unwrap(),
             Strategy::threshold(0.1, 0.0)
         );
-        let e = Strategy::parse("threshold:direction=up").unwrap_err().to_string();
-        assert!(e.contains("direction") && e.contains("random or dice"), "{e}");
+        let e = Strategy::parse("threshold:direction=up")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("direction") && e.contains("random or dice"),
+            "{e}"
+        );
         for bad in [
             "threshold:paso=2",
             "threshold:lives=-0.5",
