@@ -54,6 +54,8 @@ pub enum Job {
     DudoProb(ProbQuery),
     /// `tahur veintiuno sim`.
     VeintiunoSim(crate::games::veintiuno::sim::HandSimSetup),
+    /// `tahur veintiuno bankroll`: sittings with chips until one seat holds everything.
+    VeintiunoBankroll(crate::games::veintiuno::bankroll::BankrollSetup),
     /// `tahur ocho value`: what each special card is worth (a sample is a deal, played as
     /// dealt and once per variant).
     OchoValue(ValueSetup),
@@ -71,6 +73,7 @@ impl Job {
         match self {
             Job::DudoProb(_) => crate::games::dudo::montecarlo::BID_CHUNK,
             Job::VeintiunoSim(_) => crate::games::veintiuno::sim::HANDS_CHUNK,
+            Job::VeintiunoBankroll(_) => crate::games::veintiuno::bankroll::SITTINGS_CHUNK,
             Job::OchoValue(s) => ValueSimulation::new(s).chunk_size(),
             Job::OchoDeal(_) => ocho_deal::CHUNK,
             Job::DominoDeal(_) => domino_deal::DEAL_CHUNK,
@@ -83,6 +86,7 @@ impl Job {
         match self {
             Job::DudoProb(_) => "samples",
             Job::VeintiunoSim(_) => "hands",
+            Job::VeintiunoBankroll(_) => "sittings",
             Job::OchoValue(_) | Job::OchoDeal(_) | Job::DominoDeal(_) => "deals",
             Job::Play(p) => p.erased().sample_unit(),
         }
@@ -117,6 +121,12 @@ impl Job {
                 shard,
                 control,
             ),
+            Job::VeintiunoBankroll(t) => run_erased(
+                &crate::games::veintiuno::bankroll::BankrollSimulation::new(t),
+                spec,
+                shard,
+                control,
+            ),
             Job::OchoValue(s) => run_erased(&ValueSimulation::new(s), spec, shard, control),
             Job::OchoDeal(r) => {
                 run_erased(&ocho_deal::DealSimulation::new(r), spec, shard, control)
@@ -134,6 +144,9 @@ impl Job {
             Job::DudoProb(_) => merge_erased::<CountHistogram>(tallies),
             Job::VeintiunoSim(_) => {
                 merge_erased::<crate::games::veintiuno::sim::HandTally>(tallies)
+            }
+            Job::VeintiunoBankroll(_) => {
+                merge_erased::<crate::games::veintiuno::bankroll::BankrollTally>(tallies)
             }
             Job::OchoValue(_) => merge_erased::<ocho_value::ValueTally>(tallies),
             Job::OchoDeal(_) => merge_erased::<ocho_deal::DealTally>(tallies),
@@ -176,6 +189,7 @@ impl Job {
         match self {
             Job::DudoProb(q) => settings.extend(asked(serde_json::to_value(q))),
             Job::VeintiunoSim(t) => settings.extend(asked(serde_json::to_value(t))),
+            Job::VeintiunoBankroll(t) => settings.extend(asked(serde_json::to_value(t))),
             Job::OchoValue(s) => {
                 crate::play::job::table_settings(&s.table, "", &mut settings);
                 settings.push(("forget".into(), Value::Num(s.forget, 4)));
@@ -211,6 +225,11 @@ impl Job {
             Job::VeintiunoSim(t) => Ok(crate::games::veintiuno::sim::report(
                 t,
                 &typed_tally::<crate::games::veintiuno::sim::HandTally>(tally)?,
+                summary,
+            )),
+            Job::VeintiunoBankroll(t) => Ok(crate::games::veintiuno::bankroll::report(
+                t,
+                &typed_tally::<crate::games::veintiuno::bankroll::BankrollTally>(tally)?,
                 summary,
             )),
             Job::OchoValue(s) => Ok(ocho_value::report(s, &typed_tally(tally)?, summary)),
@@ -317,6 +336,7 @@ impl Job {
         match self {
             Job::DudoProb(_) => ("dudo prob".into(), &[]),
             Job::VeintiunoSim(_) => ("veintiuno sim".into(), &["chart"]),
+            Job::VeintiunoBankroll(_) => ("veintiuno bankroll".into(), &[]),
             Job::OchoValue(_) => ("ocho value".into(), &["chart"]),
             Job::OchoDeal(_) => ("ocho deal".into(), &[]),
             Job::DominoDeal(_) => ("domino deal".into(), &[]),

@@ -178,6 +178,15 @@ impl MeanEstimate {
         self.sd / (self.n as f64).sqrt()
     }
 
+    /// The same observations multiplied by `k` (a change of unit).
+    pub fn scaled(&self, k: f64) -> Self {
+        Self {
+            n: self.n,
+            mean: self.mean * k,
+            sd: self.sd * k.abs(),
+        }
+    }
+
     /// Two-sided p-value of the z test that the true mean is 0 (1 when there is no spread).
     /// With no spread at all, every observation equals the mean: p is 1 when that is 0 and 0
     /// otherwise (the statistic is infinite), given at least two observations.

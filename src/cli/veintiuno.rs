@@ -42,6 +42,19 @@ pub enum VeintiunoCommand {
       --house puje=off,decks=2 --format json
   tahur veintiuno sim --players 4 --hands 1e8 --shard 1/10 --output part1.json")]
     Sim(SimCmd),
+    /// Sittings with chips, as the text plays them: bets on the face-down card between the
+    /// bank's minimum and maximum, a bank that can be broken, until one seat holds every chip.
+    ///
+    /// Reports each seat's chance to end with everything, and the first bank's risk of being
+    /// broken before the bank changes hands — simulated, and exactly as a gambler's ruin on the
+    /// bank's result per hand.
+    #[command(after_help = "Examples:
+  tahur veintiuno bankroll --players 4 --chips 100 --house max-bet=10 --sittings 2000
+  tahur veintiuno bankroll --players 4 --chips 1000 --bank-chips 100 --house max-bet=10 \\
+      --max-hands 200   # the first bank's risk only
+  tahur veintiuno bankroll --players 3 --strategies sheet,flat,basic --chips 50 \\
+      --house min-bet=1,max-bet=5 --format json")]
+    Bankroll(BankrollCmd),
     /// The best move at every decision point (hit/stand, split, tapo, withdraw) by the bank's up
     /// card, for a fresh shoe or a depleted one: every move's expected value computed exactly
     /// from the cards left (or estimated by Monte Carlo with --samples), with each cell's margin.
@@ -110,7 +123,7 @@ pub fn advise(a: AdviseCmd) -> Result<i32> {
     }
     let bank = BankPolicy {
         stand: a.bank_stand,
-        puje: true,
+        ..BankPolicy::default()
     };
     let (sheet, source) = adv::sheet_for(&composition, &opts, bank, a.removed.trim().is_empty())?;
     emit(&adv::report(&hand, up, &sheet, &opts, &source)?, &a.out)?;
@@ -207,9 +220,14 @@ pub struct SimCmd {
     /// The bank stands at this total or more.
     #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
     pub bank_stand: u8,
-    /// The bank sends players al puje with 20 in two cards.
-    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    /// The bank sends players al puje with 20 in two cards (off: a puje only gives the players
+    /// chances; on measures what it gives away).
+    #[arg(long, default_value = "off", value_parser = ["on", "off"])]
     pub bank_puje: String,
+    /// How the bank draws: fixed (to --bank-stand) or sees (it draws when drawing on is worth
+    /// more than standing, judged from the face-up cards of the hands still open).
+    #[arg(long, value_name = "HOW", default_value = "fixed", value_parser = ["fixed", "sees"])]
+    pub bank_draw: String,
     /// Check every hand: no card dealt twice per shoe, money conserved.
     #[arg(long)]
     pub check: bool,
@@ -220,6 +238,53 @@ pub struct SimCmd {
     /// SVG (PNG when FILE ends in .png).
     #[arg(long, value_name = "FILE")]
     pub chart: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// `tahur veintiuno bankroll`.
+#[derive(Args, Debug)]
+pub struct BankrollCmd {
+    /// Players at the table, bank included (2–8).
+    #[arg(long, value_name = "P", required = true, value_parser = parse_table_players)]
+    pub players: u8,
+    /// Player strategy (policy) by seat, repeated if fewer than players: sheet (bets the
+    /// maximum on an ace or a figure face down), flat (the sheet, minimum bets), basic, pie,
+    /// mimic[:S], sheet:FILE.json.
+    #[arg(
+        long = "strategies",
+        visible_alias = "policies",
+        value_name = "S1,S2,…",
+        default_value = "sheet"
+    )]
+    pub policies: String,
+    /// House rules, the bet limits among them: min-bet=N, max-bet=N (and the keys of --house of
+    /// `veintiuno sim`).
+    #[command(flatten)]
+    pub house: HouseArgs,
+    /// Chips each seat starts with.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub chips: u32,
+    /// Chips the first bank (drawn by high card) starts with; the others start with --chips.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub bank_chips: Option<u32>,
+    /// A sitting still going after this many hands stops (counted as unfinished).
+    #[arg(long, value_name = "N", default_value = "100000", value_parser = samples("hands"))]
+    pub max_hands: u64,
+    /// The bank stands at this total or more.
+    #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
+    pub bank_stand: u8,
+    /// The bank sends players al puje with 20 in two cards.
+    #[arg(long, default_value = "off", value_parser = ["on", "off"])]
+    pub bank_puje: String,
+    /// How the bank draws: fixed (to --bank-stand) or sees.
+    #[arg(long, value_name = "HOW", default_value = "fixed", value_parser = ["fixed", "sees"])]
+    pub bank_draw: String,
+    /// Sittings to play, e.g. 10000 or 1e4.
+    #[arg(long, value_name = "N", default_value = "2000", value_parser = samples("sittings"), alias = "games")]
+    pub sittings: u64,
     #[command(flatten)]
     pub run: RunArgs,
     #[command(flatten)]
@@ -287,9 +352,39 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
             let bank = BankPolicy {
                 stand: a.bank_stand,
                 puje: a.bank_puje == "on",
+                sees: a.bank_draw == "sees",
             };
             let setup = HandSimSetup::new(opts, a.players as usize, &list, bank, a.check)?;
             super::run::run_job_charted(Job::VeintiunoSim(setup), a.hands, &a.run, &a.out, a.chart)
+        }
+        VeintiunoCommand::Bankroll(a) => {
+            use tahur::games::veintiuno::bankroll::BankrollSetup;
+            let opts = a.house.options()?;
+            let list = tahur::text::split_specs(&a.policies, "--policies")?
+                .iter()
+                .map(|p| parse_policy(p))
+                .collect::<Result<Vec<_>>>()?;
+            let bank = BankPolicy {
+                stand: a.bank_stand,
+                puje: a.bank_puje == "on",
+                sees: a.bank_draw == "sees",
+            };
+            let setup = BankrollSetup::new(
+                opts,
+                a.players as usize,
+                &list,
+                bank,
+                a.chips,
+                a.bank_chips,
+                a.max_hands,
+            )?;
+            super::run::run_job(
+                Job::VeintiunoBankroll(setup),
+                a.sittings,
+                &a.run,
+                &a.out,
+                |_, _| Ok(()),
+            )
         }
         VeintiunoCommand::Strategy(a) => strategy(a),
         VeintiunoCommand::Advise(a) => advise(a),
@@ -355,7 +450,7 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
         composition,
         bank: BankPolicy {
             stand: a.bank_stand,
-            puje: true,
+            ..BankPolicy::default()
         },
         infinite: a.infinite,
         samples: a.samples.unwrap_or(0),

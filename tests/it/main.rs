@@ -42,5 +42,6 @@ mod sheets_and_parsers;
 mod sheets_measured;
 mod signals;
 mod veintiuno_bank;
+mod veintiuno_bets;
 mod veintiuno_exact;
 mod veintiuno_games;

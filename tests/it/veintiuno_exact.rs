@@ -236,7 +236,10 @@ fn exact_moves_match_the_engine_dealing_at_random() {
                 .join(","),
         )
         .unwrap();
-        let exact = hand_evs(&opts, &comp.counts, 17, true, &policy, &hand, up).unwrap();
+        // The default bank: never al puje (so the hole card may make 20 at a decision).
+        let bank = BankPolicy::default();
+        assert!(!bank.puje);
+        let exact = hand_evs(&opts, &comp.counts, 17, bank.puje, &policy, &hand, up).unwrap();
         let moves: Vec<Move> = exact
             .iter()
             .map(|x| x.0)

@@ -22,7 +22,7 @@ type Search = crate::play::ismcts::Search<super::Veintiuno>;
 pub const DEFAULT_ISMCTS_BUDGET: u32 = 300;
 
 /// The strategies, for help and messages.
-pub const STRATEGIES: &str = "strategies are basic, pie (basic, ending the hand on 13 as pie de banco), mimic[:S] (hit below S), sheet, sheet:FILE.json and ismcts[:N] (search, N iterations per decision), or in Spanish básica, banca[:S], hoja, hoja:FILE.json, busqueda[:N]";
+pub const STRATEGIES: &str = "strategies are basic, pie (basic, ending the hand on 13 as pie de banco), mimic[:S] (hit below S), sheet, sheet:FILE.json (betting the maximum on an ace or a figure face down), flat (the sheet, minimum bets), and ismcts[:N] (search, N iterations per decision), or in Spanish básica, banca[:S], hoja, hoja:FILE.json, busqueda[:N]";
 
 /// A strategy of the whole-game commands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,9 +51,8 @@ impl Strategy {
                 )? as u32;
                 Ok(Strategy::Ismcts { budget })
             }
-            "basic" | "basica" | "pie" | "mimic" | "banca" | "sheet" | "hoja" => {
-                super::sim::parse_policy(text).map(Strategy::Policy)
-            }
+            "basic" | "basica" | "pie" | "mimic" | "banca" | "sheet" | "hoja" | "flat"
+            | "plana" => super::sim::parse_policy(text).map(Strategy::Policy),
             _ => Err(spec.unknown(STRATEGIES)),
         }
     }

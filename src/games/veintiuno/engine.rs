@@ -122,6 +122,10 @@ pub struct PlayerPolicy {
     /// As pie de banco with 13 in two cards, end the hand (everything not yet paid is returned).
     #[serde(default)]
     pub void_as_pie: bool,
+    /// `raise[rank]`: bet the bank's maximum when the face-down card (seen before betting) is of
+    /// this rank (0 = ace … 9 = king); the minimum otherwise. All `false` is a flat bet.
+    #[serde(default)]
+    pub raise: [bool; 10],
 }
 
 impl PlayerPolicy {
@@ -142,6 +146,7 @@ impl PlayerPolicy {
             withdraw: [false; 10],
             tapo: vec![[false; 10]; 22],
             void_as_pie: false,
+            raise: [false; 10],
         }
     }
 
@@ -206,20 +211,32 @@ impl PlayerPolicy {
     }
 }
 
-/// The bank's policy.
+/// The bank's policy: when it sends the players al puje, and how it draws.
+///
+/// The default never sends al puje: under the table's reading (the bank stands on its 20 and
+/// wins ties) a puje only makes every player draw until 21 or bust, which can only raise their
+/// chance of the one total that beats a 20 — `veintiuno compare --a bank-puje=on --b
+/// bank-puje=off` measures what it gives away (docs/rules.md §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct BankPolicy {
-    /// Stands at this total or more (soft totals count the ace as 11).
+    /// Stands at this total or more (soft totals count the ace as 11), when it draws by a
+    /// fixed total (`sees` off).
     pub stand: u8,
     /// Sends players "al puje" with 20 in two cards (when the rules allow it).
     pub puje: bool,
+    /// Draws by what it sees instead of a fixed total: before each card it compares standing
+    /// with drawing on, from the face-up cards of every hand still open and the cards it has
+    /// not seen ([`Table`]'s `bank_draws`).
+    #[serde(default)]
+    pub sees: bool,
 }
 
 impl Default for BankPolicy {
     fn default() -> Self {
         Self {
             stand: 17,
-            puje: true,
+            puje: false,
+            sees: false,
         }
     }
 }
@@ -254,6 +271,11 @@ pub struct HandReport {
     pub new_shoe: bool,
     /// Cards already dealt from the shoe when the hand started.
     pub depth: u16,
+    /// Each seat's face-down card's rank (0 = ace … 9 = king); meaningless for the bank's seat
+    /// and seats out of the table.
+    pub first_rank: [u8; MAX_SEATS],
+    /// Each seat's first bet this hand (0 for the bank's seat and seats out of the table).
+    pub first_bet: [i32; MAX_SEATS],
 }
 
 /// Special indices in [`HandReport::specials`].
@@ -291,6 +313,8 @@ struct Hand {
     special_total: u8,
     special: Option<usize>,
     split_hand: bool,
+    /// The points of the hand's face-up cards (what the bank and the other players see).
+    seen: Points,
 }
 
 /// The state of a hand in progress.
@@ -308,6 +332,10 @@ struct InHand {
     stealer: Option<usize>,
     /// (player index in playing order, hand index).
     cursor: (usize, usize),
+    /// Each player's first bet (playing order): a split puts twice it on the new hand.
+    first_bet: [i32; MAX_SEATS],
+    /// What each player has staked in the hand so far (playing order).
+    staked: [i32; MAX_SEATS],
 }
 
 /// A table: the shoe, the seats and who holds the bank.
@@ -336,7 +364,16 @@ pub struct Table {
     /// The hand in progress (meaningful while `active`).
     st: InHand,
     active: bool,
+    /// `raise[seat][rank]`: the seat bets the maximum on a face-down card of this rank.
+    raise: [[bool; 10]; MAX_SEATS],
+    /// The most each seat may stake in a hand (its chips, in a sitting with bankrolls).
+    cap: [i32; MAX_SEATS],
+    /// Seats that have left the table (broken): they are dealt nothing and never bank.
+    out: [bool; MAX_SEATS],
 }
+
+/// No limit on a seat's stake.
+const NO_CAP: i32 = i32::MAX / 4;
 
 impl Table {
     /// A table of `policies.len()` seats whose players decide with those policies in
@@ -349,6 +386,9 @@ impl Table {
         check: bool,
     ) -> Self {
         let mut t = Self::seated(opts, policies.len(), bank_policy, rng, check);
+        for (seat, p) in policies.iter().enumerate() {
+            t.raise[seat] = p.raise;
+        }
         t.policies = policies;
         t
     }
@@ -399,9 +439,46 @@ impl Table {
             hands: Box::new([[Hand::default(); MAX_SPLIT_HANDS]; MAX_SEATS]),
             st: InHand::default(),
             active: false,
+            raise: [[false; 10]; MAX_SEATS],
+            cap: [NO_CAP; MAX_SEATS],
+            out: [false; MAX_SEATS],
         };
         t.restart(rng);
         t
+    }
+
+    /// Sets the hole-card ranks on which `seat` bets the bank's maximum (the minimum on the
+    /// others), as a [`PlayerPolicy`]'s `raise`.
+    pub fn set_raise(&mut self, seat: usize, raise: [bool; 10]) {
+        self.raise[seat] = raise;
+    }
+
+    /// Sets the most `seat` may stake in the coming hands (its chips): its bet is cut to it and
+    /// it may split only while the split's stake fits. `None` lifts the limit.
+    pub fn set_cap(&mut self, seat: usize, cap: Option<i64>) {
+        self.cap[seat] = cap.map_or(NO_CAP, |c| c.clamp(0, NO_CAP as i64) as i32);
+    }
+
+    /// Takes `seat` out of the table (broken) from the next hand on. When it held the bank, the
+    /// bank passes to the next seat still in, on its right (the playing order).
+    pub fn leave(&mut self, seat: usize) {
+        self.out[seat] = true;
+        if self.bank == seat {
+            let n = self.seats;
+            if let Some(next) = (1..n).map(|k| (seat + k) % n).find(|&s| !self.out[s]) {
+                self.bank = next;
+            }
+        }
+    }
+
+    /// Whether `seat` has left the table.
+    pub fn is_out(&self, seat: usize) -> bool {
+        self.out[seat]
+    }
+
+    /// Seats still at the table.
+    pub fn seats_in(&self) -> usize {
+        (0..self.seats).filter(|&s| !self.out[s]).count()
     }
 
     /// Starts the table afresh from `rng`: a new shoe, shuffled, and the first bank drawn by
@@ -418,6 +495,7 @@ impl Table {
         t.hand_start = 0;
         t.shuffles = 0;
         t.extra_decks = 0;
+        t.out = [false; MAX_SEATS];
         t.shuffle_from(0);
         let seats = t.seats;
         let mut tied: Vec<usize> = (0..seats).collect();
@@ -583,16 +661,34 @@ impl Table {
         self.hand_start = self.pos;
         let n = self.seats;
         let mut seat = self.bank;
-        for o in self.st.order.iter_mut().take(n - 1) {
-            // The next seat round the table, without a division.
+        let mut players = 0;
+        for _ in 0..n - 1 {
+            // The next seat round the table, without a division; seats that left are skipped.
             seat = if seat + 1 == n { 0 } else { seat + 1 };
-            *o = seat;
+            if !self.out[seat] {
+                self.st.order[players] = seat;
+                players += 1;
+            }
         }
-        let players = n - 1;
         self.st.players = players;
         let mut firsts = [Card::from_index(0); MAX_SEATS];
         for f in firsts.iter_mut().take(players) {
             *f = self.draw();
+        }
+        // Bets are made on the face-down card, before the second card is dealt.
+        let (lo, hi) = (self.opts.bet_min as i32, self.opts.bet_max as i32);
+        for (i, &first) in firsts.iter().enumerate().take(players) {
+            let seat = self.st.order[i];
+            let wish = if self.raise[seat][first.rank()] {
+                hi
+            } else {
+                lo
+            };
+            let bet = wish.min(self.cap[seat]);
+            self.st.first_bet[i] = bet;
+            self.st.staked[i] = bet;
+            self.st.rep.first_rank[seat] = first.rank() as u8;
+            self.st.rep.first_bet[seat] = bet;
         }
         self.st.hole = self.draw();
         for (i, &first) in firsts.iter().enumerate().take(players) {
@@ -602,7 +698,8 @@ impl Table {
                 second,
                 pts: Points::default().add(first).add(second),
                 cards: 2,
-                bet: 1,
+                bet: self.st.first_bet[i],
+                seen: Points::default().add(second),
                 ..Hand::default()
             };
             Self::classify_with(&self.pair_info, &mut h, first, second, &mut self.st.rep);
@@ -706,7 +803,10 @@ impl Table {
                     h.pts.total()
                 },
                 cards: h.cards,
-                pair: (is_pair && st.nhands[i] < MAX_SPLIT_HANDS).then_some(h.first.rank()),
+                pair: (is_pair
+                    && st.nhands[i] < MAX_SPLIT_HANDS
+                    && st.staked[i] + 2 * st.first_bet[i] <= self.cap[st.order[i]])
+                    .then_some(h.first.rank()),
                 can_withdraw: two && self.opts.withdraw_13 && h.special == Some(4),
                 can_tapo: two && self.opts.tapo && !h.split_hand,
                 can_end_hand: i == 0
@@ -777,6 +877,9 @@ impl Table {
                     }
                 }
                 self.st.rep.voided = true;
+                // "El banco deberá retirar todas las cartas y repartir nuevamente": the same bank
+                // deals again, so a 21 in two cards already paid does not take the bank.
+                self.st.stealer = None;
                 self.st.cursor = (self.st.players, 0);
                 Ok(())
             }
@@ -796,6 +899,7 @@ impl Table {
                 let trillona = self.opts.trillona;
                 let h = &mut self.hands[i][j];
                 h.pts = h.pts.add(c);
+                h.seen = h.seen.add(c);
                 h.cards += 1;
                 h.special_total = 0;
                 if h.pts.hard > 21 {
@@ -814,9 +918,11 @@ impl Table {
                 let h = self.hands[i][j];
                 let k = self.st.nhands[i];
                 self.st.nhands[i] += 1;
-                // The new hand takes the pair's second card with twice the first bet (2 units).
+                // The new hand takes the pair's second card with twice the first bet.
                 let c1 = self.draw();
                 let c2 = self.draw();
+                let new_bet = 2 * self.st.first_bet[i];
+                self.st.staked[i] += new_bet;
                 let mut a = Hand {
                     first: h.first,
                     second: c1,
@@ -824,6 +930,8 @@ impl Table {
                     cards: 2,
                     bet: h.bet,
                     split_hand: true,
+                    // The pair is shown and every card after a split is dealt face up.
+                    seen: Points::default().add(h.first).add(c1),
                     ..Hand::default()
                 };
                 let mut b = Hand {
@@ -831,8 +939,9 @@ impl Table {
                     second: c2,
                     pts: Points::default().add(h.second).add(c2),
                     cards: 2,
-                    bet: 2,
+                    bet: new_bet,
                     split_hand: true,
+                    seen: Points::default().add(h.second).add(c2),
                     ..Hand::default()
                 };
                 Self::classify_with(&self.pair_info, &mut a, h.first, c1, &mut self.st.rep);
@@ -869,8 +978,12 @@ impl Table {
         let mut bank_pts = Points::default().add(up).add(hole);
         let bank_final: u8 = if !open || puje {
             total0
-        } else if total0 != bank_pts.total() || total0 >= self.bank_policy.stand {
-            // A two-card special (21, 12 counting 20) or already at the standing total.
+        } else if total0 != bank_pts.total() {
+            // A two-card special (21, 12 counting 20) stands.
+            total0
+        } else if self.bank_policy.sees {
+            self.bank_draws(bank_pts)
+        } else if total0 >= self.bank_policy.stand {
             total0
         } else {
             while bank_pts.hard <= 21 && bank_pts.total() < self.bank_policy.stand {
@@ -924,6 +1037,148 @@ impl Table {
         st.rep
     }
 
+    /// The bank that draws by what it sees: from the face-up cards of every open hand and the
+    /// cards it has not seen (the shoe, the players' face-down and tapo cards, pooled by their
+    /// points), each open hand's total is a distribution — its hidden cards drawn from the
+    /// unseen ones (with replacement), leaving out what would have been announced (a two-card
+    /// 21 or moñona, a hand past 21 without tapo) and a 12 of two cards counting 21 one time in
+    /// four when `suited12` is on — and the bank draws a card exactly when drawing on
+    /// (optimally, with the same draw odds) is worth more than standing. Returns the final
+    /// total, 22 for a bust.
+    #[inline(never)]
+    fn bank_draws(&mut self, start: Points) -> u8 {
+        // Point classes: 1 (ace), 2–7, 10.
+        const POINTS: [u8; 8] = [1, 2, 3, 4, 5, 6, 7, 10];
+        let class = |p: u8| if p == 10 { 7 } else { p as usize - 1 };
+        let mut unseen = [0u32; 8];
+        for &c in &self.shoe[self.pos..] {
+            unseen[class(Card::from_index(c as usize).points())] += 1;
+        }
+        let players = self.st.players;
+        for i in 0..players {
+            for h in self.hands[i][..self.st.nhands[i]]
+                .iter()
+                .filter(|h| !h.settled)
+            {
+                if !h.split_hand {
+                    unseen[class(h.first.points())] += 1;
+                }
+                if h.tapo {
+                    let first = if h.split_hand { 0 } else { h.first.points() };
+                    unseen[class(h.pts.hard - h.seen.hard - first)] += 1;
+                }
+            }
+        }
+        let total_unseen: u32 = unseen.iter().sum();
+        if total_unseen == 0 {
+            return start.total();
+        }
+        let q: [f64; 8] = std::array::from_fn(|k| unseen[k] as f64 / total_unseen as f64);
+        // at_most[t]: Σ bet × P(total ≤ t) over open hands; busted: Σ bet × P(tapo bust).
+        let mut at_most = [0f64; 22];
+        let (mut busted, mut staked) = (0f64, 0f64);
+        let opts = self.opts;
+        for i in 0..players {
+            for h in self.hands[i][..self.st.nhands[i]]
+                .iter()
+                .filter(|h| !h.settled)
+            {
+                let bet = h.bet as f64;
+                staked += bet;
+                let mut dist = [0f64; 23];
+                if h.split_hand && !h.tapo {
+                    let t = if h.special_total > 0 {
+                        h.special_total
+                    } else {
+                        h.pts.total()
+                    };
+                    dist[t.min(22) as usize] = 1.0;
+                } else {
+                    // The face-down first card, then (tapo) the tapo card.
+                    for (kx, &x) in POINTS.iter().enumerate() {
+                        let with_x = h.seen.add_points(x);
+                        // A two-card 21 or moñona would have been announced and paid.
+                        let sec = h.second;
+                        if (x == 1 && (sec.is_figure() || sec.is_ace()))
+                            || (x == 10 && sec.is_ace())
+                        {
+                            continue;
+                        }
+                        let base = q[kx];
+                        if h.tapo {
+                            for (ky, &y) in POINTS.iter().enumerate() {
+                                let end = with_x.add_points(y);
+                                let t = if end.hard > 21 { 22 } else { end.total() };
+                                dist[t as usize] += base * q[ky];
+                            }
+                        } else if h.cards == 2 && with_x.hard == 12 && opts.twelve_counts_20 {
+                            let suited = if opts.suited_twelve_21 { 0.25 } else { 0.0 };
+                            dist[21] += base * suited;
+                            dist[20] += base * (1.0 - suited);
+                        } else if h.cards == 2 && with_x.hard == 12 && opts.suited_twelve_21 {
+                            dist[21] += base * 0.25;
+                            dist[12] += base * 0.75;
+                        } else if with_x.hard <= 21 {
+                            dist[with_x.total() as usize] += base;
+                        }
+                    }
+                }
+                let mass: f64 = dist.iter().sum();
+                if mass <= 0.0 {
+                    continue;
+                }
+                let mut run = 0.0;
+                for t in 0..22 {
+                    run += dist[t] / mass;
+                    at_most[t] += bet * run;
+                }
+                busted += bet * dist[22] / mass;
+            }
+        }
+        // The bank's result standing on t, and on a bust.
+        let stand = |t: u8| 2.0 * (at_most[t.min(21) as usize] + busted) - staked;
+        let bust = -(staked - busted);
+        // value[hard][ace], draw[hard][ace], from the highest hard total down.
+        let mut value = [[0f64; 2]; 22];
+        let mut draw = [[false; 2]; 22];
+        for hard in (start.hard as usize..=21).rev() {
+            for ace in 0..2 {
+                let p = Points {
+                    hard: hard as u8,
+                    ace: ace == 1,
+                };
+                let s = stand(p.total());
+                let d = if p.total() >= 21 {
+                    f64::NEG_INFINITY
+                } else {
+                    POINTS
+                        .iter()
+                        .zip(q)
+                        .map(|(&x, qx)| {
+                            let n = p.add_points(x);
+                            qx * if n.hard > 21 {
+                                bust
+                            } else {
+                                value[n.hard as usize][n.ace as usize]
+                            }
+                        })
+                        .sum()
+                };
+                draw[hard][ace] = d > s;
+                value[hard][ace] = s.max(d);
+            }
+        }
+        let mut pts = start;
+        while pts.hard <= 21 && draw[pts.hard as usize][pts.ace as usize] {
+            pts = pts.add(self.draw());
+        }
+        if pts.hard > 21 {
+            22
+        } else {
+            pts.total()
+        }
+    }
+
     fn classify_with(
         pair_info: &[(Option<usize>, u8)],
         h: &mut Hand,
@@ -953,6 +1208,7 @@ impl Table {
             let c = self.draw();
             let h = &mut self.hands[i][0];
             h.pts = h.pts.add(c);
+            h.seen = h.seen.add(c);
             h.cards += 1;
         }
         let trillona = self.opts.trillona;

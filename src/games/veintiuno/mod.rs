@@ -6,6 +6,7 @@
 //! policies and a search bot ([`bots`]).
 
 pub mod advise;
+pub mod bankroll;
 pub mod bots;
 pub mod cards;
 pub mod engine;

@@ -29,6 +29,18 @@ pub struct Options {
     pub withdraw_13: bool,
     /// 21 in two cards steals the bank.
     pub bank_steal: bool,
+    /// The bank's minimum bet, in units (every player bets at least this much).
+    #[serde(default = "one")]
+    pub bet_min: u16,
+    /// The bank's maximum bet, in units. With the minimum at 1 and the maximum at 1 (the
+    /// default) every bet is one unit, whatever the players' betting.
+    #[serde(default = "one")]
+    pub bet_max: u16,
+}
+
+/// The default of the bet limits (for files written before they existed).
+fn one() -> u16 {
+    1
 }
 
 impl Default for Options {
@@ -44,6 +56,8 @@ impl Default for Options {
             tapo: true,
             withdraw_13: true,
             bank_steal: true,
+            bet_min: 1,
+            bet_max: 1,
         }
     }
 }
@@ -68,7 +82,9 @@ impl Options {
             options: self,
             ..TableRules::standard(2)
         };
-        Ok(table.with_changes(spec)?.options)
+        let table = table.with_changes(spec)?;
+        table.validate()?;
+        Ok(table.options)
     }
 }
 
@@ -142,6 +158,14 @@ impl Points {
         Points {
             hard: self.hard + c.points(),
             ace: self.ace || c.is_ace(),
+        }
+    }
+    /// Adds a card by its points (1 for an ace).
+    #[inline]
+    pub fn add_points(self, points: u8) -> Points {
+        Points {
+            hard: self.hard + points,
+            ace: self.ace || points == 1,
         }
     }
     /// Best total: one ace counts 11 when that does not pass 21.

@@ -69,7 +69,7 @@ impl HandSimSetup {
 }
 
 /// The policies, for help and messages.
-pub const POLICIES: &str = "policies are basic, pie (basic, ending the hand on 13 as pie de banco), mimic[:S] (hit below S), sheet and sheet:FILE.json, or in Spanish básica, banca[:S], hoja, hoja:FILE.json";
+pub const POLICIES: &str = "policies are basic, pie (basic, ending the hand on 13 as pie de banco), mimic[:S] (hit below S), sheet and sheet:FILE.json (betting the maximum on an ace or a figure face down), flat (the sheet's play, always the minimum bet), or in Spanish básica, banca[:S], hoja, hoja:FILE.json, plana";
 
 /// Parses a policy: `basic`, `pie` (basic, and as pie de banco ends the hand on 13), `mimic`,
 /// `mimic:16` (or `mimic:stand=16`), `sheet` (the fresh-deck sheet shipped in
@@ -92,6 +92,14 @@ pub fn parse_policy(name: &str) -> Result<PlayerPolicy> {
                 Error::usage(format!("'{label}' is not a strategy sheet ({e}); write one with `tahur veintiuno strategy --write FILE.json`"))
             })?;
             Ok(super::strategy::to_policy(&sheet, &label))
+        }
+        "flat" | "plana" => {
+            spec.params(&[])?;
+            let shipped: super::strategy::Sheet = serde_json::from_str(super::advise::SHIPPED)
+                .map_err(|e| Error::usage(format!("the shipped sheet does not read: {e}")))?;
+            let mut p = super::strategy::to_policy(&shipped, "flat");
+            p.raise = [false; 10];
+            Ok(p)
         }
         "basic" | "basica" => {
             spec.params(&[])?;
@@ -158,6 +166,39 @@ pub struct HandTally {
     pub violations: u64,
     /// Decks opened because a hand needed every card of the shoe.
     pub extra_decks: u64,
+    /// Player hands by the rank of the face-down card (ace … king).
+    #[serde(default)]
+    pub first_hands: Vec<u64>,
+    /// Units bet on those hands (first bets).
+    #[serde(default)]
+    pub first_bets: Vec<i64>,
+    /// Their net.
+    #[serde(default)]
+    pub first_net: Vec<i64>,
+    /// Σ of their squared net per unit bet, in units² (each hand's net² / bet²… kept as net²
+    /// with every bet of a rank alike; see [`HandTally::first_card_ev`]).
+    #[serde(default)]
+    pub first_net_sq: Vec<u64>,
+}
+
+impl HandTally {
+    /// The result per unit bet of player hands whose face-down card has rank `rank` (0 = ace),
+    /// with its 95 % interval: Σ net / Σ bet, its standard error from the spread of the nets
+    /// scaled by the mean bet (exact when every bet on the rank is the same, as a policy that
+    /// bets by the face-down card makes it without a bankroll cap).
+    pub fn first_card_ev(&self, rank: usize) -> Option<MeanEstimate> {
+        let n = *self.first_hands.get(rank)?;
+        if n == 0 {
+            return None;
+        }
+        let bet = self.first_bets[rank] as f64 / n as f64;
+        let m = MeanEstimate::from_sums(
+            n,
+            self.first_net[rank] as i128,
+            self.first_net_sq[rank] as u128,
+        );
+        Some(m.scaled(1.0 / bet))
+    }
 }
 
 impl Tally for HandTally {
@@ -191,6 +232,10 @@ impl Tally for HandTally {
         self.steals += o.steals;
         self.violations += o.violations;
         self.extra_decks += o.extra_decks;
+        add(&mut self.first_hands, &o.first_hands);
+        add(&mut self.first_bets, &o.first_bets);
+        add(&mut self.first_net, &o.first_net);
+        add(&mut self.first_net_sq, &o.first_net_sq);
     }
 }
 
@@ -235,6 +280,10 @@ impl Simulation for HandSimulation {
             depth_bank_net: vec![0; DEPTH_BUCKETS],
             specials: vec![0; SPECIAL_NAMES.len()],
             special_net: vec![0; SPECIAL_NAMES.len()],
+            first_hands: vec![0; 10],
+            first_bets: vec![0; 10],
+            first_net: vec![0; 10],
+            first_net_sq: vec![0; 10],
             ..Default::default()
         }
     }
@@ -260,6 +309,10 @@ impl Simulation for HandSimulation {
         let mut depth_net = [0i64; DEPTH_BUCKETS];
         let mut specials = [0u64; 7];
         let mut special_net = [0i64; 7];
+        let mut first_hands = [0u64; 10];
+        let mut first_bets = [0i64; 10];
+        let mut first_net = [0i64; 10];
+        let mut first_sq = [0u64; 10];
         for _ in 0..hands {
             let r = table.play_hand();
             for seat in 0..n {
@@ -268,6 +321,11 @@ impl Simulation for HandSimulation {
                 player_hands[seat] += player;
                 player_net[seat] += x;
                 player_sq[seat] += (x * x) as u64;
+                let k = r.first_rank[seat] as usize % 10;
+                first_hands[k] += player;
+                first_bets[k] += r.first_bet[seat] as i64;
+                first_net[k] += x;
+                first_sq[k] += (x * x) as u64;
             }
             let b = r.bank_net as i64;
             bank_hands[r.bank] += 1;
@@ -310,6 +368,12 @@ impl Simulation for HandSimulation {
         for k in 0..7 {
             t.specials[k] += specials[k];
             t.special_net[k] += special_net[k];
+        }
+        for k in 0..10 {
+            t.first_hands[k] += first_hands[k];
+            t.first_bets[k] += first_bets[k];
+            t.first_net[k] += first_net[k];
+            t.first_net_sq[k] += first_sq[k];
         }
         t.extra_decks += table.extra_decks as u64;
     }
@@ -385,10 +449,12 @@ pub fn report(setup: &HandSimSetup, t: &HandTally, run: &RunSummary) -> Report {
         Value::NumInterval(bci.low, bci.high, 4),
     );
     let player_hands: u64 = t.player_hands.iter().sum();
-    let edge = if player_hands == 0 {
+    // Per unit bet: every player hand's first bet (one unit each at the default limits).
+    let units: i64 = t.first_bets.iter().sum();
+    let edge = if units == 0 {
         0.0
     } else {
-        t.bank_net as f64 / player_hands as f64
+        t.bank_net as f64 / units as f64
     };
     r.field("bank_edge", "bank's edge per unit bet", Value::Prob(edge));
     r.field(
@@ -461,6 +527,32 @@ pub fn report(setup: &HandSimSetup, t: &HandTally, run: &RunSummary) -> Report {
         ]);
     }
     r.tables.push(seats);
+    let mut by_first = ReportTable::new(
+        "by_face_down_card",
+        "By the player's face-down card (seen before betting): result per unit bet",
+        &[
+            ("card", "face-down card"),
+            ("hands", "player hands"),
+            ("bet", "mean bet"),
+            ("ev", "result per unit bet"),
+            ("ci95", "95 % interval"),
+        ],
+    );
+    for rank in 0..10 {
+        if let Some(m) = t.first_card_ev(rank) {
+            let ci = m.interval(0.95);
+            by_first.push(vec![
+                Value::Text(super::cards::RANKS[rank].to_string()),
+                Value::Int(t.first_hands[rank] as i64),
+                Value::Num(t.first_bets[rank] as f64 / t.first_hands[rank] as f64, 2),
+                Value::Num(m.mean, 4),
+                Value::NumInterval(ci.low, ci.high, 4),
+            ]);
+        }
+    }
+    if !by_first.rows.is_empty() {
+        r.tables.push(by_first);
+    }
     let mut sp = ReportTable::new(
         "specials",
         "Specials (player hands)",

@@ -179,6 +179,41 @@ const TABLE: &[Rule<TableRules>] = &[
         },
     },
     Rule {
+        key: "min-bet",
+        aliases: &["minimum"],
+        flag: Flag::None,
+        help: "The bank's minimum bet in units, 1–1000 [default: 1]",
+        accepts: "give a whole number from 1 to 1000",
+        set: |r, v| {
+            whole(v, 1, 1000)
+                .map(|n| r.options.bet_min = n as u16)
+                .is_some()
+        },
+        get: |r| r.options.bet_min.to_string(),
+        describe: |r| {
+            (r.options.bet_min != 1 || r.options.bet_max != 1)
+                .then(|| format!("bets {} to {} units", r.options.bet_min, r.options.bet_max))
+        },
+        changes: |_| vec![],
+    },
+    Rule {
+        key: "max-bet",
+        aliases: &["maximum"],
+        flag: Flag::None,
+        help: "The bank's maximum bet in units, 1–1000, bet on the face-down cards a player's \
+               policy raises on (`sheet`: an ace or a figure) [default: 1]",
+        accepts: "give a whole number from 1 to 1000",
+        set: |r, v| {
+            whole(v, 1, 1000)
+                .map(|n| r.options.bet_max = n as u16)
+                .is_some()
+        },
+        get: |r| r.options.bet_max.to_string(),
+        // Said with min-bet.
+        describe: |_| None,
+        changes: |_| vec![],
+    },
+    Rule {
         key: "bank-stand",
         aliases: &[],
         flag: Flag::Value {
@@ -192,11 +227,12 @@ const TABLE: &[Rule<TableRules>] = &[
         // The bank's policy in one phrase, with bank-puje.
         describe: |r| {
             (r.bank != BankPolicy::default()).then(|| {
-                format!(
-                    "bank stands at {}{}",
-                    r.bank.stand,
-                    if r.bank.puje { "" } else { ", never al puje" }
-                )
+                let draw = if r.bank.sees {
+                    "bank draws by what it sees".to_string()
+                } else {
+                    format!("bank stands at {}", r.bank.stand)
+                };
+                format!("{draw}{}", if r.bank.puje { ", sends al puje" } else { "" })
             })
         },
         changes: |_| vec![],
@@ -205,13 +241,53 @@ const TABLE: &[Rule<TableRules>] = &[
         key: "bank-puje",
         aliases: &[],
         flag: Flag::None,
-        help: "The bank sends players al puje with 20 in two cards when puje is on [default: on]",
+        help: "The bank sends players al puje with 20 in two cards when the house rule puje is \
+               on (a puje only gives the players chances) [default: off]",
         accepts: "use on or off",
         set: |r, v| switch(v).map(|on| r.bank.puje = on).is_some(),
         get: |r| on_off(r.bank.puje),
         // Said with bank-stand.
         describe: |_| None,
-        changes: |_| vec![],
+        changes: |r| {
+            vec![flip(
+                "bank-puje",
+                r.bank.puje,
+                "bank sends al puje",
+                "bank never sends al puje",
+            )]
+        },
+    },
+    Rule {
+        key: "bank-draw",
+        aliases: &[],
+        flag: Flag::None,
+        help: "How the bank draws: fixed (to bank-stand) or sees (draws when that is worth more \
+               than standing, from the face-up cards of the open hands) [default: fixed]",
+        accepts: "use fixed or sees",
+        set: |r, v| match v {
+            "fixed" => {
+                r.bank.sees = false;
+                true
+            }
+            "sees" => {
+                r.bank.sees = true;
+                true
+            }
+            _ => false,
+        },
+        get: |r| (if r.bank.sees { "sees" } else { "fixed" }).to_string(),
+        // Said with bank-stand.
+        describe: |_| None,
+        changes: |r| {
+            vec![if r.bank.sees {
+                (
+                    "bank-draw=fixed".into(),
+                    format!("bank stands at {}", r.bank.stand),
+                )
+            } else {
+                ("bank-draw=sees".into(), "bank draws by what it sees".into())
+            }]
+        },
     },
 ];
 
@@ -262,6 +338,12 @@ impl GameRules for TableRules {
                     "invalid {key}={value}: give a whole number from {lo} to {hi}"
                 )));
             }
+        }
+        if o.bet_min > o.bet_max {
+            return Err(Error::usage(format!(
+                "invalid min-bet={} with max-bet={}: the minimum bet may not pass the maximum",
+                o.bet_min, o.bet_max
+            )));
         }
         Ok(())
     }
@@ -653,15 +735,23 @@ mod tests {
                 "withdraw13=off",
                 "steal=off",
                 "monona=2",
-                "natural=1"
+                "natural=1",
+                "bank-puje=on",
+                "bank-draw=sees"
             ]
         );
         let changed = r
-            .with_changes("natural=1,decks=2,bank-puje=off,puje=off")
+            .with_changes("natural=1,decks=2,bank-puje=on,puje=off,bank-draw=sees")
             .unwrap();
         assert_eq!(
             changed.describe(),
-            "4 players (bank rotating) · 2 decks · no puje · 21 in two pays 1 · bank stands at 17, never al puje"
+            "4 players (bank rotating) · 2 decks · no puje · 21 in two pays 1 · bank draws by what it sees, sends al puje"
+        );
+        assert_eq!(
+            r.with_changes("bank-stand=16,min-bet=2,max-bet=10")
+                .unwrap()
+                .describe(),
+            "4 players (bank rotating) · bets 2 to 10 units · bank stands at 16"
         );
         let names: Vec<String> = changed
             .one_rule_changes()

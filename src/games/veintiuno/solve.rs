@@ -936,11 +936,15 @@ mod tests {
         unseen: &[Card],
         first: Move,
         policy: &PlayerPolicy,
+        puje: bool,
     ) -> f64 {
         let mut table = Table::seated(
             *opts,
             2,
-            BankPolicy::default(),
+            BankPolicy {
+                puje,
+                ..BankPolicy::default()
+            },
             Stream::seed_from_u64(1),
             false,
         );
@@ -1017,16 +1021,20 @@ mod tests {
             for x in unseen.iter().chain(&hand).chain([&up]) {
                 comp[x.index()] += 1;
             }
-            let evs = hand_evs(&opts, &comp, 17, true, &policy, &hand, up).unwrap();
-            for (m, ev) in evs {
-                if m == Move::Split {
-                    continue;
+            // The bank that sends al puje (the hole card is then never a 20 at a decision) and
+            // the default one that never does.
+            for puje in [true, false] {
+                let evs = hand_evs(&opts, &comp, 17, puje, &policy, &hand, up).unwrap();
+                for (m, ev) in evs {
+                    if m == Move::Split {
+                        continue;
+                    }
+                    let want = brute_force(&opts, hand, up, &unseen, m, &policy, puje);
+                    assert!(
+                        (ev - want).abs() < 1e-12,
+                        "{a} {b} against {up}, {m}, puje {puje}: exact {ev}, every ordering {want}"
+                    );
                 }
-                let want = brute_force(&opts, hand, up, &unseen, m, &policy);
-                assert!(
-                    (ev - want).abs() < 1e-12,
-                    "{a} {b} against {up}, {m}: exact {ev}, every ordering {want}"
-                );
             }
         }
     }
