@@ -49,11 +49,11 @@ pub enum VeintiunoCommand {
     /// broken before the bank changes hands — simulated, and exactly as a gambler's ruin on the
     /// bank's result per hand.
     #[command(after_help = "Examples:
-  tahur veintiuno bankroll --players 4 --chips 100 --house max-bet=10 --sittings 2000
-  tahur veintiuno bankroll --players 4 --chips 1000 --bank-chips 100 --house max-bet=10 \\
-      --max-hands 200   # the first bank's risk only
-  tahur veintiuno bankroll --players 3 --strategies sheet,flat,basic --chips 50 \\
-      --house min-bet=1,max-bet=5 --format json")]
+  tahur veintiuno bankroll --players 4 --chips 100 --house max-bet=10
+  tahur veintiuno bankroll --players 4 --chips 1000 --bank-chips 100 \\
+      --house max-bet=10 --max-hands 200   # the first bank's risk only
+  tahur veintiuno bankroll --players 3 --strategies sheet,flat,basic \\
+      --chips 50 --house min-bet=1,max-bet=5 --format json")]
     Bankroll(BankrollCmd),
     /// The best move at every decision point (hit/stand, split, tapo, withdraw) by the bank's up
     /// card, for a fresh shoe or a depleted one: every move's expected value computed exactly
@@ -217,17 +217,8 @@ pub struct SimCmd {
     pub policies: String,
     #[command(flatten)]
     pub house: HouseArgs,
-    /// The bank stands at this total or more.
-    #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
-    pub bank_stand: u8,
-    /// The bank sends players al puje with 20 in two cards (off: a puje only gives the players
-    /// chances; on measures what it gives away).
-    #[arg(long, default_value = "off", value_parser = ["on", "off"])]
-    pub bank_puje: String,
-    /// How the bank draws: fixed (to --bank-stand) or sees (it draws when drawing on is worth
-    /// more than standing, judged from the face-up cards of the hands still open).
-    #[arg(long, value_name = "HOW", default_value = "fixed", value_parser = ["fixed", "sees"])]
-    pub bank_draw: String,
+    #[command(flatten)]
+    pub bank: BankArgs,
     /// Check every hand: no card dealt twice per shoe, money conserved.
     #[arg(long)]
     pub check: bool,
@@ -242,6 +233,32 @@ pub struct SimCmd {
     pub run: RunArgs,
     #[command(flatten)]
     pub out: OutputArgs,
+}
+
+/// The bank's policy of the hand-by-hand commands (`sim`, `bankroll`).
+#[derive(Args, Debug)]
+pub struct BankArgs {
+    /// The bank stands at this total or more.
+    #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
+    pub bank_stand: u8,
+    /// The bank sends players al puje with 20 in two cards (off: a puje only gives the players
+    /// chances; on measures what it gives away).
+    #[arg(long, default_value = "off", value_parser = ["on", "off"])]
+    pub bank_puje: String,
+    /// How the bank draws: fixed (to --bank-stand) or sees (it draws when drawing on is worth
+    /// more than standing, judged from the face-up cards of the hands still open).
+    #[arg(long, value_name = "HOW", default_value = "fixed", value_parser = ["fixed", "sees"])]
+    pub bank_draw: String,
+}
+
+impl BankArgs {
+    fn policy(&self) -> BankPolicy {
+        BankPolicy {
+            stand: self.bank_stand,
+            puje: self.bank_puje == "on",
+            sees: self.bank_draw == "sees",
+        }
+    }
 }
 
 /// `tahur veintiuno bankroll`.
@@ -273,15 +290,8 @@ pub struct BankrollCmd {
     /// A sitting still going after this many hands stops (counted as unfinished).
     #[arg(long, value_name = "N", default_value = "100000", value_parser = samples("hands"))]
     pub max_hands: u64,
-    /// The bank stands at this total or more.
-    #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
-    pub bank_stand: u8,
-    /// The bank sends players al puje with 20 in two cards.
-    #[arg(long, default_value = "off", value_parser = ["on", "off"])]
-    pub bank_puje: String,
-    /// How the bank draws: fixed (to --bank-stand) or sees.
-    #[arg(long, value_name = "HOW", default_value = "fixed", value_parser = ["fixed", "sees"])]
-    pub bank_draw: String,
+    #[command(flatten)]
+    pub bank: BankArgs,
     /// Sittings to play, e.g. 10000 or 1e4.
     #[arg(long, value_name = "N", default_value = "2000", value_parser = samples("sittings"), alias = "games")]
     pub sittings: u64,
@@ -349,11 +359,7 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
                 .iter()
                 .map(|p| parse_policy(p))
                 .collect::<Result<Vec<_>>>()?;
-            let bank = BankPolicy {
-                stand: a.bank_stand,
-                puje: a.bank_puje == "on",
-                sees: a.bank_draw == "sees",
-            };
+            let bank = a.bank.policy();
             let setup = HandSimSetup::new(opts, a.players as usize, &list, bank, a.check)?;
             super::run::run_job_charted(Job::VeintiunoSim(setup), a.hands, &a.run, &a.out, a.chart)
         }
@@ -364,11 +370,7 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
                 .iter()
                 .map(|p| parse_policy(p))
                 .collect::<Result<Vec<_>>>()?;
-            let bank = BankPolicy {
-                stand: a.bank_stand,
-                puje: a.bank_puje == "on",
-                sees: a.bank_draw == "sees",
-            };
+            let bank = a.bank.policy();
             let setup = BankrollSetup::new(
                 opts,
                 a.players as usize,

@@ -27,16 +27,10 @@ fn hands(setup: &HandSimSetup, n: u64, seed: u64) -> HandTally {
     .tally
 }
 
-/// A policy that splits every pair, takes tapo and withdraws: every kind of stake.
+/// A policy that splits every pair, takes tapo, withdraws and ends hands as pie de banco
+/// (every kind of stake), betting the maximum on `raise`.
 fn busy(raise: [bool; 10]) -> PlayerPolicy {
-    let mut p = PlayerPolicy::basic();
-    p.name = "busy".into();
-    for t in 12..=14 {
-        p.tapo[t] = [true; 10];
-    }
-    p.split = vec![[true; 10]; 10];
-    p.withdraw = [true; 10];
-    p.hard[15] = [Move::Hit; 10];
+    let mut p = crate::veintiuno_games::busy_policy();
     p.raise = raise;
     p
 }
@@ -84,8 +78,8 @@ fn raising_on_the_face_down_card_bets_the_maximum_on_exactly_those_cards() {
     let setup = HandSimSetup::new(opts, 3, &[busy(raise)], BankPolicy::default(), true).unwrap();
     let t = hands(&setup, 20_000, 5);
     assert_eq!(t.violations, 0, "money conserved with every size of bet");
-    for rank in 0..10 {
-        let per_hand = if raise[rank] { 7 } else { 2 };
+    for (rank, &raised) in raise.iter().enumerate() {
+        let per_hand = if raised { 7 } else { 2 };
         assert_eq!(t.first_bets[rank], per_hand * t.first_hands[rank] as i64);
     }
 }
@@ -105,15 +99,11 @@ fn the_sheet_raises_exactly_on_the_winning_face_down_cards() {
     )
     .unwrap();
     let t = hands(&setup, 400_000, 11);
-    for rank in 0..10 {
+    for (rank, &raised) in SHEET_RAISES.iter().enumerate() {
         let m = t.first_card_ev(rank).unwrap();
         let ci = m.interval(0.9999);
         assert!(
-            if SHEET_RAISES[rank] {
-                ci.low > 0.0
-            } else {
-                ci.high < 0.0
-            },
+            if raised { ci.low > 0.0 } else { ci.high < 0.0 },
             "rank {rank}: {} [{}, {}]",
             m.mean,
             ci.low,

@@ -11,7 +11,7 @@ use tahur::runner::{run, RunControl, RunSpec};
 use tahur::stats::Proportion;
 
 /// A policy that uses every move: tapo on hard 12–14, splits everything splittable, withdraws.
-fn busy_policy() -> PlayerPolicy {
+pub(crate) fn busy_policy() -> PlayerPolicy {
     let mut p = PlayerPolicy::basic();
     p.name = "busy".into();
     for t in 12..=14 {
