@@ -22,6 +22,10 @@ pub fn parse_table(
     )
 }
 
+/// One row of [`parse_table_with`]: the table size, the two parameters, and the optional
+/// columns' values (`None` where the header lacks the column).
+pub type TableRow = (u8, [f64; 2], Vec<Option<f64>>);
+
 /// [`parse_table`] with columns a table may leave out (`optional`, in that order): each row's
 /// values of those columns, `None` where the header has no such column (a table written before
 /// the column existed). Present, they are numbers from 0 to 1 like the others.
@@ -32,7 +36,7 @@ pub fn parse_table_with(
     columns: [&str; 2],
     optional: &[&str],
     max_players: usize,
-) -> Result<Vec<(u8, [f64; 2], Vec<Option<f64>>)>> {
+) -> Result<Vec<TableRow>> {
     let accepted = format!(
         "a CSV as `tahur {game} tune` writes it (players,{},{},…)",
         columns[0], columns[1]
@@ -57,7 +61,7 @@ pub fn parse_table_with(
         .iter()
         .filter_map(|c| heads.iter().position(|h| h == c).map(|i| (i, *c)))
         .collect();
-    let mut rows: Vec<(u8, [f64; 2], Vec<Option<f64>>)> = Vec::new();
+    let mut rows: Vec<TableRow> = Vec::new();
     for (i, line) in lines {
         let cells: Vec<&str> = line.split(',').map(str::trim).collect();
         let bad = |what: &str| {
