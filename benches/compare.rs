@@ -44,7 +44,7 @@ fn compare(c: &mut Criterion) {
     );
     let dudo = TableSetup::<Dudo>::new(
         DudoRules::standard(RuleSet::Chimbo9, 6),
-        &[DudoStrategy::Threshold { t: 0.4, bluff: 0.0 }],
+        &[DudoStrategy::threshold(0.4, 0.0)],
         false,
     )
     .unwrap();

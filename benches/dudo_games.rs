@@ -22,7 +22,7 @@ fn checked_million() {
         (
             RuleSet::Chimbo9,
             vec![
-                Strategy::Threshold { t: 0.4, bluff: 0.1 },
+                Strategy::threshold(0.4, 0.1),
                 Strategy::Random,
                 Strategy::Honest,
             ],
@@ -73,12 +73,12 @@ fn games(c: &mut Criterion) {
         (
             "chimbo9_6p_threshold",
             Rules::standard(RuleSet::Chimbo9, 6),
-            Strategy::Threshold { t: 0.4, bluff: 0.0 },
+            Strategy::threshold(0.4, 0.0),
         ),
         (
             "caleuchano_6p_threshold",
             Rules::standard(RuleSet::Caleuchano, 6),
-            Strategy::Threshold { t: 0.4, bluff: 0.0 },
+            Strategy::threshold(0.4, 0.0),
         ),
         (
             "chimbo9_6p_random",

@@ -55,8 +55,8 @@ pub enum DudoCommand {
   tahur dudo paso
   tahur dudo paso --shown 4,4 --format json")]
     Paso(PasoCmd),
-    /// Search the threshold/bluff parameters that win most against a field, per table size;
-    /// writes tuned-<rules>.csv and a Markdown sheet into --out-dir. The `tuned` strategy plays
+    /// Search the threshold/bluff parameters, then the bluff-pass rate and lives weight, that
+    /// win most against a field, per table size; writes tuned-<rules>.csv and a Markdown sheet into --out-dir. The `tuned` strategy plays
     /// the table shipped in the source tree's data/dudo, built into tahur when it is compiled;
     /// `tuned:FILE.csv` plays a table written here, read at run time.
     #[command(after_help = "Examples:
@@ -323,10 +323,10 @@ pub struct TuneCmd {
     /// Table sizes to tune.
     #[arg(long, value_name = "P", value_delimiter = ',', default_value = "2,3,4,5,6,7,8", value_parser = parse_table_players)]
     pub players: Vec<u8>,
-    /// Strategy of every other seat.
+    /// Strategies of the other seats, one after the other (each takes every other seat).
     #[arg(long, value_name = "S1,S2,…", default_value = "threshold")]
     pub field: String,
-    /// Games per candidate and table size.
+    /// Games per candidate, table size and field strategy.
     #[arg(long, value_name = "N", default_value = "20000", value_parser = samples("games"))]
     pub games: u64,
     /// Seed (every candidate plays the same deals) and threads.
@@ -476,11 +476,20 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
             Ok(0)
         }
         DudoCommand::Tune(a) => {
-            let field = Strategy::parse(&a.field)?;
-            if field == Strategy::Tuned {
-                return Err(Error::usage(
-                    "--field tuned would tune against itself: pick random, honest or threshold",
-                ));
+            let field = <Strategy as tahur::play::Strategy<tahur::games::dudo::Dudo>>::parse_list(
+                &a.field,
+            )?;
+            // `tuned`, and `duel` (which plays it before the duel), would tune against the
+            // table being tuned; a file of it (`tuned:FILE.csv`) is a fixed field.
+            if let Some(s) = field.iter().find(|s| {
+                matches!(
+                    s,
+                    Strategy::Tuned | Strategy::Duel | Strategy::DuelFile { .. }
+                )
+            }) {
+                return Err(Error::usage(format!(
+                    "--field {s} would tune against the tuned table itself: pick random, honest, threshold or tuned:FILE.csv"
+                )));
             }
             let spec = TuneSpec::grid(a.rules, a.players.clone(), field, a.games, a.run.seed);
             let progress = super::run::progress(spec.total_games(), "games");

@@ -63,7 +63,7 @@ impl GameCli for tahur::games::durak::Durak {
 impl GameCli for tahur::games::dudo::Dudo {
     const ABOUT: &'static str =
         "Dudo (Chilean liar's dice): bid odds, cheat sheets, advice, whole games";
-    const STRATEGIES: &'static str = "random, honest, tuned (the table in data/dudo, built in), tuned:FILE.csv (a `dudo tune` output, read at run time), threshold, threshold:t=0.4,bluff=0.1, duel (the solved five-dice duel of data/dudo when two are left, tuned before), duel:FILE.csv (a `dudo duel --sheet-dir` sheet), ismcts[:N] (N iterations per move, default 200); Spanish azar, honesto, afinado, umbral, duelo, busqueda";
+    const STRATEGIES: &'static str = "random, honest, tuned (the table in data/dudo, built in), tuned:FILE.csv (a `dudo tune` output, read at run time), threshold, threshold:t=0.4,bluff=0.1 (and what tuned adds: paso=P bluff passes, lives=W caution on the last life, direction=dice), duel (the solved five-dice duel of data/dudo when two are left, tuned before), duel:FILE.csv (a `dudo duel --sheet-dir` sheet), ismcts[:N] (N iterations per move, default 200); Spanish azar, honesto, afinado, umbral, duelo, busqueda";
     const EXAMPLES: [&'static str; 4] = [
         "  tahur dudo sim --players 3 --strategies threshold,random,random --games 10000
   tahur dudo sim --rules caleuchano --players 6 --strategies tuned \\

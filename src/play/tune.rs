@@ -10,9 +10,10 @@ use crate::error::Result;
 use crate::runner::{run, RunControl, RunSpec};
 use crate::stats::Proportion;
 
-/// What to search.
+/// What to search. `F` makes a candidate from a pair of values (a plain function unless the
+/// candidates depend on something found before, as in a search in stages).
 #[derive(Clone, Debug)]
-pub struct Grid<G: Game> {
+pub struct Grid<G: Game, F = fn(f64, f64) -> <G as Game>::Strategy> {
     /// The tables, one per table size.
     pub tables: Vec<G::Rules>,
     /// The strategies the other seats play, one after the other.
@@ -26,7 +27,7 @@ pub struct Grid<G: Game> {
     /// Values of the second parameter.
     pub second: Vec<f64>,
     /// The candidate for a pair of values.
-    pub candidate: fn(f64, f64) -> G::Strategy,
+    pub candidate: F,
     /// The strategy the best candidate is compared with.
     pub reference: G::Strategy,
 }
@@ -46,7 +47,7 @@ pub struct Best {
     pub reference: Proportion,
 }
 
-impl<G: Game> Grid<G> {
+impl<G: Game, F: Fn(f64, f64) -> G::Strategy> Grid<G, F> {
     /// Games the whole search plays: every candidate and the reference, at every table,
     /// against every strategy of the field.
     pub fn total_games(&self) -> u64 {

@@ -1,6 +1,6 @@
-//! Tuned tables: the two parameters a game's `tune` command finds for each table size, as the
-//! CSV it writes (a header naming `players` and the two parameters, other columns ignored, then
-//! one row per size), and the row a table of any size uses.
+//! Tuned tables: the parameters a game's `tune` command finds for each table size, as the CSV it
+//! writes (a header naming `players` and the parameters, other columns ignored, then one row per
+//! size), and the row a table of any size uses.
 
 use crate::error::{Error, Result};
 
@@ -14,6 +14,29 @@ pub fn parse_table(
     columns: [&str; 2],
     max_players: usize,
 ) -> Result<Vec<(u8, [f64; 2])>> {
+    Ok(
+        parse_table_with(text, name, game, columns, &[], max_players)?
+            .into_iter()
+            .map(|(players, values, _)| (players, values))
+            .collect(),
+    )
+}
+
+/// One row of [`parse_table_with`]: the table size, the two parameters, and the optional
+/// columns' values (`None` where the header lacks the column).
+pub type TableRow = (u8, [f64; 2], Vec<Option<f64>>);
+
+/// [`parse_table`] with columns a table may leave out (`optional`, in that order): each row's
+/// values of those columns, `None` where the header has no such column (a table written before
+/// the column existed). Present, they are numbers from 0 to 1 like the others.
+pub fn parse_table_with(
+    text: &str,
+    name: &str,
+    game: &str,
+    columns: [&str; 2],
+    optional: &[&str],
+    max_players: usize,
+) -> Result<Vec<TableRow>> {
     let accepted = format!(
         "a CSV as `tahur {game} tune` writes it (players,{},{},…)",
         columns[0], columns[1]
@@ -34,7 +57,11 @@ pub fn parse_table(
         })
     };
     let (cp, c0, c1) = (col("players")?, col(columns[0])?, col(columns[1])?);
-    let mut rows: Vec<(u8, [f64; 2])> = Vec::new();
+    let extra: Vec<(usize, &str)> = optional
+        .iter()
+        .filter_map(|c| heads.iter().position(|h| h == c).map(|i| (i, *c)))
+        .collect();
+    let mut rows: Vec<TableRow> = Vec::new();
     for (i, line) in lines {
         let cells: Vec<&str> = line.split(',').map(str::trim).collect();
         let bad = |what: &str| {
@@ -57,10 +84,16 @@ pub fn parse_table(
                 .ok_or_else(|| bad(&format!("{what} is not a number from 0 to 1")))
         };
         let values = [unit(c0, columns[0])?, unit(c1, columns[1])?];
-        if rows.iter().any(|(p, _)| *p == players) {
+        let mut more = vec![None; optional.len()];
+        for (slot, c) in more.iter_mut().zip(optional) {
+            if let Some(&(i, _)) = extra.iter().find(|(_, e)| e == c) {
+                *slot = Some(unit(i, c)?);
+            }
+        }
+        if rows.iter().any(|(p, _, _)| *p == players) {
             return Err(bad(&format!("a second row for {players} players")));
         }
-        rows.push((players, values));
+        rows.push((players, values, more));
     }
     if rows.is_empty() {
         return Err(Error::usage(format!(
@@ -108,6 +141,34 @@ mod tests {
         assert!(e("players,t,bluff\n2,1.5,0\n").contains("t is not a number from 0 to 1"));
         assert!(e("players,t,bluff\n2,0.3\n").contains("a missing column"));
         assert!(e("players,t,bluff\n2,0.3,0\n2,0.2,0\n").contains("a second row for 2 players"));
+    }
+
+    #[test]
+    fn optional_columns_are_read_when_the_header_has_them() {
+        let rows = parse_table_with(
+            "players,t,lives,bluff\n4,0.3,0.5,0.1\n",
+            "t.csv",
+            "dudo",
+            ["t", "bluff"],
+            &["paso", "lives"],
+            8,
+        )
+        .unwrap();
+        assert_eq!(rows, [(4, [0.3, 0.1], vec![None, Some(0.5)])]);
+        let e = parse_table_with(
+            "players,t,bluff,paso\n4,0.3,0.1,2\n",
+            "t.csv",
+            "dudo",
+            ["t", "bluff"],
+            &["paso"],
+            8,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("line 2: paso is not a number from 0 to 1"),
+            "{e}"
+        );
     }
 
     #[test]

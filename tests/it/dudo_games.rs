@@ -148,10 +148,10 @@ fn checked_game(cfg: Rules, strategies: &[Strategy], seed: u64) -> (u64, usize) 
 fn rules_hold_over_many_seeded_games() {
     let mixes: Vec<Vec<Strategy>> = vec![
         vec![Strategy::Random],
-        vec![Strategy::Threshold { t: 0.4, bluff: 0.2 }, Strategy::Random],
+        vec![Strategy::threshold(0.4, 0.2), Strategy::Random],
         vec![
             Strategy::Honest,
-            Strategy::Threshold { t: 0.3, bluff: 0.0 },
+            Strategy::threshold(0.3, 0.0),
             Strategy::Random,
         ],
         vec![Strategy::Tuned],
@@ -175,7 +175,7 @@ proptest::proptest! {
     /// Random seeds, tables and strategy mixes: every rule invariant holds after every action.
     #[test]
     fn rules_hold_for_random_seeds(seed in proptest::prelude::any::<u64>(), c in 0usize..20, picks in proptest::collection::vec(0usize..4, 1..4)) {
-        let all = [Strategy::Random, Strategy::Honest, Strategy::Threshold { t: 0.35, bluff: 0.15 }, Strategy::Tuned];
+        let all = [Strategy::Random, Strategy::Honest, Strategy::threshold(0.35, 0.15), Strategy::Tuned];
         let cfg = configs()[c];
         let mix: Vec<Strategy> = picks.iter().map(|&i| all[i].clone()).collect();
         checked_game(cfg, &mix, seed);
@@ -186,7 +186,7 @@ proptest::proptest! {
 fn simulated_games_report_no_violations() {
     for cfg in configs() {
         let mix = [
-            Strategy::Threshold { t: 0.4, bluff: 0.1 },
+            Strategy::threshold(0.4, 0.1),
             Strategy::Random,
             Strategy::Honest,
         ];
@@ -333,7 +333,7 @@ fn bots_odds_equal_the_exact_engine() {
                     checked += 1;
                 }
             }
-            let a = Strategy::Threshold { t: 0.4, bluff: 0.1 }.act(&view, &odds, &mut decisions);
+            let a = Strategy::threshold(0.4, 0.1).act(&view, &odds, &mut decisions);
             g.apply(a, &mut dice).unwrap();
             if g.is_over() {
                 break;
@@ -405,7 +405,7 @@ fn threshold_beats_random_at_three_players() {
     let setup = TableSetup::<Dudo>::new(
         Rules::standard(RuleSet::Chimbo9, 3),
         &[
-            Strategy::Threshold { t: 0.4, bluff: 0.0 },
+            Strategy::threshold(0.4, 0.0),
             Strategy::Random,
             Strategy::Random,
         ],
@@ -434,7 +434,7 @@ fn threshold_beats_random_at_three_players() {
     // Among equal bots the seats share the wins: every seat within 4.5 SE of a third.
     let setup = TableSetup::<Dudo>::new(
         Rules::standard(RuleSet::Chimbo9, 3),
-        &[Strategy::Threshold { t: 0.4, bluff: 0.0 }],
+        &[Strategy::threshold(0.4, 0.0)],
         false,
     )
     .unwrap();

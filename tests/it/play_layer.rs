@@ -300,13 +300,22 @@ fn tune_searches_find_the_recorded_figures() {
     use tahur::games::poker::bots::Strategy as PokerStrategy;
     use tahur::games::poker::tune::{tune as poker_tune, TuneSpec as PokerTune};
     use tahur::stats::Proportion;
-    // `tahur dudo tune --rules chimbo9 --players 2,3 --field honest --games 300 --seed 7`.
-    let spec = DudoTune::grid(RuleSet::Chimbo9, vec![2, 3], DudoStrategy::Honest, 300, 7);
-    assert_eq!(spec.total_games(), 2 * 40 * 300);
+    // `tahur dudo tune --rules chimbo9 --players 2,3 --field honest --games 300 --seed 7`: its
+    // first stage (threshold and bluff rate; Chimbo 9 has no direction to choose) finds what
+    // the one-stage search found before issue 26's second stage (bluff passes: 0 only without
+    // paso; lives weights 0, 0.25, 0.5, 1), which starts from that winner and replays its games.
+    let spec = DudoTune::grid(
+        RuleSet::Chimbo9,
+        vec![2, 3],
+        vec![DudoStrategy::Honest],
+        300,
+        7,
+    );
+    assert_eq!(spec.total_games(), 2 * (40 + 4 + 1) * 300);
     let found = dudo_tune(&spec, &control(2)).unwrap();
     let figures: Vec<_> = found
         .iter()
-        .map(|r| (r.players, r.t, r.bluff, r.wins, r.baseline))
+        .map(|r| (r.players, r.t, r.bluff, r.plain, r.baseline))
         .collect();
     assert_eq!(
         figures,
@@ -327,6 +336,11 @@ fn tune_searches_find_the_recorded_figures() {
             ),
         ]
     );
+    for r in &found {
+        assert_eq!(r.paso, 0.0);
+        assert!(r.wins.successes >= r.plain.successes, "{r:?}");
+        assert_eq!(r.wins.successes > r.plain.successes, r.lives > 0.0, "{r:?}");
+    }
     assert_eq!(dudo_tune(&spec, &control(1)).unwrap(), found);
     // `tahur poker tune --players 3 --points 2 --field honest,random --games 150`: every
     // candidate plays both strategies of the field, 150 games each.

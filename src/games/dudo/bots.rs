@@ -10,8 +10,17 @@
 //!   holding (given the passer's shown dice) is below `t`, reinforces when showing raises its
 //!   bid's chance, declares obligado with three or more natural dice of one face, and opens
 //!   with the highest bid of its best face that is at least 50 % likely.
+//!   Three more parameters, off by default (today's `threshold`), are what `tuned` adds
+//!   ([`Params`]): `paso=P` passes with a hand that does not stand (a bluff pass) with
+//!   probability P where its pass looks more likely to stand, to the others, than its best
+//!   raise is to be true; `lives=W` plays tighter on
+//!   its last life (caution W: it judges a raise partly by its worst case, being doubted, and
+//!   bluffs less, see [`Params::caution`]); `direction=dice` chooses the direction of play, where
+//!   the opener may, from its dice and its neighbours' lives ([`dice_direction`]) instead of at
+//!   random.
 //! - `tuned`: `threshold` with the parameters `tahur dudo tune` found for the table size
-//!   (`data/dudo/tuned-<rules>.csv`).
+//!   (`data/dudo/tuned-<rules>.csv`: t, bluff, paso, lives), choosing the direction by its dice
+//!   (a table without the `paso` and `lives` columns plays as before they existed).
 //! - `ismcts[:N]`: information-set Monte Carlo tree search ([`crate::play::ismcts`]) over the
 //!   player's own choices, N determinised iterations per decision, each choice judged by
 //!   playing the round out with `threshold`'s decision for every seat ([`playout_action`]).
@@ -189,12 +198,22 @@ pub enum Strategy {
     Random,
     /// Bids what its own dice support.
     Honest,
-    /// Doubts below `t`, otherwise the most likely raise (bluffing at rate `bluff`).
+    /// Doubts below `t`, otherwise the most likely raise (bluffing at rate `bluff`); the other
+    /// fields are off by default ([`Strategy::threshold`]), see [`Params`].
     Threshold {
         /// Doubt threshold.
         t: f64,
         /// Bluff rate.
         bluff: f64,
+        /// Bluff-pass rate (paso with a hand that does not stand).
+        #[serde(default)]
+        paso: f64,
+        /// Lives weight: the caution on the last life.
+        #[serde(default)]
+        lives: f64,
+        /// How the opener chooses the direction, where it may.
+        #[serde(default)]
+        direction: DirectionChoice,
     },
     /// `threshold` with parameters tuned per table size: the table shipped in
     /// `data/dudo/tuned-<rules>.csv`, built into tahur.
@@ -240,6 +259,96 @@ pub struct TunedRow {
     pub t: f64,
     /// Bluff rate.
     pub bluff: f64,
+    /// Bluff-pass rate (0 in a table written before the column existed).
+    #[serde(default)]
+    pub paso: f64,
+    /// Lives weight (0 in a table written before the column existed).
+    #[serde(default)]
+    pub lives: f64,
+    /// How it chooses the direction: by its dice in a table with the `paso` and `lives`
+    /// columns, at random in a table written before they existed (which so plays exactly as
+    /// it did).
+    #[serde(default)]
+    pub direction: DirectionChoice,
+}
+
+impl TunedRow {
+    /// The parameters this row plays.
+    pub fn params(&self) -> Params {
+        Params {
+            t: self.t,
+            bluff: self.bluff,
+            paso: self.paso,
+            lives: self.lives,
+            direction: self.direction,
+        }
+    }
+}
+
+/// How an opener who may choose the direction of play (Caleuchano) chooses it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DirectionChoice {
+    /// Left or right with equal chances (today's `threshold`).
+    #[default]
+    Random,
+    /// From its dice and its neighbours' lives ([`dice_direction`]).
+    Dice,
+}
+
+/// The parameters of a `threshold` bot, which `tuned` resolves to.
+///
+/// Defaults (`paso = 0`, `lives = 0`, random direction) play exactly the `threshold` of before
+/// these parameters existed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// Doubt when the standing bid (or a pass) holds with probability below this.
+    pub t: f64,
+    /// Rate of a random cheapest raise instead of the most likely one.
+    pub bluff: f64,
+    /// Rate of a pass with a hand that does not stand, where the pass looks more likely to stand
+    /// (to players who see only the dice it has shown) than its best raise is to be true.
+    pub paso: f64,
+    /// Lives weight: the caution on the bot's last life ([`Params::caution`]).
+    pub lives: f64,
+    /// How it chooses the direction where the opener may.
+    pub direction: DirectionChoice,
+}
+
+impl Params {
+    /// Today's `threshold:t=…,bluff=…`: no bluff passes, no lives weight, random direction.
+    pub const fn threshold(t: f64, bluff: f64) -> Params {
+        Params {
+            t,
+            bluff,
+            paso: 0.0,
+            lives: 0.0,
+            direction: DirectionChoice::Random,
+        }
+    }
+
+    /// How cautious the bot is in this view, from 0 (plays its `t` and bluff rates as they
+    /// are) to 1: the lives weight on its last life (in a game that started with more than one
+    /// life), 0 otherwise. With caution c the bot
+    ///
+    /// - doubts when the bid holds with probability below (1 − c)·t + c·(1 − q), q being the
+    ///   chance of its best raise: `t` is the risk a raise is assumed to carry (most raises are
+    ///   raised over, not doubted), 1 − q the risk if the raise is doubted, and caution moves
+    ///   the first toward the second (at c = 1 it takes whichever loses less *if challenged*);
+    /// - bluffs (raises and passes) at (1 − c) times its rates.
+    ///
+    /// Whatever the lives, one player loses each round, so the lives change no risk by
+    /// themselves; what they change is what a misjudged risk costs. Caution on the last life is
+    /// a bet that the optimistic `t`, tuned over whole games where most raises go unpunished,
+    /// misprices the raises that end a game; `dudo tune` measures whether the bet pays.
+    #[inline]
+    pub fn caution(&self, view: &View) -> f64 {
+        if self.lives > 0.0 && view.rules().lives > 1 && view.lives(view.seat()) == 1 {
+            self.lives
+        } else {
+            0.0
+        }
+    }
 }
 
 /// A duel table read from a file, carried by [`Strategy::DuelFile`]: compared by its file's
@@ -287,7 +396,7 @@ type Search = crate::play::ismcts::Search<super::Dudo>;
 
 /// The strategies, for help and messages.
 pub const STRATEGIES: &str =
-    "strategies are random, honest, tuned, tuned:FILE.csv, threshold, threshold:t=0.4,bluff=0.1, duel, duel:FILE.csv or ismcts[:N] (N iterations per move), or in Spanish azar, honesto, afinado, umbral, duelo, busqueda";
+    "strategies are random, honest, tuned, tuned:FILE.csv, threshold, threshold:t=0.4,bluff=0.1,paso=0,lives=0,direction=random, duel, duel:FILE.csv or ismcts[:N] (N iterations per move), or in Spanish azar, honesto, afinado, umbral, duelo, busqueda";
 
 impl Strategy {
     /// Parses `random`, `honest`, `tuned`, `tuned:FILE.csv` (a `dudo tune` output, read now),
@@ -311,10 +420,23 @@ impl Strategy {
                 }
             },
             "threshold" | "umbral" => {
-                let p = spec.params(&["t", "bluff"])?;
+                let p = spec.params(&["t", "bluff", "paso", "lives", "direction"])?;
+                let direction = match p.text("direction").map(crate::text::normalize) {
+                    None => DirectionChoice::Random,
+                    Some(d) if d == "random" || d == "azar" => DirectionChoice::Random,
+                    Some(d) if d == "dice" || d == "dados" => DirectionChoice::Dice,
+                    Some(d) => {
+                        return Err(Error::usage(format!(
+                            "invalid value '{d}' for direction in strategy '{s}': expected random or dice (azar, dados)"
+                        )))
+                    }
+                };
                 Ok(Strategy::Threshold {
                     t: p.number("t", 0.0, 1.0, DEFAULT_T)?,
                     bluff: p.number("bluff", 0.0, 1.0, 0.0)?,
+                    paso: p.number("paso", 0.0, 1.0, 0.0)?,
+                    lives: p.number("lives", 0.0, 1.0, 0.0)?,
+                    direction,
                 })
             }
             "duel" | "duelo" => match spec.params(&["file"])?.text("file") {
@@ -348,10 +470,7 @@ impl Strategy {
             return self.clone();
         }
         match self.tuned_row(set, players) {
-            Some(row) => Strategy::Threshold {
-                t: row.t,
-                bluff: row.bluff,
-            },
+            Some(row) => Strategy::from_params(row.params()),
             None => self.clone(),
         }
     }
@@ -390,8 +509,8 @@ impl Strategy {
             _ => format!("data/dudo/tuned-{}.csv (built into tahur)", set.key()),
         };
         Some(format!(
-            "`{self}` has no row for {players} players in {table}: it plays the nearest size's, {} players (t = {}, bluff = {}).",
-            row.players, row.t, row.bluff
+            "`{self}` has no row for {players} players in {table}: it plays the nearest size's, {} players (t = {}, bluff = {}, paso = {}, lives = {}).",
+            row.players, row.t, row.bluff, row.paso, row.lives
         ))
     }
 
@@ -401,13 +520,15 @@ impl Strategy {
         match self {
             Strategy::Random => random_action(view, rng),
             Strategy::Honest => honest_action(view),
-            Strategy::Threshold { t, bluff } => threshold_action(view, odds, rng, *t, *bluff),
+            threshold @ Strategy::Threshold { .. } => {
+                threshold_action(view, odds, rng, &threshold.params().expect("threshold"))
+            }
             Strategy::Ismcts { budget } => search_action(&mut Search::new(*budget), view, rng),
             Strategy::Duel | Strategy::DuelFile { .. } => {
                 let rules = view.rules();
-                let (t, bluff) = tuned_parameters(rules.set(), rules.players);
+                let params = tuned_parameters(rules.set(), rules.players);
                 let table = self.duel_table(rules.set());
-                duel_action(&table, view, odds, rng, t, bluff)
+                duel_action(&table, view, odds, rng, &params)
             }
             // A bot resolves `tuned` once ([`Bot::new`]); this is for a strategy used bare.
             tuned => {
@@ -415,13 +536,50 @@ impl Strategy {
                 let row = tuned
                     .tuned_row(rules.set(), rules.players)
                     .expect("only tuned strategies are left");
-                threshold_action(view, odds, rng, row.t, row.bluff)
+                threshold_action(view, odds, rng, &row.params())
             }
         }
     }
 }
 
 impl Strategy {
+    /// `threshold:t=…,bluff=…` as it always played: no bluff passes, no lives weight, random
+    /// direction.
+    pub const fn threshold(t: f64, bluff: f64) -> Strategy {
+        Strategy::from_params(Params::threshold(t, bluff))
+    }
+
+    /// The `threshold` strategy playing these parameters.
+    pub const fn from_params(p: Params) -> Strategy {
+        Strategy::Threshold {
+            t: p.t,
+            bluff: p.bluff,
+            paso: p.paso,
+            lives: p.lives,
+            direction: p.direction,
+        }
+    }
+
+    /// A `threshold` strategy's parameters.
+    pub fn params(&self) -> Option<Params> {
+        match *self {
+            Strategy::Threshold {
+                t,
+                bluff,
+                paso,
+                lives,
+                direction,
+            } => Some(Params {
+                t,
+                bluff,
+                paso,
+                lives,
+                direction,
+            }),
+            _ => None,
+        }
+    }
+
     /// The table a `duel` strategy plays (the shipped one for `set`, or its file's; a file
     /// that can no longer be read gives an empty table: the bot then plays `tuned` throughout).
     fn duel_table(&self, set: RuleSet) -> Arc<DuelTable> {
@@ -448,12 +606,11 @@ fn duel_action(
     view: &View,
     odds: &OddsTables,
     rng: &mut Stream,
-    t: f64,
-    bluff: f64,
+    params: &Params,
 ) -> Action {
     match table.action(view, rng) {
         Some(a) => a,
-        None => threshold_action(view, odds, rng, t, bluff),
+        None => threshold_action(view, odds, rng, params),
     }
 }
 
@@ -472,14 +629,10 @@ pub struct Bot {
 enum Policy {
     Random,
     Honest,
-    Threshold {
-        t: f64,
-        bluff: f64,
-    },
+    Threshold(Params),
     Duel {
         table: Arc<DuelTable>,
-        t: f64,
-        bluff: f64,
+        params: Params,
     },
     Search(Box<Search>),
 }
@@ -490,16 +643,14 @@ impl Bot {
         let policy = match strategy.resolve(rules.set(), rules.players) {
             Strategy::Random => Policy::Random,
             Strategy::Honest => Policy::Honest,
-            Strategy::Threshold { t, bluff } => Policy::Threshold { t, bluff },
-            Strategy::Ismcts { budget } => Policy::Search(Box::new(Search::new(budget))),
-            duel @ (Strategy::Duel | Strategy::DuelFile { .. }) => {
-                let (t, bluff) = tuned_parameters(rules.set(), rules.players);
-                Policy::Duel {
-                    table: duel.duel_table(rules.set()),
-                    t,
-                    bluff,
-                }
+            threshold @ Strategy::Threshold { .. } => {
+                Policy::Threshold(threshold.params().expect("threshold"))
             }
+            Strategy::Ismcts { budget } => Policy::Search(Box::new(Search::new(budget))),
+            duel @ (Strategy::Duel | Strategy::DuelFile { .. }) => Policy::Duel {
+                table: duel.duel_table(rules.set()),
+                params: tuned_parameters(rules.set(), rules.players),
+            },
             Strategy::Tuned | Strategy::TunedFile { .. } => {
                 unreachable!("resolving gives `tuned` its row")
             }
@@ -533,10 +684,8 @@ impl crate::play::Bot<super::Dudo> for Bot {
         match &mut self.policy {
             Policy::Random => random_action(view, rng),
             Policy::Honest => honest_action(view),
-            Policy::Threshold { t, bluff } => threshold_action(view, self.odds, rng, *t, *bluff),
-            Policy::Duel { table, t, bluff } => {
-                duel_action(table, view, self.odds, rng, *t, *bluff)
-            }
+            Policy::Threshold(params) => threshold_action(view, self.odds, rng, params),
+            Policy::Duel { table, params } => duel_action(table, view, self.odds, rng, params),
             Policy::Search(search) => search_action(search, view, rng),
         }
     }
@@ -561,7 +710,7 @@ fn search_action(search: &mut Search, view: &View, rng: &mut Stream) -> Action {
 #[inline]
 pub fn playout_action(view: &View, rng: &mut Stream) -> Action {
     let odds = OddsTables::shared(view.rules().players as u32 * CUP as u32);
-    threshold_action(view, odds, rng, DEFAULT_T, 0.0)
+    threshold_action(view, odds, rng, &Params::threshold(DEFAULT_T, 0.0))
 }
 
 impl fmt::Display for Strategy {
@@ -571,8 +720,28 @@ impl fmt::Display for Strategy {
             Strategy::Honest => write!(f, "honest"),
             Strategy::Tuned => write!(f, "tuned"),
             Strategy::TunedFile { file, .. } => write!(f, "tuned:{file}"),
-            Strategy::Threshold { t, bluff } if *bluff == 0.0 => write!(f, "threshold:t={t}"),
-            Strategy::Threshold { t, bluff } => write!(f, "threshold:t={t},bluff={bluff}"),
+            Strategy::Threshold {
+                t,
+                bluff,
+                paso,
+                lives,
+                direction,
+            } => {
+                write!(f, "threshold:t={t}")?;
+                if *bluff != 0.0 {
+                    write!(f, ",bluff={bluff}")?;
+                }
+                if *paso != 0.0 {
+                    write!(f, ",paso={paso}")?;
+                }
+                if *lives != 0.0 {
+                    write!(f, ",lives={lives}")?;
+                }
+                if *direction == DirectionChoice::Dice {
+                    f.write_str(",direction=dice")?;
+                }
+                Ok(())
+            }
             Strategy::Ismcts { budget } => write!(f, "ismcts:{budget}"),
             Strategy::Duel => write!(f, "duel"),
             Strategy::DuelFile { file, .. } => write!(f, "duel:{file}"),
@@ -582,9 +751,8 @@ impl fmt::Display for Strategy {
 
 /// The tuned parameters for a table of `players` under `set`: the shipped table's row for
 /// that size, or the nearest size's.
-pub fn tuned_parameters(set: RuleSet, players: u8) -> (f64, f64) {
-    let row = nearest_row(shipped_tuned(set), players);
-    (row.t, row.bluff)
+pub fn tuned_parameters(set: RuleSet, players: u8) -> Params {
+    nearest_row(shipped_tuned(set), players).params()
 }
 
 /// The tuned table shipped in `data/dudo/tuned-<rules>.csv`, compiled in (a test checks it
@@ -614,16 +782,39 @@ fn nearest_row(rows: &[TunedRow], players: u8) -> TunedRow {
         players,
         t: DEFAULT_T,
         bluff: 0.0,
+        paso: 0.0,
+        lives: 0.0,
+        direction: DirectionChoice::Random,
     })
 }
 
-/// Reads a tuned table as `dudo tune` writes it: a header naming `players`, `t` and `bluff`
-/// (other columns are ignored), then one row per table size.
+/// Reads a tuned table as `dudo tune` writes it: a header naming `players`, `t` and `bluff`,
+/// and `paso` and `lives` when it has them, other columns ignored, then one row per table size.
+/// A table without `paso` and `lives` (written before they existed) plays as it did then: no
+/// bluff passes, no lives weight, the direction at random; with either, the direction by dice.
 pub fn parse_tuned(text: &str, name: &str) -> Result<Vec<TunedRow>> {
-    let rows = crate::play::tuned::parse_table(text, name, "dudo", ["t", "bluff"], MAX_PLAYERS)?;
+    let rows = crate::play::tuned::parse_table_with(
+        text,
+        name,
+        "dudo",
+        ["t", "bluff"],
+        &["paso", "lives"],
+        MAX_PLAYERS,
+    )?;
     Ok(rows
         .into_iter()
-        .map(|(players, [t, bluff])| TunedRow { players, t, bluff })
+        .map(|(players, [t, bluff], more)| TunedRow {
+            players,
+            t,
+            bluff,
+            paso: more[0].unwrap_or(0.0),
+            lives: more[1].unwrap_or(0.0),
+            direction: if more.iter().any(Option::is_some) {
+                DirectionChoice::Dice
+            } else {
+                DirectionChoice::Random
+            },
+        })
         .collect())
 }
 
@@ -672,25 +863,13 @@ fn reinforced_true(
     Some(odds.bid_true(view, bid, &k, u))
 }
 
-fn threshold_action(
-    view: &View,
-    odds: &OddsTables,
-    rng: &mut Stream,
-    t: f64,
-    bluff: f64,
-) -> Action {
+fn threshold_action(view: &View, odds: &OddsTables, rng: &mut Stream, params: &Params) -> Action {
     let (known, unknown) = knowledge(view);
     let Some(current) = view.bid() else {
-        return threshold_open(view, odds, rng, &known, unknown);
+        return threshold_open(view, odds, rng, &known, unknown, params.direction);
     };
-    // Facing a pass: only the pass can be doubted.
-    if let Some(passer) = view.pending_pass() {
-        if pass_holds_given_shown(view.shown_by(passer)) < t {
-            return Action::Doubt;
-        }
-    } else if odds.bid_true(view, current, &known, unknown) < t {
-        return Action::Doubt;
-    }
+    // The most likely of the cheapest raises per face (computed before the doubt: caution
+    // weighs its chance).
     let mut best: Option<(Bid, f64)> = None;
     for face in Face::ALL {
         if let Some(b) = cheapest_raise(view, face) {
@@ -700,9 +879,24 @@ fn threshold_action(
             }
         }
     }
+    let caution = params.caution(view);
+    let t = match best {
+        Some((_, q)) if caution > 0.0 => (1.0 - caution) * params.t + caution * (1.0 - q),
+        _ => params.t,
+    };
+    // Facing a pass: only the pass can be doubted.
+    if let Some(passer) = view.pending_pass() {
+        if pass_holds_given_shown(view.shown_by(passer)) < t {
+            return Action::Doubt;
+        }
+    } else if odds.bid_true(view, current, &known, unknown) < t {
+        return Action::Doubt;
+    }
     let Some((mut bid, mut p)) = best else {
         return Action::Doubt;
     };
+    let calm = 1.0 - caution;
+    let bluff = params.bluff * calm;
     if bluff > 0.0 && chance(rng, bluff) {
         // A random one of the cheapest raises, in face order: listed again only here, so that
         // the usual decision keeps no list (and nothing allocates).
@@ -723,10 +917,68 @@ fn threshold_action(
         if pass_p > p {
             return Action::Pass;
         }
+        // A bluff pass, with a hand that would not stand: where the pass looks more likely to
+        // stand, to players who see only the dice this bot has shown, than its raise is to be
+        // true (a raise that high is what passes are for).
+        let paso = params.paso * calm;
+        if paso > 0.0
+            && pass_p < 1.0
+            && pass_holds_given_shown(view.shown_by(view.seat())) > p
+            && chance(rng, paso)
+        {
+            return Action::Pass;
+        }
     }
     let reinforce = view.can_reinforce()
         && reinforced_true(view, odds, bid, &known, unknown).is_some_and(|r| r > p);
     Action::Raise { bid, reinforce }
+}
+
+/// The seat next to `seat` going `direction`, among the players still in.
+fn neighbour(view: &View, seat: usize, direction: Direction) -> usize {
+    let n = view.rules().players as usize;
+    let step = match direction {
+        Direction::Right => 1,
+        Direction::Left => n - 1,
+    };
+    let mut p = (seat + step) % n;
+    while p != seat && view.lives(p) == 0 {
+        p = (p + step) % n;
+    }
+    p
+}
+
+/// The direction an opener who may choose it plays (`direction=dice`, what `tuned` does): a
+/// function of its dice and its neighbours' lives, with no chance.
+///
+/// The direction decides which neighbour receives the opener's bids (and may doubt them) and
+/// which one bids to the opener (whose bids the opener may doubt); nothing else (docs/rules.md
+/// §1b). The opener's losses and wins in the round are against these two. Which of them should
+/// it rather make lose? The one with **more lives**: where a round's loser is equally likely to
+/// be anyone (players of equal skill), a player's chance of winning the game rises more when
+/// the loss falls on the leader than on a player near elimination (with lives 2, 1, 3 the first
+/// player's chance is 43.5 % after the third loses a life, 31.3 % after the second is
+/// eliminated; 3, 1, 2, 3 → 39.8 % after the fourth loses one, 33.3 % after the second is out).
+/// And which of them is it more likely to make lose? With a hand that backs its opening bid
+/// (three or more of its five dice count for the face it opens), its bids tend to be true, so the
+/// loss more likely falls on the neighbour who doubts them: it sends its bid toward the
+/// neighbour with more lives. With a weaker hand it more likely wins by doubting, so it sends
+/// the bid the other way, leaving that neighbour to bid to it. With neighbours of equal lives
+/// (and with two players in) the sides do not differ: to the right.
+pub fn dice_direction(view: &View, own_count: u32) -> Direction {
+    let me = view.seat();
+    let right = neighbour(view, me, Direction::Right);
+    let left = neighbour(view, me, Direction::Left);
+    let (lr, ll) = (view.lives(right), view.lives(left));
+    if right == left || lr == ll {
+        return Direction::Right;
+    }
+    let toward_right = (lr > ll) == (own_count >= 3);
+    if toward_right {
+        Direction::Right
+    } else {
+        Direction::Left
+    }
 }
 
 fn threshold_open(
@@ -735,6 +987,7 @@ fn threshold_open(
     rng: &mut Stream,
     known: &[u32; 6],
     unknown: u32,
+    choice: DirectionChoice,
 ) -> Action {
     let cfg = view.rules();
     // Obligado with a strong natural holding: three or more of one face.
@@ -742,11 +995,9 @@ fn threshold_open(
         && view
             .own_hidden()
             .is_some_and(|own| (1..=6u8).any(|f| own.iter().filter(|&&d| d == f).count() >= 3));
-    let direction = if cfg.choose_direction && crate::rng::uniform_below(rng, 2) == 1 {
-        Direction::Left
-    } else {
-        Direction::Right
-    };
+    let random_left = cfg.choose_direction
+        && choice == DirectionChoice::Random
+        && crate::rng::uniform_below(rng, 2) == 1;
     let mut best: Option<(Bid, f64)> = None;
     for face in Face::ALL {
         let counting = cfg.bidding.counting(face, obligado);
@@ -765,6 +1016,23 @@ fn threshold_open(
         }
     }
     let face = best.map_or(Face::ALL[5], |(b, _)| b.face);
+    let direction = match choice {
+        _ if !cfg.choose_direction => Direction::Right,
+        DirectionChoice::Random if random_left => Direction::Left,
+        DirectionChoice::Random => Direction::Right,
+        DirectionChoice::Dice => {
+            // Own dice counting for the face opened (the known dice at an opening are the
+            // opener's own: nothing is shown yet).
+            let counting = cfg.bidding.counting(face, obligado);
+            let own = known[face.index()]
+                + if counting.wild_aces && !face.is_ace() {
+                    known[0]
+                } else {
+                    0
+                };
+            dice_direction(view, own)
+        }
+    };
     // The highest quantity still at least 50 % likely (at least 1).
     let counting_view_bid = |q| Bid { quantity: q, face };
     let max_q = view.max_quantity(face);
@@ -866,16 +1134,40 @@ mod tests {
         assert_eq!(Strategy::parse("random").unwrap(), Strategy::Random);
         assert_eq!(
             Strategy::parse("threshold:t=0.3,bluff=0.1").unwrap(),
-            Strategy::Threshold { t: 0.3, bluff: 0.1 }
+            Strategy::threshold(0.3, 0.1)
         );
         assert_eq!(
             Strategy::parse("threshold").unwrap(),
-            Strategy::Threshold {
-                t: DEFAULT_T,
-                bluff: 0.0
-            }
+            Strategy::threshold(DEFAULT_T, 0.0)
+        );
+        // What `tuned` adds, off by default, written back as given.
+        let full = "threshold:t=0.1,bluff=0.05,paso=0.25,lives=0.5,direction=dice";
+        let s = Strategy::parse(full).unwrap();
+        assert_eq!(
+            s.params(),
+            Some(Params {
+                t: 0.1,
+                bluff: 0.05,
+                paso: 0.25,
+                lives: 0.5,
+                direction: DirectionChoice::Dice,
+            })
+        );
+        assert_eq!(s.to_string(), full);
+        assert_eq!(
+            Strategy::parse("umbral:t=0.1,direction=azar").unwrap(),
+            Strategy::threshold(0.1, 0.0)
+        );
+        let e = Strategy::parse("threshold:direction=up")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("direction") && e.contains("random or dice"),
+            "{e}"
         );
         for bad in [
+            "threshold:paso=2",
+            "threshold:lives=-0.5",
             "rando",
             "threshold:t=2",
             "threshold:x=0.1",
