@@ -139,6 +139,16 @@ fn the_gambler_s_ruin_matches_its_closed_form() {
     nets.insert(2, [0, 1]);
     assert!((ruin_before_change(&nets, 2).unwrap() - 0.5).abs() < 1e-15);
     assert!(ruin_before_change(&BTreeMap::new(), 5).is_none());
+    // A bank that never changes hands (steal=off), and bets too large to solve, get no figure
+    // rather than a wrong one or a long wait.
+    let mut nets = BTreeMap::new();
+    nets.insert(-1, [5u64, 0]);
+    nets.insert(1, [6, 0]);
+    assert!(ruin_before_change(&nets, 3).is_none());
+    let mut nets = BTreeMap::new();
+    nets.insert(-1, [1u64, 0]);
+    nets.insert(1_000_000, [1, 1]);
+    assert!(ruin_before_change(&nets, 3).is_none());
 }
 
 fn sittings(

@@ -289,10 +289,12 @@ impl Simulation for BankrollSimulation {
 /// The chance that a bank holding `chips` is broken before the bank changes hands, when each
 /// hand's result for the bank is drawn independently from `nets` (net → [count kept, count
 /// after which the bank changes hands]): the gambler's ruin R(c) = Σ p(net, changed) · [c + net
-/// ≤ 0 → 1; changed → 0; else R(c + net)], solved by value iteration over c up to `chips` plus
-/// 400 times the largest gain (above which R is taken as 0; both the truncation and the
-/// iteration's remainder are below 1e-12 here: a hand ends the tenure with a chance of about
-/// 1/6). `None` without hands.
+/// ≤ 0 → 1; changed → 0; else R(c + net)], solved by value iteration (Gauss–Seidel) over c up to
+/// `chips + K · gain`, `gain` the largest gain of a hand, above which R is taken as 0. Climbing
+/// that far takes at least K hands without the bank changing hands, so K is the least with
+/// (1 − p_change)^K ≤ 1e-10, which bounds the error. `None` without hands, when the bank almost
+/// never changes hands (p_change < 1 %: `steal=off`), or when the states times the outcomes
+/// pass 5·10⁷ (very large bets).
 pub fn ruin_before_change(nets: &BTreeMap<i32, [u64; 2]>, chips: u32) -> Option<f64> {
     let total: u64 = nets.values().map(|v| v[0] + v[1]).sum();
     if total == 0 {
@@ -307,9 +309,18 @@ pub fn ruin_before_change(nets: &BTreeMap<i32, [u64; 2]>, chips: u32) -> Option<
                 .map(|(x, k, ch)| (x, k as f64 / total as f64, ch))
         })
         .collect();
+    let p_change: f64 = outcomes.iter().filter(|o| o.2).map(|o| o.1).sum();
+    if p_change < 0.01 {
+        return None;
+    }
+    let hands = ((1e-10f64).ln() / (1.0 - p_change).ln()).ceil().max(1.0) as i64;
     let gain = outcomes.iter().map(|o| o.0).max().unwrap_or(0).max(1);
-    let top = chips as i64 + 400 * gain;
+    let top = chips as i64 + hands * gain;
+    if top as f64 * outcomes.len() as f64 > 5e7 {
+        return None;
+    }
     let mut r = vec![0f64; top as usize + 1];
+    // Each sweep shrinks the error by at least 1 − p_change.
     for _ in 0..100_000 {
         let mut change = 0f64;
         for c in 1..=top {
@@ -369,10 +380,17 @@ pub fn report(setup: &BankrollSetup, t: &BankrollTally, run: &RunSummary) -> Rep
         "95 % interval",
         Value::ProbInterval(ci.low, ci.high),
     );
+    let length = crate::stats::MeanEstimate::from_sums(t.sittings, t.hands as i128, t.hands_sq);
+    let lci = length.interval(0.95);
     r.field(
         "hands_per_sitting",
         "hands per sitting",
         Value::Num(t.hands as f64 / n as f64, 1),
+    );
+    r.field(
+        "hands_per_sitting_ci95",
+        "95 % interval",
+        Value::NumInterval(lci.low, lci.high, 1),
     );
     let (fb, fbci) = wilson95(t.first_broken_bank, t.first_ended);
     r.field_plain(

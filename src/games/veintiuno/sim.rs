@@ -175,8 +175,8 @@ pub struct HandTally {
     /// Their net.
     #[serde(default)]
     pub first_net: Vec<i64>,
-    /// Σ of their squared net per unit bet, in units² (each hand's net² / bet²… kept as net²
-    /// with every bet of a rank alike; see [`HandTally::first_card_ev`]).
+    /// Σ of their squared net (in units², not per unit bet: [`HandTally::first_card_ev`]
+    /// scales by the mean bet, exact when every bet on a rank is alike).
     #[serde(default)]
     pub first_net_sq: Vec<u64>,
 }
