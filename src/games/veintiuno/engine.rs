@@ -42,6 +42,9 @@ pub enum Move {
     Withdraw,
     /// As pie de banco with 13 in two cards: end the hand; everything not yet paid returns.
     EndHand,
+    /// The bet, in units, made on the face-down card before the second card is dealt (the
+    /// bank's minimum to its maximum, no more than the player's chips).
+    Bet(u16),
 }
 
 impl std::fmt::Display for Move {
@@ -53,6 +56,7 @@ impl std::fmt::Display for Move {
             Move::Tapo => "tapo y quedo",
             Move::Withdraw => "withdraw",
             Move::EndHand => "end the hand",
+            Move::Bet(n) => return write!(f, "bet {n}"),
         })
     }
 }
@@ -67,6 +71,7 @@ impl Move {
             Move::Tapo => 'T',
             Move::Withdraw => 'W',
             Move::EndHand => 'V',
+            Move::Bet(_) => 'B',
         }
     }
     /// From a one-letter code.
@@ -100,8 +105,33 @@ pub struct Decision {
     pub can_tapo: bool,
     /// The pie de banco may end the hand (13 in two cards).
     pub can_end_hand: bool,
-    /// The bank's up card rank (0 = ace … 9 = king).
+    /// The bank's up card rank (0 = ace … 9 = king); 0 while betting (it is not dealt yet).
     pub up: usize,
+    /// `Some` when the decision is the bet, made on the face-down card alone (then the hand is
+    /// that one card and nothing else may be chosen).
+    pub bet: Option<BetChoice>,
+}
+
+/// A bet to make: on which face-down card, and between which limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BetChoice {
+    /// The face-down card's rank (0 = ace … 9 = king).
+    pub rank: usize,
+    /// The least the player may bet: the bank's minimum (or the player's chips, if fewer).
+    pub min: u16,
+    /// The most the player may bet: the bank's maximum (or the player's chips, if fewer).
+    pub max: u16,
+}
+
+impl Decision {
+    /// The move a player that chose one not legal here makes instead: the least bet, or stand.
+    #[inline]
+    pub fn fallback(&self) -> Move {
+        match self.bet {
+            Some(b) => Move::Bet(b.min),
+            None => Move::Stand,
+        }
+    }
 }
 
 /// A player strategy as a table: hard totals, soft totals and pairs against the bank's up card.
@@ -177,6 +207,9 @@ impl PlayerPolicy {
     /// The move for a decision (falling back to legal moves).
     #[inline]
     pub fn decide(&self, d: &Decision) -> Move {
+        if let Some(b) = d.bet {
+            return Move::Bet(if self.raise[b.rank] { b.max } else { b.min });
+        }
         if d.can_end_hand && self.void_as_pie {
             return Move::EndHand;
         }
@@ -336,6 +369,9 @@ struct InHand {
     first_bet: [i32; MAX_SEATS],
     /// What each player has staked in the hand so far (playing order).
     staked: [i32; MAX_SEATS],
+    /// The players are betting on their face-down cards (the cursor's player bets next); only
+    /// the first cards are dealt, each as its player's hand 0 of one card.
+    betting: bool,
 }
 
 /// A table: the shoe, the seats and who holds the bank.
@@ -364,8 +400,6 @@ pub struct Table {
     /// The hand in progress (meaningful while `active`).
     st: InHand,
     active: bool,
-    /// `raise[seat][rank]`: the seat bets the maximum on a face-down card of this rank.
-    raise: [[bool; 10]; MAX_SEATS],
     /// The most each seat may stake in a hand (its chips, in a sitting with bankrolls).
     cap: [i32; MAX_SEATS],
     /// Seats that have left the table (broken): they are dealt nothing and never bank.
@@ -386,9 +420,6 @@ impl Table {
         check: bool,
     ) -> Self {
         let mut t = Self::seated(opts, policies.len(), bank_policy, rng, check);
-        for (seat, p) in policies.iter().enumerate() {
-            t.raise[seat] = p.raise;
-        }
         t.policies = policies;
         t
     }
@@ -439,18 +470,11 @@ impl Table {
             hands: Box::new([[Hand::default(); MAX_SPLIT_HANDS]; MAX_SEATS]),
             st: InHand::default(),
             active: false,
-            raise: [[false; 10]; MAX_SEATS],
             cap: [NO_CAP; MAX_SEATS],
             out: [false; MAX_SEATS],
         };
         t.restart(rng);
         t
-    }
-
-    /// Sets the hole-card ranks on which `seat` bets the bank's maximum (the minimum on the
-    /// others), as a [`PlayerPolicy`]'s `raise`.
-    pub fn set_raise(&mut self, seat: usize, raise: [bool; 10]) {
-        self.raise[seat] = raise;
     }
 
     /// Sets the most `seat` may stake in the coming hands (its chips): its bet is cut to it and
@@ -636,15 +660,18 @@ impl Table {
                 "a policy chose an illegal move: {applied:?}"
             );
             if applied.is_err() {
-                let _ = self.apply_decided(seat, &d, Move::Stand);
+                let _ = self.apply_decided(seat, &d, d.fallback());
             }
         }
         self.finish_hand()
     }
 
-    /// Deals a hand: every player's two cards and the bank's, pays the specials announced at
-    /// once, and sends the players al puje if the bank holds 20 in two cards. Then
-    /// [`Table::pending`] gives the decisions in playing order.
+    /// Deals a hand: every player's face-down card; when the bank's minimum and maximum bets
+    /// differ, [`Table::pending`] first asks each player in playing order for its bet
+    /// ([`Decision::bet`]), otherwise every player bets the minimum. Then every player's second
+    /// card and the bank's two, pays the specials announced at once, and sends the players al
+    /// puje if the bank holds 20 in two cards and chooses to. Then [`Table::pending`] gives the
+    /// decisions in playing order.
     // Always inlined: the hand loops of `play_hand` and of the sittings are the hot path, and
     // a call per step costs 10 % of a hand (callgrind).
     #[inline(always)]
@@ -671,28 +698,52 @@ impl Table {
             }
         }
         self.st.players = players;
-        let mut firsts = [Card::from_index(0); MAX_SEATS];
-        for f in firsts.iter_mut().take(players) {
-            *f = self.draw();
-        }
-        // Bets are made on the face-down card, before the second card is dealt.
-        let (lo, hi) = (self.opts.bet_min as i32, self.opts.bet_max as i32);
-        for (i, &first) in firsts.iter().enumerate().take(players) {
-            let seat = self.st.order[i];
-            let wish = if self.raise[seat][first.rank()] {
-                hi
-            } else {
-                lo
+        // The face-down cards, each its player's hand 0 while the bets are made.
+        for i in 0..players {
+            let first = self.draw();
+            self.hands[i][0] = Hand {
+                first,
+                pts: Points::default().add(first),
+                cards: 1,
+                ..Hand::default()
             };
-            let bet = wish.min(self.cap[seat]);
-            self.st.first_bet[i] = bet;
-            self.st.staked[i] = bet;
-            self.st.rep.first_rank[seat] = first.rank() as u8;
-            self.st.rep.first_bet[seat] = bet;
+            self.st.nhands[i] = 1;
+            self.st.rep.first_rank[self.st.order[i]] = first.rank() as u8;
         }
+        self.active = true;
+        // Bets are made on the face-down card, before the second card is dealt: a decision of
+        // each player in turn when the bank's limits leave a choice.
+        if self.opts.bet_min < self.opts.bet_max {
+            self.st.betting = true;
+        } else {
+            for i in 0..players {
+                let bet = (self.opts.bet_min as i32).min(self.cap[self.st.order[i]]);
+                self.place_bet(i, bet);
+            }
+            self.deal_rest();
+        }
+    }
+
+    /// Player `i` (playing order) bets `bet` on its face-down card.
+    #[inline(always)]
+    fn place_bet(&mut self, i: usize, bet: i32) {
+        self.st.first_bet[i] = bet;
+        self.st.staked[i] = bet;
+        self.hands[i][0].bet = bet;
+        self.st.rep.first_bet[self.st.order[i]] = bet;
+    }
+
+    /// Once the bets are made: the bank's hole card, every player's second card, the bank's up
+    /// card; pays the specials announced at once and sends the players al puje if the bank
+    /// holds 20 in two cards and chooses to.
+    #[inline(always)]
+    fn deal_rest(&mut self) {
+        let players = self.st.players;
+        self.st.betting = false;
         self.st.hole = self.draw();
-        for (i, &first) in firsts.iter().enumerate().take(players) {
+        for i in 0..players {
             let second = self.draw();
+            let first = self.hands[i][0].first;
             let mut h = Hand {
                 first,
                 second,
@@ -704,14 +755,12 @@ impl Table {
             };
             Self::classify_with(&self.pair_info, &mut h, first, second, &mut self.st.rep);
             self.hands[i][0] = h;
-            self.st.nhands[i] = 1;
         }
         let up = self.draw();
         self.st.up = up;
         self.st.bank_total0 = self.pair_info[up.index() * DECK + self.st.hole.index()].1;
         self.st.puje = self.opts.puje && self.bank_policy.puje && self.st.bank_total0 == 20;
         self.st.rep.puje = self.st.puje;
-        self.active = true;
         for i in 0..players {
             let seat = self.st.order[i];
             self.pay_two_card_special(i, 0, seat);
@@ -790,6 +839,9 @@ impl Table {
             return None;
         }
         let h = &self.hands[i][j];
+        if st.betting {
+            return Some((st.order[i], self.bet_decision(i)));
+        }
         let two = h.cards == 2;
         // Two cards of one rank (a relancina's figures differ, so it is never a pair).
         let is_pair = two && h.first.rank() == h.second.rank();
@@ -815,8 +867,32 @@ impl Table {
                     && self.opts.withdraw_13
                     && h.special == Some(4),
                 up: st.up.rank(),
+                bet: None,
             },
         ))
+    }
+
+    /// Player `i`'s bet on its face-down card, as a decision.
+    #[cold]
+    #[inline(never)]
+    fn bet_decision(&self, i: usize) -> Decision {
+        let h = &self.hands[i][0];
+        let cap = self.cap[self.st.order[i]].clamp(0, u16::MAX as i32) as u16;
+        Decision {
+            points: h.pts,
+            total: h.pts.total(),
+            cards: 1,
+            pair: None,
+            can_withdraw: false,
+            can_tapo: false,
+            can_end_hand: false,
+            up: 0,
+            bet: Some(BetChoice {
+                rank: h.first.rank(),
+                min: self.opts.bet_min.min(cap),
+                max: self.opts.bet_max.min(cap),
+            }),
+        }
     }
 
     /// Every move legal for the pending decision.
@@ -824,6 +900,15 @@ impl Table {
         let Some((_, d)) = self.pending() else {
             return Vec::new();
         };
+        if let Some(b) = d.bet {
+            // Any amount between is accepted; for a player who wants the most money (the
+            // result is proportional to the bet) only the two limits are worth considering.
+            let mut v = vec![Move::Bet(b.min)];
+            if b.max > b.min {
+                v.push(Move::Bet(b.max));
+            }
+            return v;
+        }
         let mut v = vec![Move::Stand, Move::Hit];
         if d.pair.is_some() {
             v.push(Move::Split);
@@ -858,6 +943,21 @@ impl Table {
         m: Move,
     ) -> Result<(), &'static str> {
         let (i, j) = self.st.cursor;
+        if let Some(b) = d.bet {
+            return match m {
+                Move::Bet(n) if (b.min..=b.max).contains(&n) => {
+                    self.place_bet(i, n as i32);
+                    self.st.cursor = (i + 1, 0);
+                    if i + 1 == self.st.players {
+                        self.st.cursor = (0, 0);
+                        self.deal_rest();
+                    }
+                    Ok(())
+                }
+                Move::Bet(_) => Err("the bet is outside the bank's limits (or the player's chips)"),
+                _ => Err("the bet comes first, on the face-down card"),
+            };
+        }
         let result = match m {
             Move::Stand => {
                 self.st.cursor = (i, j + 1);
@@ -1356,6 +1456,10 @@ impl Table {
             hand: j as u8,
             face,
         };
+        if self.st.betting {
+            // Only the face-down cards are dealt while the players bet.
+            return (0..n).map(|i| player(i, 0, Face::Down)).collect();
+        }
         for i in 0..p {
             spots[i] = player(i, 0, Face::Down);
             spots[p + 1 + i] = player(i, 0, Face::Up);
@@ -1402,7 +1506,7 @@ impl Table {
     /// before the end (paid at once, passed 21, withdrawn).
     fn first_shown(&self, i: usize) -> bool {
         let h = &self.hands[i][0];
-        self.st.nhands[i] > 1 || h.special.is_some() || h.settled
+        !self.st.betting && (self.st.nhands[i] > 1 || h.special.is_some() || h.settled)
     }
 
     /// Whether `seat` sees the card at `spot`.
@@ -1488,10 +1592,15 @@ impl Table {
                 })
                 .collect();
             let p = self.st.players;
+            let (bank_up, bank_hole) = if self.st.betting {
+                (String::new(), String::new())
+            } else {
+                (name(2 * p + 1, Spot::Up), name(p, Spot::Hole))
+            };
             SeenHand {
                 players,
-                bank_up: name(2 * p + 1, Spot::Up),
-                bank_hole: name(p, Spot::Hole),
+                bank_up,
+                bank_hole,
                 puje: self.st.puje,
                 cursor: self.st.cursor,
             }
@@ -1563,11 +1672,12 @@ impl Table {
             }
             match spot {
                 Spot::Hole => checked.push((k, Check::Hole)),
+                // While the players bet nothing is announced yet.
                 Spot::Player {
                     player,
                     face: Face::Down,
                     ..
-                } => {
+                } if !self.st.betting => {
                     let i = player as usize;
                     let mut later = spots.iter().enumerate().filter(|(_, s)| {
                         matches!(**s, Spot::Player { player, hand: 0, face }
@@ -1642,6 +1752,12 @@ impl Table {
                     .collect();
                 let h = &mut self.hands[i][j];
                 debug_assert_eq!(cards.len(), h.cards as usize);
+                if self.st.betting {
+                    h.first = cards[0];
+                    h.pts = Points::default().add(cards[0]);
+                    self.st.rep.first_rank[self.st.order[i]] = cards[0].rank() as u8;
+                    continue;
+                }
                 h.first = cards[0];
                 h.second = cards[1];
                 h.pts = cards.iter().fold(Points::default(), |p, &c| p.add(c));
@@ -1653,7 +1769,7 @@ impl Table {
                 };
             }
         }
-        if self.active {
+        if self.active && !self.st.betting {
             self.st.hole = self.dealt(self.st.players);
             self.st.bank_total0 =
                 self.pair_info[self.st.up.index() * DECK + self.st.hole.index()].1;
@@ -1706,7 +1822,7 @@ impl Table {
                 let pts = cards.iter().fold(Points::default(), |p, &c| p.add(c));
                 if cards.len() != h.cards as usize
                     || cards.first() != Some(&h.first)
-                    || cards.get(1) != Some(&h.second)
+                    || (h.cards >= 2 && cards.get(1) != Some(&h.second))
                     || pts != h.pts
                     || tapo != h.tapo
                 {
@@ -1716,8 +1832,9 @@ impl Table {
                 }
             }
         }
-        if self.dealt(self.st.players) != self.st.hole
-            || self.dealt(2 * self.st.players + 1) != self.st.up
+        if !self.st.betting
+            && (self.dealt(self.st.players) != self.st.hole
+                || self.dealt(2 * self.st.players + 1) != self.st.up)
         {
             return Err("the bank does not hold the cards dealt to it".into());
         }

@@ -43,8 +43,8 @@ pub struct Veintiuno;
 /// The policy a search plays its hands out with.
 static PLAYOUT: LazyLock<engine::PlayerPolicy> = LazyLock::new(engine::PlayerPolicy::basic);
 
-/// The net of one hand at which a search's reward reaches 0 or 1 (a loss or a win of this many
-/// units; beyond, the reward stays there): the bets of a hand split twice.
+/// The net of one hand, in the bank's maximum bets, at which a search's reward reaches 0 or 1 (a
+/// loss or a win of this many; beyond, the reward stays there): the bets of a hand split twice.
 pub const REWARD_UNITS: f64 = 5.0;
 
 impl Game for Veintiuno {
@@ -105,12 +105,14 @@ impl Game for Veintiuno {
     }
 
     /// Each seat's net in that hand (the bank's seat: the bank's), from a loss of
-    /// [`REWARD_UNITS`] or more (0) to a win of as much (1).
+    /// [`REWARD_UNITS`] times the bank's maximum bet or more (0) to a win of as much (1).
     fn search_rewards(root: &VeintiunoState, end: &VeintiunoState) -> [f64; MAX_SEATS] {
         let net = end.net_since(root);
+        // In units of the most a player may bet (a raise must not saturate the reward).
+        let units = REWARD_UNITS * crate::play::State::rules(root).options.bet_max as f64;
         let mut r = [0.5; MAX_SEATS];
         for (v, &n) in r.iter_mut().zip(&net) {
-            *v = (0.5 + n as f64 / (2.0 * REWARD_UNITS)).clamp(0.0, 1.0);
+            *v = (0.5 + n as f64 / (2.0 * units)).clamp(0.0, 1.0);
         }
         r
     }

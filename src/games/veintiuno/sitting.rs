@@ -526,7 +526,7 @@ impl VeintiunoState {
     }
 
     /// Plays every remaining decision with `decide`, hand by hand as [`Table::play_hand`] does
-    /// (a move a policy may not make here becomes a stand).
+    /// (a move a policy may not make here becomes a stand, or the least bet).
     #[inline]
     pub fn play_out(&mut self, mut decide: impl FnMut(usize, &Decision) -> Move) {
         if self.played == self.hands {
@@ -536,7 +536,7 @@ impl VeintiunoState {
             while let Some((seat, d)) = self.table.pending() {
                 let m = decide(seat, &d);
                 if self.table.apply_decided(seat, &d, m).is_err() {
-                    let _ = self.table.apply_decided(seat, &d, Move::Stand);
+                    let _ = self.table.apply_decided(seat, &d, d.fallback());
                 }
             }
             if !self.finish_hand() {

@@ -376,6 +376,7 @@ impl<'a> Solver<'a> {
             can_tapo: false,
             can_end_hand: false,
             up: self.up.rank(),
+            bet: None,
         };
         let v = if policy.decide(&d) == Move::Hit && self.can_draw(s) {
             self.hit(policy, s, pts, cards)
@@ -453,6 +454,7 @@ impl<'a> Solver<'a> {
             can_tapo: false,
             can_end_hand: false,
             up: self.up.rank(),
+            bet: None,
         };
         match policy.decide(&d) {
             Move::Withdraw => 0.0,
@@ -727,7 +729,8 @@ impl<'a> UpCard<'a> {
                         let sh = s.canon(&h.shoe);
                         s.split(policy, &sh, h.first, h.second)
                     }
-                    Move::Withdraw | Move::EndHand => 0.0,
+                    // (A bet is never among a cell's moves.)
+                    Move::Withdraw | Move::EndHand | Move::Bet(_) => 0.0,
                 };
                 sums[k] += h.weight * ev;
             }

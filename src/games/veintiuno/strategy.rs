@@ -289,6 +289,7 @@ impl Evaluator<'_> {
                 can_tapo: false,
                 can_end_hand: false,
                 up,
+                bet: None,
             };
             if self.policy.decide(&d) != Move::Hit {
                 return;
@@ -388,7 +389,8 @@ impl Evaluator<'_> {
         };
         let u = up_class(up.rank());
         match action {
-            Move::Withdraw | Move::EndHand => 0.0,
+            // (A bet is never among a cell's moves.)
+            Move::Withdraw | Move::EndHand | Move::Bet(_) => 0.0,
             Move::Stand => self.settle(up, hole, &[h], deck, k),
             Move::Hit => {
                 self.hit(&mut h, deck, &mut k);
