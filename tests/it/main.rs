@@ -45,3 +45,4 @@ mod veintiuno_bank;
 mod veintiuno_bets;
 mod veintiuno_exact;
 mod veintiuno_games;
+mod veintiuno_sitting_bets;
