@@ -28,7 +28,7 @@ fn play_sitting(
     strategy: &str,
     hands: u64,
     seed: u64,
-) -> (VeintiunoState, Vec<(usize, Move)>) {
+) -> (VeintiunoState, Vec<(u8, Move)>) {
     let s = Strategy::parse(strategy).unwrap();
     let mut bot = tahur::play::Strategy::<Veintiuno>::bot(&s, rules);
     let mut deal = base_stream(seed);
@@ -58,13 +58,7 @@ fn a_sitting_bets_on_the_face_down_card_as_the_table_of_sim_does() {
     let hands = 3_000;
     let (game, bets) = play_sitting(&r, "sheet", hands, 11);
     let sheet = tahur::games::veintiuno::sim::parse_policy("sheet").unwrap();
-    let mut table = Table::new(
-        r.options,
-        vec![sheet; 4],
-        r.bank,
-        base_stream(11),
-        true,
-    );
+    let mut table = Table::new(r.options, vec![sheet; 4], r.bank, base_stream(11), true);
     let mut net = [0i64; 4];
     let mut bank = 0i64;
     for _ in 0..hands {
@@ -108,7 +102,7 @@ fn with_one_bet_allowed_nobody_is_asked() {
 }
 
 /// A sitting at its first bet decision where the player to act holds `rank` face down.
-fn betting_on(r: &TableRules, rank: usize) -> VeintiunoState {
+fn betting_on(r: &TableRules, rank: u8) -> VeintiunoState {
     (0..)
         .map(|seed| VeintiunoState::deal(r, &start(1), &mut base_stream(seed)))
         .find(|g| g.view(g.to_act()).decision().bet.map(|b| b.rank) == Some(rank))
@@ -120,7 +114,7 @@ fn the_search_bets_the_most_on_an_ace_and_the_least_on_a_six() {
     // The search weighs both bets by playing the hand out: an ace face down wins on average
     // (21 in two cards pays double), a 6 loses (`veintiuno sim`: +0.75 and −0.25 per unit bet).
     let r = rules("max-bet=4");
-    for (rank, want) in [(0, Move::Bet(4)), (5, Move::Bet(1))] {
+    for (rank, want) in [(0u8, Move::Bet(4)), (5, Move::Bet(1))] {
         let game = betting_on(&r, rank);
         let view = game.view(game.to_act());
         let mut legal = Vec::new();
@@ -153,14 +147,21 @@ fn a_view_while_betting_shows_only_the_seats_own_card_and_deals_the_rest_again()
     let game = betting_on(&r, 0);
     let seat = game.to_act();
     let mine = format!("{:?}", game.view(seat));
-    assert!(mine.contains("??"), "the others' face-down cards are hidden: {mine}");
+    assert!(
+        mine.contains("??"),
+        "the others' face-down cards are hidden: {mine}"
+    );
     let other = (seat + 2) % 4;
     let mut others = std::collections::BTreeSet::new();
     let mut rng: Stream = base_stream(5);
     for _ in 0..200 {
         let dealt = VeintiunoState::deal_for_view(&game.view(seat), &mut rng);
         dealt.check_invariants().unwrap();
-        assert_eq!(format!("{:?}", dealt.view(seat)), mine, "what the seat sees stays");
+        assert_eq!(
+            format!("{:?}", dealt.view(seat)),
+            mine,
+            "what the seat sees stays"
+        );
         assert_eq!(dealt.view(seat).decision().bet.unwrap().rank, 0);
         others.insert(format!("{:?}", dealt.view(other)));
     }

@@ -116,7 +116,7 @@ pub struct Decision {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BetChoice {
     /// The face-down card's rank (0 = ace … 9 = king).
-    pub rank: usize,
+    pub rank: u8,
     /// The least the player may bet: the bank's minimum (or the player's chips, if fewer).
     pub min: u16,
     /// The most the player may bet: the bank's maximum (or the player's chips, if fewer).
@@ -208,7 +208,11 @@ impl PlayerPolicy {
     #[inline]
     pub fn decide(&self, d: &Decision) -> Move {
         if let Some(b) = d.bet {
-            return Move::Bet(if self.raise[b.rank] { b.max } else { b.min });
+            return Move::Bet(if self.raise[b.rank as usize] {
+                b.max
+            } else {
+                b.min
+            });
         }
         if d.can_end_hand && self.void_as_pie {
             return Move::EndHand;
@@ -698,9 +702,30 @@ impl Table {
             }
         }
         self.st.players = players;
-        // The face-down cards, each its player's hand 0 while the bets are made.
-        for i in 0..players {
-            let first = self.draw();
+        let mut firsts = [Card::from_index(0); MAX_SEATS];
+        for (i, f) in firsts.iter_mut().enumerate().take(players) {
+            *f = self.draw();
+            self.st.rep.first_rank[self.st.order[i]] = f.rank() as u8;
+        }
+        self.active = true;
+        // Bets are made on the face-down card, before the second card is dealt: a decision of
+        // each player in turn when the bank's limits leave a choice.
+        if self.opts.bet_min < self.opts.bet_max {
+            self.start_betting(&firsts);
+        } else {
+            for i in 0..players {
+                let bet = (self.opts.bet_min as i32).min(self.cap[self.st.order[i]]);
+                self.place_bet(i, bet);
+            }
+            self.deal_rest(&firsts);
+        }
+    }
+
+    /// The players will bet: each face-down card is its player's hand 0, of one card, meanwhile.
+    #[cold]
+    #[inline(never)]
+    fn start_betting(&mut self, firsts: &[Card; MAX_SEATS]) {
+        for (i, &first) in firsts.iter().enumerate().take(self.st.players) {
             self.hands[i][0] = Hand {
                 first,
                 pts: Points::default().add(first),
@@ -708,19 +733,21 @@ impl Table {
                 ..Hand::default()
             };
             self.st.nhands[i] = 1;
-            self.st.rep.first_rank[self.st.order[i]] = first.rank() as u8;
         }
-        self.active = true;
-        // Bets are made on the face-down card, before the second card is dealt: a decision of
-        // each player in turn when the bank's limits leave a choice.
-        if self.opts.bet_min < self.opts.bet_max {
-            self.st.betting = true;
-        } else {
-            for i in 0..players {
-                let bet = (self.opts.bet_min as i32).min(self.cap[self.st.order[i]]);
-                self.place_bet(i, bet);
-            }
-            self.deal_rest();
+        self.st.betting = true;
+    }
+
+    /// Player `i` (playing order) makes its bet, a decision; the last bet deals the rest.
+    #[cold]
+    #[inline(never)]
+    fn bet(&mut self, i: usize, n: u16) {
+        self.place_bet(i, n as i32);
+        self.hands[i][0].bet = n as i32;
+        self.st.cursor = (i + 1, 0);
+        if i + 1 == self.st.players {
+            self.st.cursor = (0, 0);
+            let firsts = std::array::from_fn(|k| self.hands[k][0].first);
+            self.deal_rest(&firsts);
         }
     }
 
@@ -729,7 +756,6 @@ impl Table {
     fn place_bet(&mut self, i: usize, bet: i32) {
         self.st.first_bet[i] = bet;
         self.st.staked[i] = bet;
-        self.hands[i][0].bet = bet;
         self.st.rep.first_bet[self.st.order[i]] = bet;
     }
 
@@ -737,13 +763,12 @@ impl Table {
     /// card; pays the specials announced at once and sends the players al puje if the bank
     /// holds 20 in two cards and chooses to.
     #[inline(always)]
-    fn deal_rest(&mut self) {
+    fn deal_rest(&mut self, firsts: &[Card; MAX_SEATS]) {
         let players = self.st.players;
         self.st.betting = false;
         self.st.hole = self.draw();
-        for i in 0..players {
+        for (i, &first) in firsts.iter().enumerate().take(players) {
             let second = self.draw();
-            let first = self.hands[i][0].first;
             let mut h = Hand {
                 first,
                 second,
@@ -755,6 +780,7 @@ impl Table {
             };
             Self::classify_with(&self.pair_info, &mut h, first, second, &mut self.st.rep);
             self.hands[i][0] = h;
+            self.st.nhands[i] = 1;
         }
         let up = self.draw();
         self.st.up = up;
@@ -888,7 +914,7 @@ impl Table {
             can_end_hand: false,
             up: 0,
             bet: Some(BetChoice {
-                rank: h.first.rank(),
+                rank: h.first.rank() as u8,
                 min: self.opts.bet_min.min(cap),
                 max: self.opts.bet_max.min(cap),
             }),
@@ -946,12 +972,7 @@ impl Table {
         if let Some(b) = d.bet {
             return match m {
                 Move::Bet(n) if (b.min..=b.max).contains(&n) => {
-                    self.place_bet(i, n as i32);
-                    self.st.cursor = (i + 1, 0);
-                    if i + 1 == self.st.players {
-                        self.st.cursor = (0, 0);
-                        self.deal_rest();
-                    }
+                    self.bet(i, n);
                     Ok(())
                 }
                 Move::Bet(_) => Err("the bet is outside the bank's limits (or the player's chips)"),
