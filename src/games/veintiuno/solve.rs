@@ -16,8 +16,14 @@
 //! - A hand that passes 21 loses at once; 21 in seven cards (trillona) is paid 7× at once.
 //! - A split puts the pair's first card with the next card (the bet stays) and its second card
 //!   with the card after (2 units), both dealt at once; a split hand may be a two-card special
-//!   (21 in two cards and moñona are paid at once), may withdraw on 13, may split again up to
-//!   four hands, never plays tapo; the hands are played in the engine's order.
+//!   (21 in two cards and moñona are paid at once), may withdraw on 13, never plays tapo; the
+//!   hands are played in the engine's order. The solver does not split a split hand again (the
+//!   engine does, up to four hands, where the policy says so). Each split hand is solved from
+//!   the shoe after the two new cards, as if the other hand drew nothing: that is exact, not an
+//!   approximation — no decision (the sheet's, the fixed bank's) looks at the other hand's
+//!   cards, so to each hand and to the bank those cards are cards dealt unseen, which do not
+//!   change the odds of what comes after (the burn-card argument; the tests deal every ordering
+//!   of tiny shoes through the engine and find split values equal to 1e-12).
 //! - Suits matter only where a 12 of one suit counts 21: the solver keeps the suits of the ranks
 //!   that can make such a 12 with the up card (or with a split pair) and pools the others.
 //! - A shoe that runs dry (no card left but the hole card) ends the drawing: the player stands,
@@ -406,10 +412,8 @@ impl<'a> Solver<'a> {
     /// EV of splitting the pair `first`, `second` (card indices in this solver's shoe, with
     /// the cards unseen `s`): the next card joins the first (the bet stays), the card after it
     /// the second (2 units), then each hand is played out with `policy` from the cards left
-    /// after both new cards: exactly for each hand, but each as if the other hand drew nothing
-    /// (the split hands' own draws are not removed from the other's shoe), and without
-    /// splitting again. This is the one part of the sheet that is not exact: playing both hands
-    /// from one shoe multiplies the states by hundreds.
+    /// after both new cards, each as if the other hand drew nothing — exact, since no decision
+    /// looks at the other hand's cards (see the module's notes) — and without splitting again.
     pub fn split(&mut self, policy: &PlayerPolicy, s: &Shoe, first: u8, second: u8) -> f64 {
         let p1 = self.draw_odds(s);
         let mut ev = 0.0;
@@ -1017,7 +1021,15 @@ mod tests {
             ("AD", "5S", "KC", "2C,2H,3S,7H,6D,QD,JS,4C"),
             ("4H", "3S", "5C", "7C,7D,2H,QS,6D,KC,AD,3C"),
         ];
-        for (a, b, up, unseen) in cases {
+        // A split is exact but never splits again: checked where the policy never splits.
+        let mut no_resplit = policy.clone();
+        no_resplit.split = vec![[false; 10]; 10];
+        let pairs: [(&str, &str, &str, &str); 3] = [
+            ("7H", "7S", "6C", "QD,KC,JS,QS,KD,5H,4C,JD"),
+            ("6D", "6S", "KH", "QC,JD,KS,QH,KD,JC,AS,JS"),
+            ("2H", "2C", "AD", "KD,QC,JS,7S,KH,QS,JD,QH"),
+        ];
+        for (a, b, up, unseen) in cases.iter().chain(&pairs) {
             let (hand, up) = ([c(a), c(b)], c(up));
             let unseen: Vec<Card> = unseen.split(',').map(c).collect();
             let mut comp = [0u8; DECK];
@@ -1027,12 +1039,9 @@ mod tests {
             // The bank that sends al puje (the hole card is then never a 20 at a decision) and
             // the default one that never does.
             for puje in [true, false] {
-                let evs = hand_evs(&opts, &comp, 17, puje, &policy, &hand, up).unwrap();
+                let evs = hand_evs(&opts, &comp, 17, puje, &no_resplit, &hand, up).unwrap();
                 for (m, ev) in evs {
-                    if m == Move::Split {
-                        continue;
-                    }
-                    let want = brute_force(&opts, hand, up, &unseen, m, &policy, puje);
+                    let want = brute_force(&opts, hand, up, &unseen, m, &no_resplit, puje);
                     assert!(
                         (ev - want).abs() < 1e-12,
                         "{a} {b} against {up}, {m}, puje {puje}: exact {ev}, every ordering {want}"
