@@ -114,8 +114,11 @@ pub struct Solver<'a> {
     /// An infinite shoe: every card is drawn with the chance its share of the shoe gives, and
     /// nothing drawn changes the shoe (the hole card then says nothing of the other cards).
     infinite: bool,
-    draw_memo: FxMap<(u64, u8, bool), Dist>,
-    dist_memo: FxMap<u128, Dist>,
+    /// The memos of the bank's final totals hold places in `dists`: a map whose values are
+    /// small grows without moving the 184-byte distributions around.
+    draw_memo: FxMap<(u64, u8, bool), u32>,
+    dist_memo: FxMap<u128, u32>,
+    dists: Vec<Dist>,
     hand_memo: FxMap<(u128, u8, bool, u8), f64>,
 }
 
@@ -159,6 +162,7 @@ impl<'a> Solver<'a> {
             infinite: false,
             draw_memo: FxMap::default(),
             dist_memo: FxMap::default(),
+            dists: Vec::new(),
             hand_memo: FxMap::default(),
         };
         for i in 0..DECK {
@@ -260,9 +264,15 @@ impl<'a> Solver<'a> {
 
     /// The bank's final total with these cards unseen (the hole card among them).
     pub fn bank(&mut self, s: &Shoe) -> Dist {
+        let k = self.bank_index(s);
+        self.dists[k]
+    }
+
+    /// [`Solver::bank`]'s distribution, as its place in `dists` (no 184-byte copies).
+    fn bank_index(&mut self, s: &Shoe) -> usize {
         let key = self.key_pooled(s);
-        if let Some(d) = self.dist_memo.get(&key) {
-            return *d;
+        if let Some(&k) = self.dist_memo.get(&key) {
+            return k as usize;
         }
         let (_, q) = self.sizes(s);
         let mut d = [0.0; 23];
@@ -284,24 +294,40 @@ impl<'a> Solver<'a> {
                         rest[i / 4] -= 1;
                     }
                     let pts = Points::default().add(self.up).add(Card::from_index(i));
-                    let sub = self.draw_from(rest, pts);
-                    for (x, y) in d.iter_mut().zip(sub) {
+                    let sub = self.draw_index(rest, pts);
+                    for (x, y) in d.iter_mut().zip(&self.dists[sub]) {
                         *x += w * y;
                     }
                 }
             }
         }
-        self.dist_memo.insert(key, d);
-        d
+        self.dist_memo.insert(key, self.dists.len() as u32);
+        self.dists.push(d);
+        self.dists.len() - 1
     }
 
-    fn draw_from(&mut self, ranks: [u8; RANK_COUNT], pts: Points) -> Dist {
+    /// The bank's final total drawing from `ranks` (cards left by rank) with `pts`, below its
+    /// standing total: its place in `dists`.
+    fn draw_index(&mut self, ranks: [u8; RANK_COUNT], pts: Points) -> usize {
         let key = ranks.iter().fold(0u64, |k, &c| (k << 6) | c as u64);
-        if let Some(d) = self.draw_memo.get(&(key, pts.hard, pts.ace)) {
-            return *d;
+        if let Some(&k) = self.draw_memo.get(&(key, pts.hard, pts.ace)) {
+            return k as usize;
         }
         let mut d = [0.0; 23];
         let left: u32 = ranks.iter().map(|&c| c as u32).sum();
+        // The bank ends at `stand` or more, or past 21, unless it can run out of cards below
+        // `stand` (every card left would not bring its hard total there): only then can a
+        // final total below `stand` arise, and only then are those entries summed.
+        let points_left: u32 = ranks
+            .iter()
+            .enumerate()
+            .map(|(r, &c)| c as u32 * rank_points(r) as u32)
+            .sum();
+        let lo = if pts.hard as u32 + points_left >= self.stand as u32 {
+            self.stand as usize
+        } else {
+            0
+        };
         if left == 0 {
             d[pts.total() as usize] = 1.0;
         } else {
@@ -323,20 +349,23 @@ impl<'a> Solver<'a> {
                     if !self.infinite {
                         rest[r] -= 1;
                     }
-                    for (x, y) in d.iter_mut().zip(self.draw_from(rest, next)) {
+                    let sub = self.draw_index(rest, next);
+                    for (x, y) in d[lo..].iter_mut().zip(&self.dists[sub][lo..]) {
                         *x += p * y;
                     }
                 }
             }
         }
-        self.draw_memo.insert((key, pts.hard, pts.ace), d);
-        d
+        self.draw_memo
+            .insert((key, pts.hard, pts.ace), self.dists.len() as u32);
+        self.dists.push(d);
+        self.dists.len() - 1
     }
 
     /// EV of standing on `total` (a tapo hand past 21 above 21).
     pub fn stand(&mut self, s: &Shoe, total: u8) -> f64 {
-        let d = self.bank(s);
-        pay(&d, total)
+        let k = self.bank_index(s);
+        pay(&self.dists[k], total)
     }
 
     /// EV of hitting a hand of `pts` in `cards` cards (no two-card special left once it draws),
