@@ -343,6 +343,55 @@ fn flags_tries_the_bank_s_choices_and_bad_bets_are_refused() {
     assert!(e.contains("--chips 3") && e.contains("at least 5"), "{e}");
     let e = common::fails(&["veintiuno", "bankroll", "--players", "3", "--chips", "0"]);
     assert!(e.contains("chips") && e.contains('0'), "{e}");
+    // The seeing bank has no fixed total: another one is refused without the fixed bank.
+    let e = common::fails(&["veintiuno", "sim", "--players", "3", "--bank-stand", "16"]);
+    assert!(e.contains("--bank-draw fixed"), "{e}");
+    let out = common::stdout(&[
+        "veintiuno",
+        "sim",
+        "--players",
+        "3",
+        "--bank-stand",
+        "16",
+        "--bank-draw",
+        "fixed",
+        "--hands",
+        "100",
+    ]);
+    // Accepted with the fixed bank.
+    assert!(out.contains("21 ecuatoriano"), "{out}");
+    let e = common::fails(&["veintiuno", "flags", "--players", "3", "--bank-stand", "16"]);
+    assert!(e.contains("bank-draw=fixed"), "{e}");
+}
+
+#[test]
+fn the_exact_commands_say_they_solve_against_the_fixed_bank() {
+    // Solved against the bank that draws to 17, whatever the default bank is: said in the
+    // output, and the bank that sees, asked for, is refused in one line.
+    let out = common::stdout(&["veintiuno", "advise", "--hand", "10,6", "--up", "7"]);
+    assert!(out.contains("Against a bank that draws to 17"), "{out}");
+    let out = common::stdout(&["veintiuno", "bank", "--infinite", "--bank-stand", "16"]);
+    assert!(out.contains("Against a bank that draws to 16"), "{out}");
+    for args in [
+        &["veintiuno", "strategy", "--bank-draw", "sees"][..],
+        &["veintiuno", "bank", "--bank-draw", "sees"][..],
+        &[
+            "veintiuno",
+            "advise",
+            "--hand",
+            "10,6",
+            "--up",
+            "7",
+            "--house",
+            "bank-draw=sees",
+        ][..],
+    ] {
+        let e = common::fails(args);
+        assert!(
+            e.contains("not solved exactly") && !e.trim().contains('\n'),
+            "{args:?}: {e}"
+        );
+    }
 }
 
 #[test]
@@ -641,7 +690,10 @@ fn the_seeing_bank_draws_exactly_when_the_hand_built_values_say_so() {
         // The bank's cards: the one dealt after the players' first cards, and the up card.
         let players = seats - 1;
         let (hole, up) = (dealt[players], dealt[2 * players + 1]);
-        let (mut hard, mut ace) = (points_of(hole) + points_of(up), hole.starts_with('A') || up.starts_with('A'));
+        let (mut hard, mut ace) = (
+            points_of(hole) + points_of(up),
+            hole.starts_with('A') || up.starts_with('A'),
+        );
         let mut drawn = 0;
         loop {
             let (s, d) = stand_or_draw(hard, ace, &pool, &hands);
@@ -703,7 +755,11 @@ fn the_seeing_bank_draws_exactly_when_the_hand_built_values_say_so() {
             table.apply(Move::Stand).unwrap();
         }
         let depth = table.finish_hand().depth as usize;
-        assert_eq!(depth - dealt.len(), drawn, "case {k}: the cards the bank drew");
+        assert_eq!(
+            depth - dealt.len(),
+            drawn,
+            "case {k}: the cards the bank drew"
+        );
     }
     // The seeing bank stands below 17 and draws on 18 here: a fixed bank fails the test.
     assert!(unlike_fixed >= 3, "{unlike_fixed}");

@@ -1123,8 +1123,7 @@ impl Table {
                     let with_x = h.seen.add_points(x);
                     // A two-card 21 or moñona would have been announced and paid.
                     let sec = h.second;
-                    if (x == 1 && (sec.is_figure() || sec.is_ace())) || (x == 10 && sec.is_ace())
-                    {
+                    if (x == 1 && (sec.is_figure() || sec.is_ace())) || (x == 10 && sec.is_ace()) {
                         continue;
                     }
                     let base = q[kx];
@@ -1150,17 +1149,17 @@ impl Table {
                     continue;
                 }
                 let w = bet / mass;
-                for (a, d) in weighted.iter_mut().zip(dist) {
-                    *a += w * d;
+                for t in 0..23 {
+                    weighted[t] += w * dist[t];
                 }
             }
         }
         // at_most[t]: Σ bet × P(total ≤ t); busted: Σ bet × P(tapo bust).
         let mut at_most = [0f64; 22];
         let mut run = 0.0;
-        for (a, w) in at_most.iter_mut().zip(weighted) {
-            run += w;
-            *a = run;
+        for t in 0..22 {
+            run += weighted[t];
+            at_most[t] = run;
         }
         let busted = weighted[22];
         let tol = 1e-9 * staked;
@@ -1171,13 +1170,21 @@ impl Table {
         // The bank's result standing on t, and on a bust.
         let stand = |t: u8| 2.0 * (at_most[t.min(21) as usize] + busted) - staked;
         let bust = -(staked - busted);
-        // value[hard][ace], draw[hard][ace], from the highest hard total down; a bank holding
-        // an ace holds one on every later total, so its totals without one are left out.
+        // value[hard][ace], draw[hard][ace], from the highest hard total down. From hard 12 on
+        // an ace counts 1 whatever comes: both entries are one state, computed once. Below, a
+        // bank holding an ace holds one on every later total: its totals without one are left
+        // out.
         let mut value = [[0f64; 2]; 22];
         let mut draw = [[false; 2]; 22];
-        let aces = if start.ace { 1..2 } else { 0..2 };
         for hard in (start.hard as usize..=21).rev() {
-            for ace in aces.clone() {
+            let aces = if hard >= 12 {
+                0..1
+            } else if start.ace {
+                1..2
+            } else {
+                0..2
+            };
+            for ace in aces {
                 let p = Points {
                     hard: hard as u8,
                     ace: ace == 1,
@@ -1203,6 +1210,9 @@ impl Table {
                 // every size of bet alike.
                 draw[hard][ace] = d > s + tol;
                 value[hard][ace] = if draw[hard][ace] { d } else { s };
+            }
+            if hard >= 12 {
+                (draw[hard][1], value[hard][1]) = (draw[hard][0], value[hard][0]);
             }
         }
         let mut pts = start;

@@ -290,10 +290,7 @@ const TABLE: &[Rule<TableRules>] = &[
             } else if r.bank.stand != BankPolicy::default().stand {
                 // The bank that sees has no fixed total (validate).
                 (
-                    format!(
-                        "bank-draw=sees,bank-stand={}",
-                        BankPolicy::default().stand
-                    ),
+                    format!("bank-draw=sees,bank-stand={}", BankPolicy::default().stand),
                     "bank draws by what it sees".into(),
                 )
             } else {
