@@ -1176,44 +1176,50 @@ impl Table {
         // out.
         let mut value = [[0f64; 2]; 22];
         let mut draw = [[false; 2]; 22];
-        for hard in (start.hard as usize..=21).rev() {
-            let aces = if hard >= 12 {
-                0..1
-            } else if start.ace {
-                1..2
-            } else {
-                0..2
+        // One state: stand or draw at `hard` points (with an ace or not), from the states above.
+        let state = |value: &[[f64; 2]; 22], hard: usize, ace: bool| {
+            let p = Points {
+                hard: hard as u8,
+                ace,
             };
-            for ace in aces {
-                let p = Points {
-                    hard: hard as u8,
-                    ace: ace == 1,
-                };
-                let s = stand(p.total());
-                let d = if p.total() >= 21 {
-                    f64::NEG_INFINITY
-                } else {
-                    POINTS
-                        .iter()
-                        .zip(q)
-                        .map(|(&x, qx)| {
-                            let n = p.add_points(x);
-                            qx * if n.hard > 21 {
-                                bust
-                            } else {
-                                value[n.hard as usize][n.ace as usize]
-                            }
-                        })
-                        .sum()
-                };
-                // Draws only when that is worth more by more than rounding: a tie stands, at
-                // every size of bet alike.
-                draw[hard][ace] = d > s + tol;
-                value[hard][ace] = if draw[hard][ace] { d } else { s };
+            let s = stand(p.total());
+            if p.total() >= 21 {
+                return (false, s);
             }
+            let mut d = 0.0;
+            for (&x, qx) in POINTS.iter().zip(q) {
+                let n = p.add_points(x);
+                d += qx
+                    * if n.hard > 21 {
+                        bust
+                    } else {
+                        value[n.hard as usize][n.ace as usize]
+                    };
+            }
+            // Draws only when that is worth more by more than rounding: a tie stands, at every
+            // size of bet alike.
+            if d > s + tol {
+                (true, d)
+            } else {
+                (false, s)
+            }
+        };
+        let mut hard = 21;
+        loop {
             if hard >= 12 {
-                (draw[hard][1], value[hard][1]) = (draw[hard][0], value[hard][0]);
+                let (x, v) = state(&value, hard, false);
+                draw[hard] = [x, x];
+                value[hard] = [v, v];
+            } else {
+                if !start.ace {
+                    (draw[hard][0], value[hard][0]) = state(&value, hard, false);
+                }
+                (draw[hard][1], value[hard][1]) = state(&value, hard, true);
             }
+            if hard <= start.hard as usize {
+                break;
+            }
+            hard -= 1;
         }
         let mut pts = start;
         while pts.hard <= 21 && draw[pts.hard as usize][pts.ace as usize] {
