@@ -179,7 +179,7 @@ impl GameCli for tahur::games::veintiuno::Veintiuno {
         "  tahur veintiuno compare --players 4 --a puje=on --b puje=off
   tahur veintiuno compare --players 5 --a decks=1 --b decks=2 --hands 1e7
   tahur veintiuno compare --players 4 --a monona=3 --b monona=2 \\
-      --bank-stand 16 --format json
+      --house bank-draw=fixed --bank-stand 16 --format json
   tahur veintiuno compare --players 5 --a-strategies basic \\
       --b-strategies sheet --hands 1e7",
         "  tahur veintiuno tournament --players 4 --strategies basic,sheet,mimic:17 \\

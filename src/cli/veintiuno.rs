@@ -28,6 +28,9 @@ pub enum VeintiunoCommand {
     /// From a depleted shoe, each row's up card is a random remaining card of its rank (every
     /// card left equally likely, so suits weigh by the copies left; the suit matters through the
     /// 12 of one suit counting 21). `--up` names one card instead and gives its row alone.
+    ///
+    /// Against a bank that draws to 17 (--bank-stand N); the default bank that sees is not
+    /// solved exactly.
     #[command(after_help = "Examples:
   tahur veintiuno bank
   tahur veintiuno bank --infinite --bank-stand 16
@@ -58,6 +61,9 @@ pub enum VeintiunoCommand {
     /// The best move at every decision point (hit/stand, split, tapo, withdraw) by the bank's up
     /// card, for a fresh shoe or a depleted one: every move's expected value computed exactly
     /// from the cards left (or estimated by Monte Carlo with --samples), with each cell's margin.
+    ///
+    /// Against a bank that draws to 17 (--bank-stand N); the default bank that sees is not
+    /// solved exactly.
     #[command(after_help = "Examples:
   tahur veintiuno strategy
   tahur veintiuno strategy --removed AH,AS,KD,KS,QH,5C,7C --chart grid.svg
@@ -68,6 +74,9 @@ pub enum VeintiunoCommand {
     /// One decision at once: every legal move's EV and its margin to the best, for a hand
     /// against the bank's up card — from the built-in exact sheet for a fresh shoe, computed
     /// exactly for a depleted one (--removed).
+    ///
+    /// Against a bank that draws to 17 (--bank-stand N); the default bank that sees is not
+    /// solved exactly.
     #[command(after_help = "Examples:
   tahur veintiuno advise --hand 10,6 --up 7
   tahur veintiuno advise --hand \"as, cinco\" --up rey
@@ -90,9 +99,8 @@ pub struct AdviseCmd {
     pub removed: String,
     #[command(flatten)]
     pub house: HouseArgs,
-    /// The bank stands at this total or more.
-    #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
-    pub bank_stand: u8,
+    #[command(flatten)]
+    pub fixed: FixedBankArgs,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -100,6 +108,7 @@ pub struct AdviseCmd {
 /// Runs `tahur veintiuno advise`.
 pub fn advise(a: AdviseCmd) -> Result<i32> {
     use tahur::games::veintiuno::advise as adv;
+    let bank = a.fixed.policy("advise", &a.house)?;
     let opts = a.house.options()?;
     let items = tahur::text::list_items(&a.hand, "--hand")?;
     if items.len() < 2 {
@@ -121,12 +130,10 @@ pub fn advise(a: AdviseCmd) -> Result<i32> {
             "fewer than 12 cards left: too few to play a hand out; remove fewer cards",
         ));
     }
-    let bank = BankPolicy {
-        stand: a.bank_stand,
-        ..BankPolicy::default()
-    };
     let (sheet, source) = adv::sheet_for(&composition, &opts, bank, a.removed.trim().is_empty())?;
-    emit(&adv::report(&hand, up, &sheet, &opts, &source)?, &a.out)?;
+    let mut rep = adv::report(&hand, up, &sheet, &opts, &source)?;
+    rep.note(exact::fixed_bank_note(bank.stand));
+    emit(&rep, &a.out)?;
     Ok(0)
 }
 
@@ -193,9 +200,8 @@ pub struct BankCmd {
     /// remaining card of its rank.
     #[arg(long, value_name = "CARD", value_parser = parse_up)]
     pub up: Option<Card>,
-    /// The bank stands at this total or more.
-    #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
-    pub bank_stand: u8,
+    #[command(flatten)]
+    pub fixed: FixedBankArgs,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -235,19 +241,60 @@ pub struct SimCmd {
     pub out: OutputArgs,
 }
 
+/// The bank of the exact commands (`bank`, `strategy`, `advise`): they are solved against a bank
+/// that draws to a fixed total; the default bank of the other commands, which draws by what it
+/// sees, is not solved exactly.
+#[derive(Args, Debug)]
+pub struct FixedBankArgs {
+    /// The bank stands at this total or more: solved against a bank that draws to 17 (or N);
+    /// the default bank that sees is not solved exactly.
+    #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
+    pub bank_stand: u8,
+    /// How the bank draws: fixed only (to --bank-stand); sees, the default of `sim`, `compare`
+    /// and `flags`, is not solved exactly and is refused.
+    #[arg(long, value_name = "HOW", default_value = "fixed", value_parser = ["fixed", "sees"])]
+    pub bank_draw: String,
+}
+
+impl FixedBankArgs {
+    /// The bank `command` is solved against; a usage error for the bank that sees (asked for
+    /// with --bank-draw or --house).
+    fn policy(&self, command: &str, house: &HouseArgs) -> Result<BankPolicy> {
+        let asked = tahur::text::key_values(&house.house, "house rule", "decks=2")
+            .ok()
+            .and_then(|pairs| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| k.trim().eq_ignore_ascii_case("bank-draw"))
+                    .map(|(_, v)| v.trim().to_string())
+            });
+        if self.bank_draw == "sees" || asked.as_deref().is_some_and(|v| v != "fixed") {
+            return Err(Error::usage(format!(
+                "veintiuno {command} is solved against a bank that draws to a fixed total \
+                 (--bank-stand N, default 17); the bank that draws by what it sees is not solved \
+                 exactly: play it with veintiuno sim"
+            )));
+        }
+        Ok(BankPolicy::fixed(self.bank_stand))
+    }
+}
+
 /// The bank's policy of the hand-by-hand commands (`sim`, `bankroll`).
 #[derive(Args, Debug)]
 pub struct BankArgs {
-    /// The bank stands at this total or more.
+    /// The total the bank that draws to a fixed total (--bank-draw fixed) stands at; the default
+    /// bank, which draws by what it sees, has none (another total is refused without
+    /// --bank-draw fixed).
     #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
     pub bank_stand: u8,
     /// The bank sends players al puje with 20 in two cards (off: a puje only gives the players
     /// chances; on measures what it gives away).
     #[arg(long, default_value = "off", value_parser = ["on", "off"])]
     pub bank_puje: String,
-    /// How the bank draws: fixed (to --bank-stand) or sees (it draws when drawing on is worth
-    /// more than standing, judged from the face-up cards of the hands still open).
-    #[arg(long, value_name = "HOW", default_value = "fixed", value_parser = ["fixed", "sees"])]
+    /// How the bank draws: sees (it draws when drawing on is worth more than standing, judged
+    /// from its cards, the face-up cards of the hands still open and the cards it has not seen)
+    /// or fixed (to --bank-stand, the bank the exact sheet is solved against).
+    #[arg(long, value_name = "HOW", default_value = "sees", value_parser = ["sees", "fixed"])]
     pub bank_draw: String,
 }
 
@@ -332,6 +379,7 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
             Ok(0)
         }
         VeintiunoCommand::Bank(a) => {
+            let bank = a.fixed.policy("bank", &a.house)?;
             let opts = a.house.options_for(
                 "bank",
                 &["decks", "twelve", "suited12"],
@@ -348,7 +396,7 @@ pub fn execute(cmd: VeintiunoCommand) -> Result<i32> {
                 ));
             }
             emit(
-                &exact::bank_report(comp.as_ref(), a.up, a.bank_stand, &opts)?,
+                &exact::bank_report(comp.as_ref(), a.up, bank.stand, &opts)?,
                 &a.out,
             )?;
             Ok(0)
@@ -401,9 +449,8 @@ pub struct StrategyCmd {
     /// Cards already dealt (a depleted shoe), e.g. AH,AS,KD.
     #[arg(long, value_name = "CARDS", default_value = "", alias = "deck-state")]
     pub removed: String,
-    /// The bank stands at this total or more.
-    #[arg(long, value_name = "N", default_value_t = 17, value_parser = parse_bank_stand)]
-    pub bank_stand: u8,
+    #[command(flatten)]
+    pub fixed: FixedBankArgs,
     /// Estimate by Monte Carlo instead, with this many sampled hands per decision point, up card
     /// and action (common random numbers; the check of the exact sheet). Without it every cell
     /// is computed exactly.
@@ -440,6 +487,7 @@ fn parse_strategy_samples(s: &str) -> std::result::Result<u32, String> {
 /// Runs `tahur veintiuno strategy`.
 pub fn strategy(a: StrategyCmd) -> Result<i32> {
     use tahur::games::veintiuno::strategy::{self as st, StrategyQuery};
+    let bank = a.fixed.policy("strategy", &a.house)?;
     let opts = a.house.options()?;
     let composition = Composition::from_removed(opts.decks, &a.removed)?;
     if composition.total() < 12 {
@@ -450,10 +498,7 @@ pub fn strategy(a: StrategyCmd) -> Result<i32> {
     let q = StrategyQuery {
         options: opts,
         composition,
-        bank: BankPolicy {
-            stand: a.bank_stand,
-            ..BankPolicy::default()
-        },
+        bank,
         infinite: a.infinite,
         samples: a.samples.unwrap_or(0),
         seed: a.run.seed,

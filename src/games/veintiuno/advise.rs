@@ -181,15 +181,17 @@ fn capitalised(s: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The sheet to answer from: the shipped one for a fresh shoe under the default rules and bank,
-/// otherwise computed exactly for `comp`. Returns it and where it comes from.
+/// The sheet to answer from: the shipped one for a fresh shoe under the default rules and the
+/// bank that draws to 17 ([`super::engine::BankPolicy::fixed`], the bank every exact sheet is
+/// solved against), otherwise computed exactly for `comp` against `bank`'s fixed total. Returns
+/// it and where it comes from.
 pub fn sheet_for(
     comp: &Composition,
     opts: &Options,
     bank: super::engine::BankPolicy,
     fresh: bool,
 ) -> Result<(Sheet, String)> {
-    if fresh && *opts == Options::default() && bank == super::engine::BankPolicy::default() {
+    if fresh && *opts == Options::default() && bank == super::engine::BankPolicy::fixed(17) {
         let sheet: Sheet = serde_json::from_str(SHIPPED)
             .map_err(|e| Error::Internal(format!("the built-in sheet: {e}")))?;
         return Ok((sheet, "fresh shoe (the built-in exact sheet)".into()));

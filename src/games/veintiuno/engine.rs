@@ -253,17 +253,20 @@ impl PlayerPolicy {
 /// The default never sends al puje: under the table's reading (the bank stands on its 20 and
 /// wins ties) a puje only makes every player draw until 21 or bust, which can only raise their
 /// chance of the one total that beats a 20 — `veintiuno compare --a bank-puje=on --b
-/// bank-puje=off` measures what it gives away (docs/rules.md §2).
+/// bank-puje=off` measures what it gives away (docs/rules.md §2). It draws by what it sees
+/// (`sees`): a bank drawing to a fixed 17 gives money away too (`veintiuno flags` measures
+/// `bank-draw=fixed`). The exact sheet is solved against [`BankPolicy::fixed`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct BankPolicy {
     /// Stands at this total or more (soft totals count the ace as 11), when it draws by a
-    /// fixed total (`sees` off).
+    /// fixed total (`sees` off); the bank that sees does not use it.
     pub stand: u8,
     /// Sends players "al puje" with 20 in two cards (when the rules allow it).
     pub puje: bool,
-    /// Draws by what it sees instead of a fixed total: before each card it compares standing
-    /// with drawing on, from the face-up cards of every hand still open and the cards it has
-    /// not seen ([`Table`]'s `bank_draws`).
+    /// Draws by what it sees instead of a fixed total (the default): before its first card it
+    /// weighs standing against drawing on, at every total it can reach, from the face-up cards
+    /// of every hand still open and the cards it has not seen ([`Table`]'s `bank_draws`).
+    /// Missing from a file written before it existed: off, the bank of that time.
     #[serde(default)]
     pub sees: bool,
 }
@@ -272,6 +275,19 @@ impl Default for BankPolicy {
     fn default() -> Self {
         Self {
             stand: 17,
+            puje: false,
+            sees: true,
+        }
+    }
+}
+
+impl BankPolicy {
+    /// The bank that draws to a fixed total: stands at `stand` or more and never sends al
+    /// puje (`bank-draw=fixed`). The exact figures (`veintiuno strategy`, `advise`, `bank`)
+    /// are solved against it, at 17: the bank that sees is not solved exactly.
+    pub const fn fixed(stand: u8) -> Self {
+        Self {
+            stand,
             puje: false,
             sees: false,
         }
@@ -1164,16 +1180,22 @@ impl Table {
     /// unseen ones (with replacement), leaving out what would have been announced (a two-card
     /// 21 or moñona, a hand past 21 without tapo) and a 12 of two cards counting 21 one time in
     /// four when `suited12` is on — and the bank draws a card exactly when drawing on
-    /// (optimally, with the same draw odds) is worth more than standing. Returns the final
-    /// total, 22 for a bust.
+    /// (optimally, with the same draw odds) is worth more than standing (by more than rounding:
+    /// a tie stands). The stand/draw table over its totals is computed once, before its first
+    /// card. Returns the final total, 22 for a bust.
     #[inline(never)]
     fn bank_draws(&mut self, start: Points) -> u8 {
+        // 21 stands (a bank's 21 in two cards reaches here as 21): nothing to weigh.
+        if start.total() >= 21 {
+            return start.total();
+        }
         // Point classes: 1 (ace), 2–7, 10.
         const POINTS: [u8; 8] = [1, 2, 3, 4, 5, 6, 7, 10];
         let class = |p: u8| if p == 10 { 7 } else { p as usize - 1 };
         let mut unseen = [0u32; 8];
         for &c in &self.shoe[self.pos..] {
-            unseen[class(Card::from_index(c as usize).points())] += 1;
+            // Card indices are rank-major (rank = index / 4): ace 0, 2–7 1–6, figures 7–9.
+            unseen[(c >> 2).min(7) as usize] += 1;
         }
         let players = self.st.players;
         for i in 0..players {
@@ -1195,9 +1217,9 @@ impl Table {
             return start.total();
         }
         let q: [f64; 8] = std::array::from_fn(|k| unseen[k] as f64 / total_unseen as f64);
-        // at_most[t]: Σ bet × P(total ≤ t) over open hands; busted: Σ bet × P(tapo bust).
-        let mut at_most = [0f64; 22];
-        let (mut busted, mut staked) = (0f64, 0f64);
+        // weighted[t]: Σ bet × P(total = t) over the open hands (22: a busted tapo hand).
+        let mut weighted = [0f64; 23];
+        let mut staked = 0f64;
         let opts = self.opts;
         for i in 0..players {
             for h in self.hands[i][..self.st.nhands[i]]
@@ -1206,88 +1228,119 @@ impl Table {
             {
                 let bet = h.bet as f64;
                 staked += bet;
-                let mut dist = [0f64; 23];
                 if h.split_hand && !h.tapo {
+                    // Every card face up: the total is known.
                     let t = if h.special_total > 0 {
                         h.special_total
                     } else {
                         h.pts.total()
                     };
-                    dist[t.min(22) as usize] = 1.0;
-                } else {
-                    // The face-down first card, then (tapo) the tapo card.
-                    for (kx, &x) in POINTS.iter().enumerate() {
-                        let with_x = h.seen.add_points(x);
-                        // A two-card 21 or moñona would have been announced and paid.
-                        let sec = h.second;
-                        if (x == 1 && (sec.is_figure() || sec.is_ace()))
-                            || (x == 10 && sec.is_ace())
-                        {
-                            continue;
+                    weighted[t.min(22) as usize] += bet;
+                    continue;
+                }
+                let mut dist = [0f64; 23];
+                // The face-down first card, then (tapo) the tapo card.
+                for (kx, &x) in POINTS.iter().enumerate() {
+                    let with_x = h.seen.add_points(x);
+                    // A two-card 21 or moñona would have been announced and paid.
+                    let sec = h.second;
+                    if (x == 1 && (sec.is_figure() || sec.is_ace())) || (x == 10 && sec.is_ace()) {
+                        continue;
+                    }
+                    let base = q[kx];
+                    if h.tapo {
+                        for (ky, &y) in POINTS.iter().enumerate() {
+                            let end = with_x.add_points(y);
+                            let t = if end.hard > 21 { 22 } else { end.total() };
+                            dist[t as usize] += base * q[ky];
                         }
-                        let base = q[kx];
-                        if h.tapo {
-                            for (ky, &y) in POINTS.iter().enumerate() {
-                                let end = with_x.add_points(y);
-                                let t = if end.hard > 21 { 22 } else { end.total() };
-                                dist[t as usize] += base * q[ky];
-                            }
-                        } else if h.cards == 2 && with_x.hard == 12 && opts.twelve_counts_20 {
-                            let suited = if opts.suited_twelve_21 { 0.25 } else { 0.0 };
-                            dist[21] += base * suited;
-                            dist[20] += base * (1.0 - suited);
-                        } else if h.cards == 2 && with_x.hard == 12 && opts.suited_twelve_21 {
-                            dist[21] += base * 0.25;
-                            dist[12] += base * 0.75;
-                        } else if with_x.hard <= 21 {
-                            dist[with_x.total() as usize] += base;
-                        }
+                    } else if h.cards == 2 && with_x.hard == 12 && opts.twelve_counts_20 {
+                        let suited = if opts.suited_twelve_21 { 0.25 } else { 0.0 };
+                        dist[21] += base * suited;
+                        dist[20] += base * (1.0 - suited);
+                    } else if h.cards == 2 && with_x.hard == 12 && opts.suited_twelve_21 {
+                        dist[21] += base * 0.25;
+                        dist[12] += base * 0.75;
+                    } else if with_x.hard <= 21 {
+                        dist[with_x.total() as usize] += base;
                     }
                 }
                 let mass: f64 = dist.iter().sum();
                 if mass <= 0.0 {
                     continue;
                 }
-                let mut run = 0.0;
-                for t in 0..22 {
-                    run += dist[t] / mass;
-                    at_most[t] += bet * run;
+                let w = bet / mass;
+                for t in 0..23 {
+                    weighted[t] += w * dist[t];
                 }
-                busted += bet * dist[22] / mass;
             }
+        }
+        // at_most[t]: Σ bet × P(total ≤ t); busted: Σ bet × P(tapo bust).
+        let mut at_most = [0f64; 22];
+        let mut run = 0.0;
+        for t in 0..22 {
+            run += weighted[t];
+            at_most[t] = run;
+        }
+        let busted = weighted[22];
+        let tol = 1e-9 * staked;
+        // Standing wins every open hand: nothing beats it.
+        if at_most[start.total() as usize] + busted >= staked - tol {
+            return start.total();
         }
         // The bank's result standing on t, and on a bust.
         let stand = |t: u8| 2.0 * (at_most[t.min(21) as usize] + busted) - staked;
         let bust = -(staked - busted);
-        // value[hard][ace], draw[hard][ace], from the highest hard total down.
+        // value[hard][ace], draw[hard][ace], from the highest hard total down. From hard 12 on
+        // an ace counts 1 whatever comes: both entries are one state, computed once. Below, a
+        // bank holding an ace holds one on every later total: its totals without one are left
+        // out.
         let mut value = [[0f64; 2]; 22];
         let mut draw = [[false; 2]; 22];
-        for hard in (start.hard as usize..=21).rev() {
-            for ace in 0..2 {
-                let p = Points {
-                    hard: hard as u8,
-                    ace: ace == 1,
-                };
-                let s = stand(p.total());
-                let d = if p.total() >= 21 {
-                    f64::NEG_INFINITY
-                } else {
-                    POINTS
-                        .iter()
-                        .zip(q)
-                        .map(|(&x, qx)| {
-                            let n = p.add_points(x);
-                            qx * if n.hard > 21 {
-                                bust
-                            } else {
-                                value[n.hard as usize][n.ace as usize]
-                            }
-                        })
-                        .sum()
-                };
-                draw[hard][ace] = d > s;
-                value[hard][ace] = s.max(d);
+        // One state: stand or draw at `hard` points (with an ace or not), from the states above.
+        let state = |value: &[[f64; 2]; 22], hard: usize, ace: bool| {
+            let p = Points {
+                hard: hard as u8,
+                ace,
+            };
+            let s = stand(p.total());
+            if p.total() >= 21 {
+                return (false, s);
             }
+            let mut d = 0.0;
+            for (&x, qx) in POINTS.iter().zip(q) {
+                let n = p.add_points(x);
+                d += qx
+                    * if n.hard > 21 {
+                        bust
+                    } else {
+                        value[n.hard as usize][n.ace as usize]
+                    };
+            }
+            // Draws only when that is worth more by more than rounding: a tie stands, at every
+            // size of bet alike.
+            if d > s + tol {
+                (true, d)
+            } else {
+                (false, s)
+            }
+        };
+        let mut hard = 21;
+        loop {
+            if hard >= 12 {
+                let (x, v) = state(&value, hard, false);
+                draw[hard] = [x, x];
+                value[hard] = [v, v];
+            } else {
+                if !start.ace {
+                    (draw[hard][0], value[hard][0]) = state(&value, hard, false);
+                }
+                (draw[hard][1], value[hard][1]) = state(&value, hard, true);
+            }
+            if hard <= start.hard as usize {
+                break;
+            }
+            hard -= 1;
         }
         let mut pts = start;
         while pts.hard <= 21 && draw[pts.hard as usize][pts.ace as usize] {

@@ -443,7 +443,14 @@ pub fn bank_report(
         ));
     }
     r.note("The bank's two-card specials count: 21 in two cards and moñona are 21, a 12 counts 20 (21 of one suit).");
+    r.note(fixed_bank_note(stand));
     Ok(r)
+}
+
+/// The one line every exact figure of 21 carries (`veintiuno bank`, `strategy`, `advise`): it
+/// is solved against the bank that draws to a fixed total, not the default bank that sees.
+pub fn fixed_bank_note(stand: u8) -> String {
+    format!("Against a bank that draws to {stand} (bank-draw=fixed); the default bank, which draws by what it sees, is not solved exactly.")
 }
 
 #[cfg(test)]

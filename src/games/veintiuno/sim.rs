@@ -59,6 +59,13 @@ impl HandSimSetup {
                 bank.stand
             )));
         }
+        if bank.sees && bank.stand != BankPolicy::default().stand {
+            return Err(Error::usage(format!(
+                "--bank-stand {} is the total of the bank that draws to a fixed total: add \
+                 --bank-draw fixed (the default bank draws by what it sees and has none)",
+                bank.stand
+            )));
+        }
         Ok(Self {
             options,
             policies: (0..players).map(|i| list[i % list.len()].clone()).collect(),

@@ -220,7 +220,8 @@ const TABLE: &[Rule<TableRules>] = &[
             long: "bank-stand",
             value_name: "N",
         },
-        help: "The bank stands at this total or more, 12–21 [default: 17]",
+        help: "The total the bank that draws to a fixed total (bank-draw=fixed) stands at, \
+               12–21; the default bank, which draws by what it sees, has none [default: 17]",
         accepts: "the bank stands at 12 to 21",
         set: |r, v| whole(v, 12, 21).map(|n| r.bank.stand = n as u8).is_some(),
         get: |r| r.bank.stand.to_string(),
@@ -261,8 +262,10 @@ const TABLE: &[Rule<TableRules>] = &[
         key: "bank-draw",
         aliases: &[],
         flag: Flag::None,
-        help: "How the bank draws: fixed (to bank-stand) or sees (draws when that is worth more \
-               than standing, from the face-up cards of the open hands) [default: fixed]",
+        help: "How the bank draws: sees (it draws when drawing on is worth more than standing, \
+               judged from its cards, the face-up cards of the open hands and the cards it has \
+               not seen) or fixed (to bank-stand, the bank the exact sheet is solved against) \
+               [default: sees]",
         accepts: "use fixed or sees",
         set: |r, v| match v {
             "fixed" => {
@@ -283,6 +286,12 @@ const TABLE: &[Rule<TableRules>] = &[
                 (
                     "bank-draw=fixed".into(),
                     format!("bank stands at {}", r.bank.stand),
+                )
+            } else if r.bank.stand != BankPolicy::default().stand {
+                // The bank that sees has no fixed total (validate).
+                (
+                    format!("bank-draw=sees,bank-stand={}", BankPolicy::default().stand),
+                    "bank draws by what it sees".into(),
                 )
             } else {
                 ("bank-draw=sees".into(), "bank draws by what it sees".into())
@@ -338,6 +347,13 @@ impl GameRules for TableRules {
                     "invalid {key}={value}: give a whole number from {lo} to {hi}"
                 )));
             }
+        }
+        if self.bank.sees && self.bank.stand != BankPolicy::default().stand {
+            return Err(Error::usage(format!(
+                "invalid bank-stand={} with bank-draw=sees: the bank that draws by what it sees \
+                 has no fixed total; give bank-draw=fixed with it",
+                self.bank.stand
+            )));
         }
         if o.bet_min > o.bet_max {
             return Err(Error::usage(format!(
@@ -737,22 +753,43 @@ mod tests {
                 "monona=2",
                 "natural=1",
                 "bank-puje=on",
-                "bank-draw=sees"
+                "bank-draw=fixed"
             ]
         );
+        // The default bank draws by what it sees: bank-draw=fixed is its one-rule change.
+        assert!(r.bank.sees && !r.bank.puje);
         let changed = r
-            .with_changes("natural=1,decks=2,bank-puje=on,puje=off,bank-draw=sees")
+            .with_changes("natural=1,decks=2,bank-puje=on,puje=off")
             .unwrap();
         assert_eq!(
             changed.describe(),
             "4 players (bank rotating) · 2 decks · no puje · 21 in two pays 1 · bank draws by what it sees, sends al puje"
         );
         assert_eq!(
-            r.with_changes("bank-stand=16,min-bet=2,max-bet=10")
-                .unwrap()
-                .describe(),
+            r.with_changes("bank-draw=fixed").unwrap().describe(),
+            "4 players (bank rotating) · bank stands at 17"
+        );
+        let fixed16 = r
+            .with_changes("bank-draw=fixed,bank-stand=16,min-bet=2,max-bet=10")
+            .unwrap();
+        assert_eq!(
+            fixed16.describe(),
             "4 players (bank rotating) · bets 2 to 10 units · bank stands at 16"
         );
+        // The bank that sees has no fixed total: another total is refused with it, and the
+        // fixed bank at 16 tries the seeing bank (at the default 17, which it does not use).
+        let e = r.with_changes("bank-stand=16").unwrap();
+        assert_eq!(
+            e.validate().unwrap_err().to_string(),
+            "invalid bank-stand=16 with bank-draw=sees: the bank that draws by what it sees has no fixed total; give bank-draw=fixed with it"
+        );
+        let sees = fixed16
+            .one_rule_changes()
+            .into_iter()
+            .find(|c| c.name.starts_with("bank-draw"))
+            .unwrap();
+        assert_eq!(sees.name, "bank-draw=sees,bank-stand=17");
+        assert!(sees.rules.bank.sees);
         let names: Vec<String> = changed
             .one_rule_changes()
             .into_iter()

@@ -979,7 +979,7 @@ mod tests {
             2,
             BankPolicy {
                 puje,
-                ..BankPolicy::default()
+                ..BankPolicy::fixed(17)
             },
             Stream::seed_from_u64(1),
             false,

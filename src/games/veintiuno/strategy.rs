@@ -39,7 +39,9 @@ pub struct StrategyQuery {
     pub options: Options,
     /// Cards in the shoe.
     pub composition: Composition,
-    /// The bank's policy.
+    /// The bank's policy: its fixed total and whether it sends al puje. Every sheet, exact or
+    /// sampled, is solved against the bank that draws to `stand` ([`BankPolicy::fixed`]):
+    /// `sees` is not used.
     pub bank: BankPolicy,
     /// An infinite shoe with the composition's proportions (exact sheets only): no card dealt
     /// or drawn leaves it.
@@ -119,7 +121,8 @@ pub fn row_name(row: Row) -> String {
 }
 
 /// Derives the sheet exactly ([`super::solve`]): every cell's moves by enumeration over the
-/// cards in the shoe, for the bank's policy `q.bank` (the samples and seed are not used).
+/// cards in the shoe, against the bank that draws to `q.bank.stand` (the samples and seed are
+/// not used).
 pub fn derive_exact(q: &StrategyQuery) -> Sheet {
     let (rows, _) = solve_rows(
         &q.options,
@@ -968,6 +971,7 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
         r.tables.push(evs);
         r.note("Moves compare expected values on common random numbers; a point's sampling error is about 1/sqrt(samples) per hand, much less for the difference between moves.");
     }
+    r.note(super::exact::fixed_bank_note(q.bank.stand));
     if not_computed > 0 {
         r.note(format!(
             "Interrupted (Ctrl-C or SIGTERM): {} of the {planned} decision points (by up card) were computed; cells marked ? (not_computed in CSV and JSON) were not. Every cell shown is what the whole derivation gives.",
