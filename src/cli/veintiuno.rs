@@ -141,7 +141,7 @@ pub fn advise(a: AdviseCmd) -> Result<i32> {
 #[derive(Args, Debug, Clone)]
 pub struct HouseArgs {
     /// House rules: decks=N, twelve=on|off, suited12=on|off, monona=N, natural=N, trillona=on|off,
-    /// puje=on|off, tapo=on|off, withdraw13=on|off, steal=on|off.
+    /// puje=on|off, tapo=on|off, withdraw13=on|off, steal=on|off, min-bet=N, max-bet=N.
     #[arg(long, value_name = "KEY=VALUE,…", default_value = "")]
     pub house: String,
 }

@@ -191,7 +191,13 @@ pub fn sheet_for(
     bank: super::engine::BankPolicy,
     fresh: bool,
 ) -> Result<(Sheet, String)> {
-    if fresh && *opts == Options::default() && bank == super::engine::BankPolicy::fixed(17) {
+    // The bank's bet limits change no move's EV per unit bet.
+    let play_rules = Options {
+        bet_min: 1,
+        bet_max: 1,
+        ..*opts
+    };
+    if fresh && play_rules == Options::default() && bank == super::engine::BankPolicy::fixed(17) {
         let sheet: Sheet = serde_json::from_str(SHIPPED)
             .map_err(|e| Error::Internal(format!("the built-in sheet: {e}")))?;
         return Ok((sheet, "fresh shoe (the built-in exact sheet)".into()));

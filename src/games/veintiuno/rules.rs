@@ -70,11 +70,19 @@ impl Options {
         use super::sitting::{house_keys, is_house_rule, TableRules};
         use crate::play::GameRules as _;
         for (k, _) in crate::text::key_values(spec, "house rule", "puje=off,decks=2")? {
-            if !crate::play::rules::rule::<TableRules>(k).is_some_and(is_house_rule) {
+            let rule = crate::play::rules::rule::<TableRules>(k);
+            if !rule.is_some_and(is_house_rule) {
+                // A bank's rule (bank-stand, bank-puje, bank-draw) is a flag of its own here.
+                let bank = if rule.is_some() {
+                    " (the bank's choices are options of their own here: --bank-stand N, \
+                     --bank-puje on|off, --bank-draw fixed|sees)"
+                } else {
+                    ""
+                };
                 return Err(Error::UnknownRule {
                     key: k.to_string(),
                     spec: spec.trim().to_string(),
-                    keys: house_keys(),
+                    keys: format!("{}{bank}", house_keys()),
                 });
             }
         }
