@@ -820,7 +820,16 @@ mod tests {
             .with_house_rules("bank-stand=16")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("bank-stand") && !e.contains("bank-puje"), "{e}");
+        // The keys listed are the house rules; the bank's rules are named as flags.
+        let (keys, flags) = e.split_once(" (the bank's").unwrap();
+        assert!(
+            keys.contains("bank-stand") && !keys.contains("bank-puje"),
+            "{e}"
+        );
+        assert!(
+            flags.contains("--bank-stand N") && flags.contains("--bank-draw"),
+            "{e}"
+        );
     }
 
     /// Random play through the state: at every decision each seat's view is what a game dealt
