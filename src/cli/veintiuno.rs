@@ -213,7 +213,8 @@ pub struct SimCmd {
     #[arg(long, value_name = "P", required = true, value_parser = parse_table_players)]
     pub players: u8,
     /// Player strategy (policy) by seat, repeated if fewer than players: basic, pie, mimic[:S]
-    /// (hit below S), sheet, sheet:FILE.json; Spanish básica, banca[:S], hoja, hoja:FILE.json.
+    /// (hit below S), sheet (bets the maximum on an ace or a figure face down), flat (the sheet,
+    /// minimum bets), sheet:FILE.json; Spanish básica, banca[:S], hoja, plana, hoja:FILE.json.
     #[arg(
         long = "strategies",
         visible_alias = "policies",

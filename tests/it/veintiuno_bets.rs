@@ -9,22 +9,20 @@ use tahur::games::veintiuno::engine::{BankPolicy, Move, PlayerPolicy};
 use tahur::games::veintiuno::rules::Options;
 use tahur::games::veintiuno::sim::{parse_policy, HandSimSetup, HandSimulation, HandTally};
 use tahur::games::veintiuno::strategy::SHEET_RAISES;
-use tahur::runner::{run, RunControl, RunSpec};
+use tahur::runner::{run, RunControl, RunSpec, Simulation};
 
-fn hands(setup: &HandSimSetup, n: u64, seed: u64) -> HandTally {
+/// `n` samples of `sim` from `seed`, in its own chunk size.
+fn tally<S: Simulation>(sim: &S, n: u64, seed: u64) -> S::Tally {
     let spec = RunSpec {
         samples: n,
         seed,
-        chunk_size: 4096,
+        chunk_size: sim.chunk_size(),
     };
-    run(
-        &HandSimulation::new(setup),
-        &spec,
-        None,
-        &RunControl::default(),
-    )
-    .unwrap()
-    .tally
+    run(sim, &spec, None, &RunControl::default()).unwrap().tally
+}
+
+fn hands(setup: &HandSimSetup, n: u64, seed: u64) -> HandTally {
+    tally(&HandSimulation::new(setup), n, seed)
 }
 
 /// A policy that splits every pair, takes tapo, withdraws and ends hands as pie de banco
@@ -156,19 +154,7 @@ fn sittings(
     n: u64,
     seed: u64,
 ) -> tahur::games::veintiuno::bankroll::BankrollTally {
-    let spec = RunSpec {
-        samples: n,
-        seed,
-        chunk_size: 16,
-    };
-    run(
-        &BankrollSimulation::new(setup),
-        &spec,
-        None,
-        &RunControl::default(),
-    )
-    .unwrap()
-    .tally
+    tally(&BankrollSimulation::new(setup), n, seed)
 }
 
 #[test]
