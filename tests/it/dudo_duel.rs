@@ -161,7 +161,8 @@ fn sheet_dir_writes_the_strategy() {
 /// The shipped five-dice sheets (`cargo run --release -- dudo duel --rules R --dice-each 5
 /// --iterations N --chart data/dudo/duel-R.svg --sheet-dir data/dudo`) still fit the game: a
 /// change of the bids, their order or their legality makes them stale. Chimbo 9's CSV is built
-/// into the `duel` bot; Caleuchano's (59 MB) is not shipped, only its readable page.
+/// into the `duel` bot; the textbook game's (plain) is shipped for reading; Caleuchano's
+/// (59 MB) is not shipped, only its readable page.
 #[test]
 fn shipped_duel_sheets_are_not_stale() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/dudo/duel-chimbo9.csv");
@@ -173,7 +174,14 @@ fn shipped_duel_sheets_are_not_stale() {
     assert_eq!(table.spot_count(), builtin.spot_count());
     assert_eq!(builtin.dice_each(), 5);
     assert!(DuelTable::builtin(RuleSet::Caleuchano).is_none());
-    for rules in [DuelRules::Chimbo9, DuelRules::Caleuchano] {
+    let plain = concat!(env!("CARGO_MANIFEST_DIR"), "/data/dudo/duel-plain.csv");
+    sheet_matches_the_game(
+        &std::fs::read_to_string(plain).unwrap(),
+        DuelRules::Plain,
+        5,
+        1,
+    );
+    for rules in [DuelRules::Chimbo9, DuelRules::Caleuchano, DuelRules::Plain] {
         let md = std::fs::read_to_string(format!(
             "{}/data/dudo/duel-{}.md",
             env!("CARGO_MANIFEST_DIR"),

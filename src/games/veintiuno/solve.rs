@@ -17,13 +17,16 @@
 //! - A split puts the pair's first card with the next card (the bet stays) and its second card
 //!   with the card after (2 units), both dealt at once; a split hand may be a two-card special
 //!   (21 in two cards and moñona are paid at once), may withdraw on 13, never plays tapo; the
-//!   hands are played in the engine's order. The solver does not split a split hand again (the
-//!   engine does, up to four hands, where the policy says so). Each split hand is solved from
-//!   the shoe after the two new cards, as if the other hand drew nothing: that is exact, not an
-//!   approximation — no decision (the sheet's, the fixed bank's) looks at the other hand's
-//!   cards, so to each hand and to the bank those cards are cards dealt unseen, which do not
-//!   change the odds of what comes after (the burn-card argument; the tests deal every ordering
-//!   of tiny shoes through the engine and find split values equal to 1e-12).
+//!   hands are played in the engine's order, and a hand that pairs again is split again (a new
+//!   hand of 2 units) up to the engine's four hands. Each hand is solved from the shoe after the
+//!   pair cards of its own line and its own second card, as if the other hands drew nothing:
+//!   that is exact, not an approximation — no decision (the sheet's, the fixed bank's) looks at
+//!   the other hands' cards, so to each hand and to the bank those cards are cards dealt unseen,
+//!   which do not change the odds of what comes after (the burn-card argument; the tests deal
+//!   every ordering of tiny shoes through the engine, splitting again included, and find split
+//!   values equal to 1e-12). It needs the four-hand limit never to bind, true while at most two
+//!   cards of the pair's rank are left (one deck); with more (two decks or more, an infinite
+//!   shoe) a split is valued without splitting again.
 //! - Suits matter only where a 12 of one suit counts 21: the solver keeps the suits of the ranks
 //!   that can make such a 12 with the up card (or with a split pair) and pools the others.
 //! - A shoe that runs dry (no card left but the hole card) ends the drawing: the player stands,
@@ -34,7 +37,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::cards::{rank_points, Card, DECK, RANK_COUNT};
-use super::engine::{Decision, Move, PlayerPolicy};
+use super::engine::{Decision, Move, PlayerPolicy, MAX_SPLIT_HANDS};
 use super::rules::{two_card, two_card_total, Options, Points, TwoCard};
 
 /// The Fx hash (multiply and rotate): the memo keys are small arrays of counts.
@@ -439,30 +442,71 @@ impl<'a> Solver<'a> {
     }
 
     /// EV of splitting the pair `first`, `second` (card indices in this solver's shoe, with
-    /// the cards unseen `s`): the next card joins the first (the bet stays), the card after it
-    /// the second (2 units), then each hand is played out with `policy` from the cards left
-    /// after both new cards, each as if the other hand drew nothing — exact, since no decision
-    /// looks at the other hand's cards (see the module's notes) — and without splitting again.
-    pub fn split(&mut self, policy: &PlayerPolicy, s: &Shoe, first: u8, second: u8) -> f64 {
-        let p1 = self.draw_odds(s);
-        let mut ev = 0.0;
-        for (c1, &w1) in p1.iter().enumerate() {
-            if w1 == 0.0 {
+    /// the cards unseen `s`), as the engine deals it: the next card joins the first (the bet
+    /// stays), the card after it the second (a new hand of 2 units); a hand that is a pair
+    /// again is split again, up to [`MAX_SPLIT_HANDS`] hands, when `resplit` (a new hand of 2
+    /// units each time); then each hand is played out with `policy` in the engine's order.
+    ///
+    /// Exact. No decision (the policy's, the fixed bank's) looks at another hand's cards, so to
+    /// each hand every card dealt to the others is a card dealt unseen (the burn-card
+    /// argument): a hand is solved from the cards left after the pair cards of its own line,
+    /// its own second card gone ([`Solver::split_line`]). That needs the four-hand limit never
+    /// to bind, true while at most two cards of the pair's rank are left (always with one
+    /// deck). With more (two decks or more, or an infinite shoe), whether a hand may split
+    /// again depends on how often the hands before it did; there the split is valued without
+    /// splitting again (the engine still does, where the policy says so).
+    pub fn split(
+        &mut self,
+        policy: &PlayerPolicy,
+        s: &Shoe,
+        first: u8,
+        second: u8,
+        resplit: bool,
+    ) -> f64 {
+        let rank = Card::from_index(first as usize).rank();
+        let left: u32 = s[rank * 4..rank * 4 + 4]
+            .iter()
+            .map(|&c| u32::from(c))
+            .sum();
+        // Two more hands at most: with the pair's own, never more than the engine's four.
+        let resplit = resplit && left <= 2 && !self.infinite && MAX_SPLIT_HANDS >= 4;
+        let (a1, b1) = self.split_line(policy, s, first, resplit);
+        let (a2, b2) = self.split_line(policy, s, second, resplit);
+        a1 + b1 + 2.0 * a2 + b2
+    }
+
+    /// A hand of a split whose first card is `first` and whose second card comes from the
+    /// cards unseen `s`, split again whenever that card pairs it (when `resplit`), the
+    /// four-hand limit never binding: `(a, b)`, its own expected net per unit of its bet, and
+    /// the expected net of the hands split off it (2 units each, whatever its bet).
+    fn split_line(
+        &mut self,
+        policy: &PlayerPolicy,
+        s: &Shoe,
+        first: u8,
+        resplit: bool,
+    ) -> (f64, f64) {
+        let f = Card::from_index(first as usize);
+        let odds = self.draw_odds(s);
+        let (mut a, mut b) = (0.0, 0.0);
+        for (y, &w) in odds.iter().enumerate() {
+            if w == 0.0 {
                 continue;
             }
-            let s1 = self.without(s, c1);
-            let p2 = self.draw_odds(&s1);
-            for (c2, &w2) in p2.iter().enumerate() {
-                if w2 == 0.0 {
-                    continue;
-                }
-                let s2 = self.without(&s1, c2);
-                let a = self.split_hand(policy, &s2, first, c1 as u8);
-                let b = self.split_hand(policy, &s2, second, c2 as u8);
-                ev += w1 * w2 * (a + 2.0 * b);
+            let rest = self.without(s, y);
+            let c = Card::from_index(y);
+            // The engine offers a split to two cards of one rank that are no special.
+            if resplit && c.rank() == f.rank() && two_card(f, c, self.opts) == TwoCard::Plain {
+                // The hand goes on with the next card; the new hand takes this one.
+                let (af, bf) = self.split_line(policy, &rest, first, resplit);
+                let (ay, by) = self.split_line(policy, &rest, y as u8, resplit);
+                a += w * af;
+                b += w * (bf + 2.0 * ay + by);
+            } else {
+                a += w * self.split_hand(policy, &rest, first, y as u8);
             }
         }
-        ev
+        (a, b)
     }
 
     /// EV (per unit bet) of a two-card hand made by a split, played with `policy`: 21 in two
@@ -760,7 +804,9 @@ impl<'a> UpCard<'a> {
                     Move::Split => {
                         let s = split_solver.as_mut().unwrap_or(&mut self.solver);
                         let sh = s.canon(&h.shoe);
-                        s.split(policy, &sh, h.first, h.second)
+                        // Split and split again whenever a pair comes: what the sheet plays
+                        // where it splits.
+                        s.split(policy, &sh, h.first, h.second, true)
                     }
                     // (A bet is never among a cell's moves.)
                     Move::Withdraw | Move::EndHand | Move::Bet(_) => 0.0,
@@ -946,7 +992,8 @@ pub fn hand_evs(
     }
     if pair.is_some() {
         let (a, b) = (hand[0].index() as u8, hand[1].index() as u8);
-        v.push((Move::Split, solver.split(policy, &s, a, b)));
+        let resplit = policy.split[hand[0].rank()][up.rank()];
+        v.push((Move::Split, solver.split(policy, &s, a, b, resplit)));
     }
     Some(v)
 }
@@ -1050,7 +1097,7 @@ mod tests {
             ("AD", "5S", "KC", "2C,2H,3S,7H,6D,QD,JS,4C"),
             ("4H", "3S", "5C", "7C,7D,2H,QS,6D,KC,AD,3C"),
         ];
-        // A split is exact but never splits again: checked where the policy never splits.
+        // Pairs that cannot come again, with a policy that never splits.
         let mut no_resplit = policy.clone();
         no_resplit.split = vec![[false; 10]; 10];
         let pairs: [(&str, &str, &str, &str); 3] = [
@@ -1058,7 +1105,29 @@ mod tests {
             ("6D", "6S", "KH", "QC,JD,KS,QH,KD,JC,AS,JS"),
             ("2H", "2C", "AD", "KD,QC,JS,7S,KH,QS,JD,QH"),
         ];
-        for (a, b, up, unseen) in cases.iter().chain(&pairs) {
+        // Splitting again: the pair comes back among the unseen cards and the policy splits it
+        // (up to the engine's four hands). One more 7 and `basic` (hands that draw), two more
+        // 2s with hands that stand at once (four hands and the bank within nine cards).
+        let mut split_sevens = policy.clone();
+        split_sevens.split[6][5] = true;
+        let mut split_twos = PlayerPolicy::mimic(0);
+        split_twos.split[1][9] = true;
+        let resplits: [(&str, &str, &str, &str, &PlayerPolicy); 2] = [
+            (
+                "7H",
+                "7S",
+                "6C",
+                "7D,QD,KC,JS,QS,KD,5H,3C,JD",
+                &split_sevens,
+            ),
+            ("2H", "2C", "KD", "2S,2D,QC,JS,7S,KH,QS,4D,5C", &split_twos),
+        ];
+        let cases = cases
+            .iter()
+            .chain(&pairs)
+            .map(|&(a, b, up, unseen)| (a, b, up, unseen, &no_resplit))
+            .chain(resplits);
+        for (a, b, up, unseen, policy) in cases {
             let (hand, up) = ([c(a), c(b)], c(up));
             let unseen: Vec<Card> = unseen.split(',').map(c).collect();
             let mut comp = [0u8; DECK];
@@ -1068,9 +1137,14 @@ mod tests {
             // The bank that sends al puje (the hole card is then never a 20 at a decision) and
             // the default one that never does.
             for puje in [true, false] {
-                let evs = hand_evs(&opts, &comp, 17, puje, &no_resplit, &hand, up).unwrap();
+                // (The engine's shoe must hold a card twice when the case does.)
+                let opts = Options {
+                    decks: comp.iter().copied().max().unwrap_or(1),
+                    ..opts
+                };
+                let evs = hand_evs(&opts, &comp, 17, puje, policy, &hand, up).unwrap();
                 for (m, ev) in evs {
-                    let want = brute_force(&opts, hand, up, &unseen, m, &no_resplit, puje);
+                    let want = brute_force(&opts, hand, up, &unseen, m, policy, puje);
                     assert!(
                         (ev - want).abs() < 1e-12,
                         "{a} {b} against {up}, {m}, puje {puje}: exact {ev}, every ordering {want}"
