@@ -452,9 +452,9 @@ impl<'a> Solver<'a> {
     /// argument): a hand is solved from the cards left after the pair cards of its own line,
     /// its own second card gone (`split_line`, one line of splits). That needs the four-hand
     /// limit never to bind, true while at most two cards of the pair's rank are left (always
-    /// with one deck). With more (two decks or more, or an infinite shoe), whether a hand may split
-    /// again depends on how often the hands before it did; there the split is valued without
-    /// splitting again (the engine still does, where the policy says so).
+    /// with one deck). With more (two decks or more, or an infinite shoe), whether a hand may
+    /// split again depends on how often the hands before it did; there the split is valued
+    /// without splitting again (the engine still does, where the policy says so).
     pub fn split(
         &mut self,
         policy: &PlayerPolicy,
