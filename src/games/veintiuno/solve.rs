@@ -469,7 +469,8 @@ impl<'a> Solver<'a> {
             .map(|&c| u32::from(c))
             .sum();
         // Two more hands at most: with the pair's own, never more than the engine's four.
-        let resplit = resplit && left <= 2 && !self.infinite && MAX_SPLIT_HANDS >= 4;
+        const _: () = assert!(MAX_SPLIT_HANDS >= 4);
+        let resplit = resplit && left <= 2 && !self.infinite;
         let (a1, b1) = self.split_line(policy, s, first, resplit);
         let (a2, b2) = self.split_line(policy, s, second, resplit);
         a1 + b1 + 2.0 * a2 + b2
@@ -1137,11 +1138,6 @@ mod tests {
             // The bank that sends al puje (the hole card is then never a 20 at a decision) and
             // the default one that never does.
             for puje in [true, false] {
-                // (The engine's shoe must hold a card twice when the case does.)
-                let opts = Options {
-                    decks: comp.iter().copied().max().unwrap_or(1),
-                    ..opts
-                };
                 let evs = hand_evs(&opts, &comp, 17, puje, policy, &hand, up).unwrap();
                 for (m, ev) in evs {
                     let want = brute_force(&opts, hand, up, &unseen, m, policy, puje);
