@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use tahur::games::dudo::duel::full::FullRecall;
-use tahur::games::dudo::duel::last_bid::LastBid;
+use tahur::games::dudo::duel::last_bid::{LastBid, Recall};
 use tahur::games::dudo::duel::{DuelGame, DuelRules};
 
 fn full_recall(c: &mut Criterion) {
@@ -31,7 +31,7 @@ fn abstraction(c: &mut Criterion) {
             BenchmarkId::new("chimbo9_3dice_iteration", threads),
             &threads,
             |b, _| {
-                let mut s = LastBid::new(&game, 1);
+                let mut s = LastBid::new(&game, Recall::StandingBid);
                 b.iter(|| pool.install(|| s.iterate()))
             },
         );

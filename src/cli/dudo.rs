@@ -360,8 +360,9 @@ pub struct DuelCmd {
     #[arg(long, value_name = "N", value_parser = samples("iterations"))]
     pub iterations: Option<u64>,
     /// What a player remembers: full (every bid: the exact game, one die a side), 2 (the
-    /// standing bid and the one before) or 1 (the standing bid) [default: full for one die, 2
-    /// for two and three, 1 for four and five].
+    /// standing bid and the one before), face (the standing bid and the face of the one
+    /// before) or 1 (the standing bid) [default: full for one die, 2 for two and three, face
+    /// for four and five, 1 for Caleuchano's five (paso multiplies its spots)].
     #[arg(long, value_name = "M", value_parser = parse_memory)]
     pub memory: Option<Memory>,
     /// Deals a seat of the sampled full-history responder plays [default: 0 where the exact
@@ -564,7 +565,9 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
 
 /// `tahur dudo duel`.
 fn run_duel(a: &DuelCmd) -> Result<i32> {
-    let memory = a.memory.unwrap_or(Memory::default_for(a.dice_each));
+    let memory = a
+        .memory
+        .unwrap_or(Memory::default_for(a.rules, a.dice_each));
     if memory == Memory::Full && a.dice_each > 1 {
         return Err(Error::usage(format!(
             "invalid --memory full with --dice-each {}: full recall is solved for one die a side only (two dice hold 2^24 histories); use --memory 2 or 1",
@@ -597,7 +600,7 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
     }
     if a.sheet_dir.is_some() && memory == Memory::Full {
         return Err(Error::usage(
-            "invalid --sheet-dir with --memory full: a sheet lists the strategy per incoming bid; use --memory 1 or 2",
+            "invalid --sheet-dir with --memory full: a sheet lists the strategy per incoming bid; use --memory 1, 2 or face",
         ));
     }
     let stem = match a.dice_each {

@@ -3,10 +3,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::common::{fails, json, stdout};
-use tahur::games::dudo::duel::bot::{DuelTable, TablePolicy};
+use tahur::games::dudo::duel::bot::{sheet_text, DuelTable, TablePolicy};
 use tahur::games::dudo::duel::full::Judge;
-use tahur::games::dudo::duel::last_bid::LastBid;
-use tahur::games::dudo::duel::{sheet, DuelGame, DuelRules};
+use tahur::games::dudo::duel::last_bid::{LastBid, Recall};
+use tahur::games::dudo::duel::{sheet, DuelGame, DuelRules, Memory};
 use tahur::games::dudo::RuleSet;
 
 #[test]
@@ -87,9 +87,9 @@ fn bad_duel_input_is_answered() {
 
 /// Checks a duel sheet's CSV against the game: every spot of the game and no other, every hand
 /// at every spot, only legal actions, frequencies adding up to 1 (up to the rows left out).
-fn sheet_matches_the_game(csv: &str, rules: DuelRules, dice_each: u32, memory: usize) {
+fn sheet_matches_the_game(csv: &str, rules: DuelRules, dice_each: u32, recall: Recall) {
     let game = DuelGame::new(rules, dice_each);
-    let solver = LastBid::new(&game, memory);
+    let solver = LastBid::new(&game, recall);
     let mut legal: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for spot in solver.spots() {
         let moves = solver.moves(spot).unwrap();
@@ -151,35 +151,48 @@ fn sheet_dir_writes_the_strategy() {
         d,
     ]);
     let csv = std::fs::read_to_string(dir.path().join("duel-caleuchano-1.csv")).unwrap();
-    sheet_matches_the_game(&csv, DuelRules::Caleuchano, 1, 2);
+    sheet_matches_the_game(&csv, DuelRules::Caleuchano, 1, Recall::TwoBids);
     let md = std::fs::read_to_string(dir.path().join("duel-caleuchano-1.md")).unwrap();
     assert!(
         md.contains("| incoming bid |") && md.contains("millas"),
         "{md}"
     );
 }
+/// What the shipped five-dice sheet of `rules` remembers: what `dudo duel` solves by default.
+fn shipped_recall(rules: DuelRules) -> Recall {
+    Memory::default_for(rules, 5).recall().unwrap()
+}
+
 /// The shipped five-dice sheets (`cargo run --release -- dudo duel --rules R --dice-each 5
 /// --iterations N --chart data/dudo/duel-R.svg --sheet-dir data/dudo`) still fit the game: a
-/// change of the bids, their order or their legality makes them stale. Chimbo 9's CSV is built
-/// into the `duel` bot; the textbook game's (plain) is shipped for reading; Caleuchano's
-/// (59 MB) is not shipped, only its readable page.
+/// change of the bids, their order or their legality makes them stale. Chimbo 9's CSV and
+/// Caleuchano's, gzipped (54 MB unpacked), are built into the `duel` bot; the textbook game's
+/// (plain) is shipped for reading.
 #[test]
 fn shipped_duel_sheets_are_not_stale() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/dudo/duel-chimbo9.csv");
-    let csv = std::fs::read_to_string(path).unwrap();
-    sheet_matches_the_game(&csv, DuelRules::Chimbo9, 5, 1);
-    // The `duel` bot plays exactly this file: the built-in table is the file read.
-    let table = DuelTable::parse(&csv, path).unwrap();
-    let builtin = DuelTable::builtin(RuleSet::Chimbo9).unwrap();
-    assert_eq!(table.spot_count(), builtin.spot_count());
-    assert_eq!(builtin.dice_each(), 5);
-    assert!(DuelTable::builtin(RuleSet::Caleuchano).is_none());
-    let plain = concat!(env!("CARGO_MANIFEST_DIR"), "/data/dudo/duel-plain.csv");
+    for (set, rules, file) in [
+        (RuleSet::Chimbo9, DuelRules::Chimbo9, "duel-chimbo9.csv.gz"),
+        (
+            RuleSet::Caleuchano,
+            DuelRules::Caleuchano,
+            "duel-caleuchano.csv.gz",
+        ),
+    ] {
+        let path = format!("{}/data/dudo/{file}", env!("CARGO_MANIFEST_DIR"));
+        let csv = sheet_text(&std::fs::read(&path).unwrap(), &path).unwrap();
+        sheet_matches_the_game(&csv, rules, 5, shipped_recall(rules));
+        // The `duel` bot plays exactly this file: the built-in table is the file read.
+        let table = DuelTable::parse(&csv, &path).unwrap();
+        let builtin = DuelTable::builtin(set);
+        assert_eq!(table.spot_count(), builtin.spot_count(), "{file}");
+        assert_eq!(builtin.dice_each(), 5);
+    }
+    let plain = concat!(env!("CARGO_MANIFEST_DIR"), "/data/dudo/duel-plain.csv.gz");
     sheet_matches_the_game(
-        &std::fs::read_to_string(plain).unwrap(),
+        &sheet_text(&std::fs::read(plain).unwrap(), plain).unwrap(),
         DuelRules::Plain,
         5,
-        1,
+        shipped_recall(DuelRules::Plain),
     );
     for rules in [DuelRules::Chimbo9, DuelRules::Caleuchano, DuelRules::Plain] {
         let md = std::fs::read_to_string(format!(
@@ -205,10 +218,15 @@ fn shipped_duel_sheets_are_not_stale() {
 
 /// The `duel` bot's table read back from a sheet is the strategy solved: judged exactly in the
 /// full-recall game (one die a side, where every history can be walked), a best response
-/// gains what the solve reported, up to the sheet's rounding to four decimals.
+/// gains what the solve reported, up to the sheet's rounding to four decimals; with the
+/// standing bid remembered and with the face before it too (the table then reads the bid
+/// before the standing one from the history).
 #[test]
 fn duel_bot_plays_the_solved_strategy_and_a_best_response_gains_what_was_reported() {
-    for rules in ["plain", "chimbo9", "caleuchano"] {
+    for (rules, memory) in ["plain", "chimbo9", "caleuchano"]
+        .into_iter()
+        .flat_map(|r| [(r, "1"), (r, "face")])
+    {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path().to_str().unwrap();
         let j = json(&[
@@ -219,7 +237,7 @@ fn duel_bot_plays_the_solved_strategy_and_a_best_response_gains_what_was_reporte
             "--dice-each",
             "1",
             "--memory",
-            "1",
+            memory,
             "--iterations",
             "300",
             "--sheet-dir",
@@ -232,6 +250,7 @@ fn duel_bot_plays_the_solved_strategy_and_a_best_response_gains_what_was_reporte
         let path = dir.path().join(format!("duel-{rules}-1.csv"));
         let csv = std::fs::read_to_string(&path).unwrap();
         let table = DuelTable::parse(&csv, "sheet").unwrap();
+        assert_eq!(table.remembers_face(), memory == "face", "{rules} {memory}");
         let game = DuelGame::new(DuelRules::parse(rules).unwrap(), 1);
         let mut judge = Judge::new(&game);
         let policy = TablePolicy(&table);
@@ -239,11 +258,11 @@ fn duel_bot_plays_the_solved_strategy_and_a_best_response_gains_what_was_reporte
         let gain = judge.exploitability(&policy);
         assert!(
             (played - value).abs() < 2e-3,
-            "{rules}: {played} vs {value}"
+            "{rules} {memory}: {played} vs {value}"
         );
         assert!(
             (gain - reported).abs() < 5e-3,
-            "{rules}: best response gains {gain}, the solve reported {reported}"
+            "{rules} {memory}: best response gains {gain}, the solve reported {reported}"
         );
     }
 }
@@ -258,7 +277,7 @@ fn duel_bot_draws_with_the_sheet_frequencies() {
     use tahur::play::{Start, State};
     use tahur::rng::{SeedableRng, Stream};
     let rules = Rules::standard(RuleSet::Chimbo9, 2);
-    let table = DuelTable::builtin(RuleSet::Chimbo9).unwrap();
+    let table = DuelTable::builtin(RuleSet::Chimbo9);
     let mut dice = Stream::seed_from_u64(7);
     let g = DudoState::deal(&rules, &Start::default(), &mut dice);
     let me = g.to_act();
@@ -267,7 +286,7 @@ fn duel_bot_draws_with_the_sheet_frequencies() {
     for &d in view.own_hidden().unwrap() {
         hand[usize::from(d - 1)] += 1;
     }
-    let row = table.row(0, 0, false, None, &hand).unwrap();
+    let row = table.row(0, 0, false, None, None, &hand).unwrap();
     let total = row.last().unwrap().1;
     let mut rng = Stream::seed_from_u64(11);
     let n = 40_000;
@@ -293,11 +312,11 @@ fn duel_bot_draws_with_the_sheet_frequencies() {
 }
 
 /// The check: the duel bot beats `tuned`, `threshold` and `honest` head to head in
-/// two-player Dudo at p < 0.01 (every pair on the same deals, seats rotated) under Chimbo 9,
-/// the rule set whose sheet is shipped. Under Caleuchano `duel` plays `tuned` and says so.
+/// two-player Dudo at p < 0.01 (every pair on the same deals, seats rotated) under both rule
+/// sets, each with its shipped sheet.
 #[test]
 fn duel_bot_beats_the_heuristics_head_to_head() {
-    for rules in ["chimbo9"] {
+    for rules in ["chimbo9", "caleuchano"] {
         let j = json(&[
             "dudo",
             "tournament",
@@ -371,7 +390,7 @@ fn duel_equity_is_exact_and_the_duel_bot_plays_to_it() {
 /// built-in `duel`; files that are not a standing-bid duel sheet are refused in one line.
 #[test]
 fn duel_file_plays_like_the_builtin_and_bad_files_are_refused() {
-    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/dudo/duel-chimbo9.csv");
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/dudo/duel-chimbo9.csv.gz");
     let run = |s: &str| {
         let j = json(&[
             "dudo",
@@ -409,7 +428,16 @@ fn duel_file_plays_like_the_builtin_and_bad_files_are_refused() {
     std::fs::write(&other, "players,t,bluff\n2,0.4,0\n").unwrap();
     let m = refused(&other);
     assert!(m.contains("is not a duel sheet"), "{m}");
-    // A sheet of the abstraction that remembers two bids: the bot plays the standing bid only.
+    // Packed but broken.
+    let broken = dir.path().join("broken.csv.gz");
+    std::fs::write(&broken, [0x1f, 0x8b, 8, 0, 1, 2, 3]).unwrap();
+    let m = refused(&broken);
+    assert!(
+        m.contains("gzipped but does not unpack") && m.contains("broken.csv.gz"),
+        "{m}"
+    );
+    // A sheet of the abstraction that remembers two bids: the bot reads the standing bid and
+    // at most the face of the bid before it.
     let two = dir.path().join("two.csv");
     std::fs::write(
         &two,
@@ -423,10 +451,11 @@ fn duel_file_plays_like_the_builtin_and_bad_files_are_refused() {
     assert!(m.contains("line 2") && m.contains("--memory 1"), "{m}");
 }
 
-/// Without a built-in Caleuchano sheet, `duel` there is `tuned`, game for game, and the report
-/// says so.
+/// Under Caleuchano `duel` plays the shipped gzipped sheet: game for game what
+/// `duel:data/dudo/duel-caleuchano.csv.gz` plays (a sheet given gzipped reads as the built-in
+/// one), and not what `tuned` plays.
 #[test]
-fn duel_without_a_shipped_sheet_plays_tuned_and_says_so() {
+fn duel_under_caleuchano_plays_the_shipped_gzipped_sheet() {
     let run = |s: &str| {
         json(&[
             "dudo",
@@ -444,10 +473,14 @@ fn duel_without_a_shipped_sheet_plays_tuned_and_says_so() {
         ])
     };
     let duel = run("duel,honest");
+    let file = run(concat!(
+        "duel:",
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/dudo/duel-caleuchano.csv.gz,honest"
+    ));
     let tuned = run("tuned,honest");
     for k in ["first_player_rate", "mean_length", "doubt_success"] {
-        assert_eq!(duel[k], tuned[k], "{k}");
+        assert_eq!(duel[k], file[k], "{k}");
     }
-    let notes = duel["notes"].to_string();
-    assert!(notes.contains("no built-in Caleuchano sheet"), "{notes}");
+    assert_ne!(duel["mean_length"], tuned["mean_length"]);
 }

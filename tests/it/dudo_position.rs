@@ -120,10 +120,16 @@ fn positions_as_players_type_them() {
     let chimbo = Rules::standard(RuleSet::Chimbo9, 4);
     // The example reads as written.
     let g = read(&chimbo, Dudo::POSITION_EXAMPLE);
-    // A view keeps the standing bid only: the bids before it are written ?.
+    // A view keeps the standing bid and the one it raised: the bids before those are
+    // written ?.
+    assert_eq!(position_of::<Dudo>(&g), Dudo::POSITION_EXAMPLE);
+    assert_eq!(g.view(2).previous_bid().unwrap().to_string(), "3x4");
+    let longer = Dudo::POSITION_EXAMPLE
+        .replace("seat: 3", "seat: 4")
+        .replace("bids: ", "bids: 2 trenes, ");
     assert_eq!(
-        position_of::<Dudo>(&g),
-        Dudo::POSITION_EXAMPLE.replace("3 cuadras", "?")
+        position_of::<Dudo>(&read(&chimbo, &longer)),
+        longer.replace("2 trenes", "?")
     );
     assert_eq!(g.to_act(), 2);
     // Numbers, other names, seats by the bids and annotations: the same position.
@@ -148,7 +154,7 @@ fn positions_as_players_type_them() {
     assert_eq!(v.own_hidden(), Some(&[3u8, 3, 1, 5, 6][..]));
     assert_eq!(
         position_of::<Dudo>(&g),
-        "rules: Caleuchano; palos: 4 0 2 1; seat: 2; dice: tren, tren, as, quina, sena; opener: seat 1, to the left, lost the last round, obligado; bids: ?, 4 quinas, paso; reforzada: seat 4 showed quina quina"
+        "rules: Caleuchano; palos: 4 0 2 1; seat: 2; dice: tren, tren, as, quina, sena; opener: seat 1, to the left, lost the last round, obligado; bids: 3 quinas, 4 quinas, paso; reforzada: seat 4 showed quina quina"
     );
     // What the player cannot see is dealt afresh, what it sees is kept.
     let other = Dudo::read_position(&cal, text, &mut base_stream(99)).unwrap();

@@ -227,12 +227,12 @@ pub enum Strategy {
         /// Its rows: table size, doubt threshold, bluff rate.
         rows: Vec<TunedRow>,
     },
-    /// `duel`: the solved five-dice duel (`data/dudo/duel-chimbo9.csv`, built into tahur) when
-    /// two players are left, `tuned` before that and wherever the duel's table does not reach
-    /// (under Caleuchano, whose sheet is not shipped, `tuned` throughout, with a note).
+    /// `duel`: the solved five-dice duel of the rule set (`data/dudo/duel-chimbo9.csv.gz`,
+    /// `duel-caleuchano.csv.gz`, built into tahur) when two players are left, `tuned` before
+    /// that and wherever the duel's table does not reach.
     Duel,
     /// `duel:FILE.csv`: `duel` with another solved sheet (`dudo duel --sheet-dir`, solved with
-    /// `--memory 1`), read when the command line is.
+    /// `--memory 1` or `face`; plain or gzipped), read when the command line is.
     #[serde(rename = "duel-file")]
     DuelFile {
         /// The file as given.
@@ -378,6 +378,16 @@ fn read_file(file: &str, what: &str, writer: &str) -> Result<String> {
     })
 }
 
+/// Reads a duel sheet, plain or gzipped (`.csv.gz`, as the Caleuchano sheet is shipped).
+fn read_sheet(file: &str) -> Result<String> {
+    let bytes = std::fs::read(file).map_err(|e| {
+        Error::usage(format!(
+            "cannot read duel sheet '{file}': {e}; give a CSV (or .csv.gz) written by `tahur dudo duel --sheet-dir DIR`"
+        ))
+    })?;
+    super::duel::bot::sheet_text(&bytes, file)
+}
+
 /// FNV-1a of a text: the checksum [`Strategy::DuelFile`] carries.
 fn checksum(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
@@ -442,7 +452,7 @@ impl Strategy {
             "duel" | "duelo" => match spec.params(&["file"])?.text("file") {
                 None => Ok(Strategy::Duel),
                 Some(file) => {
-                    let text = read_file(file, "duel sheet", "dudo duel --sheet-dir DIR")?;
+                    let text = read_sheet(file)?;
                     let table = DuelTable::parse(&text, file)?;
                     Ok(Strategy::DuelFile {
                         file: file.to_string(),
@@ -488,14 +498,6 @@ impl Strategy {
 
     /// A note when `tuned` has no row for this table size and plays the nearest one's.
     pub fn note(&self, set: RuleSet, players: u8) -> Option<String> {
-        if *self == Strategy::Duel && DuelTable::builtin(set).is_none() {
-            return Some(format!(
-                "`duel` has no built-in {} sheet (its solved CSV runs to 59 MB and is not shipped): it plays `tuned` throughout. Solve one with `tahur dudo duel --rules {} --dice-each 5 --sheet-dir DIR` and play `duel:DIR/duel-{}.csv`.",
-                set.title(),
-                set.key(),
-                set.key()
-            ));
-        }
         let row = self.tuned_row(set, players)?;
         if row.players == players {
             return None;
@@ -589,11 +591,11 @@ impl Strategy {
                 ..
             } => t.clone(),
             Strategy::DuelFile { file, .. } => Arc::new(
-                read_file(file, "duel sheet", "dudo duel --sheet-dir DIR")
+                read_sheet(file)
                     .and_then(|text| DuelTable::parse(&text, file))
                     .unwrap_or_else(|_| DuelTable::empty()),
             ),
-            _ => DuelTable::builtin(set).unwrap_or_else(|| Arc::new(DuelTable::empty())),
+            _ => DuelTable::builtin(set),
         }
     }
 }

@@ -219,6 +219,8 @@ pub struct DudoState {
     first_opener: usize,
     step: usize,
     bid: Option<Bid>,
+    /// The bid the standing one raised (`None` while the opening bid stands).
+    prev_bid: Option<Bid>,
     bidder: usize,
     turn: usize,
     obligado: Option<Obligado>,
@@ -287,6 +289,7 @@ impl DudoState {
             first_opener: opener,
             step: 1,
             bid: None,
+            prev_bid: None,
             bidder: opener,
             turn: opener,
             obligado: None,
@@ -320,6 +323,7 @@ impl DudoState {
         self.bidder = opener;
         self.step = 1;
         self.bid = None;
+        self.prev_bid = None;
         self.obligado = None;
         self.obligado_offered = offer_obligado;
         self.pending_pass = None;
@@ -553,6 +557,7 @@ impl DudoState {
         if reinforce {
             self.reinforce(bid.face, rng);
         }
+        self.prev_bid = self.bid;
         self.bid = Some(bid);
         self.bidder = self.turn;
         self.pending_pass = None;
@@ -808,6 +813,7 @@ impl std::fmt::Debug for View<'_> {
             .field("first opener", &g.first_opener)
             .field("step", &g.step)
             .field("bid", &g.bid)
+            .field("bid before", &g.prev_bid)
             .field("bidder", &g.bidder)
             .field("to act", &g.turn)
             .field("obligado", &g.obligado)
@@ -857,6 +863,10 @@ impl<'a> View<'a> {
     /// The standing bid.
     pub fn bid(&self) -> Option<Bid> {
         self.game.bid
+    }
+    /// The bid the standing one raised (`None` at the opening bid, or before it).
+    pub fn previous_bid(&self) -> Option<Bid> {
+        self.game.prev_bid
     }
     /// Who made the standing bid.
     pub fn bidder(&self) -> Seat {
@@ -953,6 +963,8 @@ pub(crate) struct Seen {
     pub(crate) step: usize,
     /// The standing bid.
     pub(crate) bid: Option<Bid>,
+    /// The bid it raised.
+    pub(crate) prev_bid: Option<Bid>,
     /// Who made it (the opener before the round is open).
     pub(crate) bidder: Seat,
     /// The player to act.
@@ -991,6 +1003,7 @@ impl View<'_> {
             first_opener: g.first_opener,
             step: g.step,
             bid: g.bid,
+            prev_bid: g.prev_bid,
             bidder: g.bidder,
             to_act: g.turn,
             obligado: g.obligado.map(|o| (o.face, o.obliger)),
@@ -1039,6 +1052,7 @@ impl DudoState {
             first_opener: seen.first_opener,
             step: seen.step,
             bid: seen.bid,
+            prev_bid: seen.prev_bid,
             bidder: seen.bidder,
             turn: seen.to_act,
             obligado: seen

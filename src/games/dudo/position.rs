@@ -216,6 +216,16 @@ fn round_entries(seen: &Seen) -> Vec<Entry> {
             placed[s] = true;
         }
     }
+    // The bid the standing one raised, where it is known: the last bid before it.
+    if let Some(prev) = seen.prev_bid {
+        if let Some(e) = entries[..at]
+            .iter_mut()
+            .rev()
+            .find(|e| matches!(e, Entry::Bid(_)))
+        {
+            *e = Entry::Bid(Some(prev));
+        }
+    }
     entries
 }
 
@@ -927,6 +937,14 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
         }
     }
     let last_bid = bids.iter().rposition(|w| matches!(w.entry, Entry::Bid(_)));
+    // The bid the standing one raised: the bid entry before it.
+    let prev_bid = last_bid.and_then(|i| {
+        bids[..i].iter().rev().find_map(|w| match w.entry {
+            Entry::Bid(b) => Some(b),
+            Entry::Paso => None,
+        })
+    });
+    let prev_bid = prev_bid.flatten();
     let (bid, bidder) = match last_bid {
         None => (None, opener.seat),
         Some(i) => match bids[i].entry {
@@ -1110,6 +1128,7 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
         first_opener,
         step,
         bid,
+        prev_bid,
         bidder,
         to_act,
         obligado: opener
@@ -1370,13 +1389,8 @@ impl Matches for Dudo {
         let p = (1.0 + shipped_round_value(rules.set())?) / 2.0;
         let first = match_chance(p, [m.lives[0], m.lives[1]], m.opener);
         let note = format!(
-            "Solved duel: both players play the five-dice round solved by CFR+ (data/dudo/duel-{}.md{}), whose opener wins {:.2} %; the loser of a round opens the next; exact over every sequence of rounds (the solved round is an abstraction: see its exploitability there).",
+            "Solved duel: both players play the five-dice round solved by CFR+ (data/dudo/duel-{}.md; the `duel` strategy), whose opener wins {:.2} %; the loser of a round opens the next; exact over every sequence of rounds (the solved round is an abstraction: see its exploitability there).",
             rules.set().key(),
-            if super::duel::bot::DuelTable::builtin(rules.set()).is_some() {
-                "; the `duel` strategy"
-            } else {
-                ""
-            },
             100.0 * p
         );
         Some((vec![first, 1.0 - first], note))

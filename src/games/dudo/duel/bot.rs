@@ -1,11 +1,12 @@
 //! The solved duel as a player: a [`DuelTable`] read from a sheet CSV (`duel-<rules>.csv`,
-//! written by `tahur dudo duel --sheet-dir`) answers every spot of a five-dice duel with the
-//! solved frequencies, so the `duel` strategy plays the equilibrium of the abstraction wherever
-//! the game is that duel, and its fallback (`tuned`) everywhere else.
+//! written by `tahur dudo duel --sheet-dir`; gzipped as shipped) answers every spot of a
+//! five-dice duel with the solved frequencies, so the `duel` strategy plays the equilibrium of
+//! the abstraction wherever the game is that duel, and its fallback (`tuned`) everywhere else.
 //!
 //! The table is keyed by what the engine shows, not by the solver's indices: the side to act
-//! (the round's opener or the other), the standing bid as a quantity and a face, the passes
-//! spent and whether a pass is to be answered, and the hand as face counts. So one table serves
+//! (the round's opener or the other), the standing bid as a quantity and a face, the face of
+//! the bid before it (a table solved with `--memory face`), the passes spent and whether a
+//! pass is to be answered, and the hand as face counts. So one table serves
 //! any rule set whose bids it names; an action the rules do not allow is never played (the
 //! fallback decides then).
 
@@ -25,8 +26,9 @@ const MAX_TABLE_QUANTITY: u32 = 31;
 /// Bid slots of a spot key: the opening, then every (quantity, face).
 const BID_SLOTS: usize = 1 + (MAX_TABLE_QUANTITY as usize + 1) * 6;
 
-/// Spot keys: side (2) × passes spent (4) × after a pass (2) × bid slots.
-const SPOT_KEYS: usize = 16 * BID_SLOTS;
+/// Spot keys: side (2) × passes spent (4) × after a pass (2) × the face of the bid before
+/// (none or one of six) × bid slots.
+const SPOT_KEYS: usize = 16 * 7 * BID_SLOTS;
 
 /// Hands are looked up by their face counts in base 6 (each count 0..=5).
 const HAND_KEYS: usize = 46_656;
@@ -51,6 +53,8 @@ pub enum TableMove {
 pub struct DuelTable {
     /// Dice in each cup of the solved duel.
     dice_each: u32,
+    /// Whether the spots know the face of the bid before the standing one (`--memory face`).
+    face_memory: bool,
     /// Spot key → spot number (or [`NONE`]).
     spot_of: Vec<u32>,
     /// Hand key → hand number (or [`NONE`]).
@@ -63,6 +67,28 @@ pub struct DuelTable {
     entries: Vec<(TableMove, f64)>,
     /// Spots read.
     spots: usize,
+}
+
+/// The text of a sheet file's bytes: as they are, or gunzipped where they start with gzip's
+/// magic number (a `.csv.gz`). `name` names the file in messages.
+pub fn sheet_text(bytes: &[u8], name: &str) -> Result<String> {
+    let text = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(bytes), &mut out)
+            .map_err(|e| {
+                Error::usage(format!(
+                    "duel sheet '{name}' is gzipped but does not unpack: {e}; give a CSV (or .csv.gz) written by `tahur dudo duel --sheet-dir DIR`"
+                ))
+            })?;
+        out
+    } else {
+        String::from_utf8(bytes.to_vec()).map_err(|_| {
+            Error::usage(format!(
+                "duel sheet '{name}' is not text: give a CSV (or .csv.gz) written by `tahur dudo duel --sheet-dir DIR`"
+            ))
+        })?
+    };
+    Ok(text)
 }
 
 /// The key of a hand given as face counts (aces first).
@@ -81,19 +107,28 @@ fn bid_slot(bid: Option<Bid>) -> Option<usize> {
     }
 }
 
-/// The key of a spot.
-fn spot_key(mover: u8, used: u8, after_pass: bool, bid: Option<Bid>) -> Option<usize> {
-    let head = (usize::from(mover) * 4 + usize::from(used)) * 2 + usize::from(after_pass);
+/// The key of a spot (`prev_face`: the face index of the bid before the standing one, for a
+/// table solved with `--memory face`).
+fn spot_key(
+    mover: u8,
+    used: u8,
+    after_pass: bool,
+    prev_face: Option<u8>,
+    bid: Option<Bid>,
+) -> Option<usize> {
+    let head = ((usize::from(mover) * 4 + usize::from(used)) * 2 + usize::from(after_pass)) * 7
+        + prev_face.map_or(0, |f| 1 + usize::from(f));
     bid_slot(bid).map(|slot| head * BID_SLOTS + slot)
 }
 
 impl DuelTable {
-    /// Reads a sheet CSV of a duel solved with the standing bid remembered (`--memory 1`).
-    /// `name` names the file in messages.
+    /// Reads a sheet CSV of a duel solved with the standing bid remembered (`--memory 1`), or
+    /// with the face of the bid before it too (`--memory face`). `name` names the file in
+    /// messages.
     pub fn parse(text: &str, name: &str) -> Result<DuelTable> {
         let bad = |line: usize, what: String| {
             Error::usage(format!(
-                "duel sheet '{name}' line {line}: {what}; give a CSV written by `tahur dudo duel --sheet-dir` with --memory 1"
+                "duel sheet '{name}' line {line}: {what}; give a CSV written by `tahur dudo duel --sheet-dir` with --memory 1 or face"
             ))
         };
         let mut lines = text.lines();
@@ -105,6 +140,7 @@ impl DuelTable {
         // Rows: (spot key, hand key, move, frequency), in file order.
         let mut rows: Vec<(usize, usize, TableMove, f64)> = Vec::new();
         let mut dice_each = None;
+        let mut face_memory = false;
         for (i, line) in lines.enumerate() {
             let n = i + 2;
             let cols: Vec<&str> = line.trim().split(',').collect();
@@ -116,12 +152,19 @@ impl DuelTable {
                 "other" => 1,
                 x => return Err(bad(n, format!("side '{x}' (opener or other)"))),
             };
-            if !cols[1].is_empty() {
-                return Err(bad(
-                    n,
-                    format!("a bid before the standing one ('{}')", cols[1]),
-                ));
-            }
+            let prev_face = match cols[1] {
+                "" => None,
+                x => match x.parse::<u8>() {
+                    Ok(d @ 1..=6) => Some(d - 1),
+                    _ => {
+                        return Err(bad(
+                            n,
+                            format!("a bid before the standing one ('{x}'), not a face 1 to 6"),
+                        ))
+                    }
+                },
+            };
+            face_memory |= prev_face.is_some();
             let bid = match cols[2] {
                 "open" => None,
                 x => Some(Bid::parse(x).map_err(|_| bad(n, format!("bid '{x}'")))?),
@@ -160,7 +203,7 @@ impl DuelTable {
                 .ok()
                 .filter(|p: &f64| (0.0..=1.0).contains(p))
                 .ok_or_else(|| bad(n, format!("probability '{}'", cols[7])))?;
-            let key = spot_key(mover, used, after_pass, bid)
+            let key = spot_key(mover, used, after_pass, prev_face, bid)
                 .ok_or_else(|| bad(n, format!("bid '{}' too high", cols[2])))?;
             rows.push((key, hand_key(&counts), mv, p));
         }
@@ -208,6 +251,7 @@ impl DuelTable {
         }
         Ok(DuelTable {
             dice_each,
+            face_memory,
             spot_of,
             hand_of,
             hands,
@@ -217,33 +261,36 @@ impl DuelTable {
         })
     }
 
-    /// The table shipped for a rule set (`data/dudo/duel-<rules>.csv`, built into tahur): Chimbo
-    /// 9's. Caleuchano's solved sheet is not shipped (its CSV, every paso spot of 252 hands,
-    /// runs to 59 MB): `None`.
-    pub fn builtin(set: RuleSet) -> Option<Arc<DuelTable>> {
+    /// The table shipped for a rule set, built into tahur and read on first use, both gzipped:
+    /// `data/dudo/duel-chimbo9.csv.gz` (30 MB of CSV: 703 spots, each bid once per face of the
+    /// bid before it) and `duel-caleuchano.csv.gz` (54 MB: every paso spot of 252 hands).
+    pub fn builtin(set: RuleSet) -> Arc<DuelTable> {
         static CHIMBO: OnceLock<Arc<DuelTable>> = OnceLock::new();
-        match set {
-            RuleSet::Chimbo9 => Some(
-                CHIMBO
-                    .get_or_init(|| {
-                        Arc::new(
-                            DuelTable::parse(
-                                include_str!("../../../../data/dudo/duel-chimbo9.csv"),
-                                "data/dudo/duel-chimbo9.csv",
-                            )
-                            .expect("the shipped duel sheet reads"),
-                        )
-                    })
-                    .clone(),
+        static CALEUCHANO: OnceLock<Arc<DuelTable>> = OnceLock::new();
+        let (cell, bytes, name): (_, &[u8], _) = match set {
+            RuleSet::Chimbo9 => (
+                &CHIMBO,
+                include_bytes!("../../../../data/dudo/duel-chimbo9.csv.gz"),
+                "data/dudo/duel-chimbo9.csv.gz",
             ),
-            RuleSet::Caleuchano => None,
-        }
+            RuleSet::Caleuchano => (
+                &CALEUCHANO,
+                include_bytes!("../../../../data/dudo/duel-caleuchano.csv.gz"),
+                "data/dudo/duel-caleuchano.csv.gz",
+            ),
+        };
+        cell.get_or_init(|| {
+            let text = sheet_text(bytes, name).expect("the shipped duel sheet unpacks");
+            Arc::new(DuelTable::parse(&text, name).expect("the shipped duel sheet reads"))
+        })
+        .clone()
     }
 
     /// A table that answers nothing (its bot plays its fallback throughout).
     pub fn empty() -> DuelTable {
         DuelTable {
             dice_each: 0,
+            face_memory: false,
             spot_of: vec![NONE; SPOT_KEYS],
             hand_of: vec![NONE; HAND_KEYS],
             hands: 0,
@@ -263,17 +310,27 @@ impl DuelTable {
         self.spots
     }
 
+    /// Whether the table's spots know the face of the bid before the standing one.
+    pub fn remembers_face(&self) -> bool {
+        self.face_memory
+    }
+
     /// The actions with cumulative frequencies at a spot for a hand (face counts), if the
-    /// table holds them.
+    /// table holds them. `before` is the bid the standing one raised (read only by a table
+    /// solved with `--memory face`).
     pub fn row(
         &self,
         mover: u8,
         used: u8,
         after_pass: bool,
+        before: Option<Bid>,
         bid: Option<Bid>,
         hand: &[u8; 6],
     ) -> Option<&[(TableMove, f64)]> {
-        let spot = self.spot_of[spot_key(mover, used, after_pass, bid)?];
+        let prev_face = before
+            .filter(|_| self.face_memory)
+            .map(|b| b.face.index() as u8);
+        let spot = self.spot_of[spot_key(mover, used, after_pass, prev_face, bid)?];
         let h = *self.hand_of.get(hand_key(hand))?;
         if spot == NONE || h == NONE {
             return None;
@@ -317,6 +374,7 @@ impl DuelTable {
             mover,
             used,
             view.pending_pass().is_some(),
+            view.previous_bid(),
             view.bid(),
             &hand,
         )?;
@@ -349,14 +407,23 @@ impl DuelTable {
     /// `out[a * H + h]`, actions as [`super::full::NodePolicy`] orders them (0 «dudo» where a
     /// bid stands, then the raises of [`DuelGame::raises`]); a hand the table lacks at the spot
     /// gets nothing.
-    pub fn fill(&self, game: &DuelGame, top: Option<usize>, mover: usize, out: &mut [f64]) {
+    pub fn fill(
+        &self,
+        game: &DuelGame,
+        mask: u32,
+        top: Option<usize>,
+        mover: usize,
+        out: &mut [f64],
+    ) {
         let h = game.hand_count();
         out.fill(0.0);
         let bid = top.map(|b| game.bids[b]);
+        let below = top.map_or(0, |t| mask & !(1u32 << t));
+        let before = (below != 0).then(|| game.bids[(31 - below.leading_zeros()) as usize]);
         let raises = &game.raises[top.unwrap_or(game.bid_count())];
         let offset = usize::from(top.is_some());
         for (hi, hand) in game.hands.iter().enumerate() {
-            let Some(row) = self.row(mover as u8, 0, false, bid, hand) else {
+            let Some(row) = self.row(mover as u8, 0, false, before, bid, hand) else {
                 continue;
             };
             let total = row.last().map_or(1.0, |e| e.1);
@@ -390,7 +457,7 @@ fn unit(rng: &mut impl Rng) -> f64 {
 pub struct TablePolicy<'a>(pub &'a DuelTable);
 
 impl super::full::NodePolicy for TablePolicy<'_> {
-    fn fill(&self, game: &DuelGame, _: u32, top: Option<usize>, mover: usize, out: &mut [f64]) {
-        self.0.fill(game, top, mover, out);
+    fn fill(&self, game: &DuelGame, mask: u32, top: Option<usize>, mover: usize, out: &mut [f64]) {
+        self.0.fill(game, mask, top, mover, out);
     }
 }

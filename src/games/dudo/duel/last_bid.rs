@@ -19,11 +19,29 @@ use super::game::DuelGame;
 /// threads' start costs more than the work).
 const PARALLEL_HANDS: usize = 40;
 
+/// What a player remembers of the bids besides the standing one (and the passes spent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Recall {
+    /// Nothing: the standing bid only.
+    StandingBid,
+    /// The bid before the standing one, whole.
+    TwoBids,
+    /// The face of the bid before the standing one: whether the other kept the face you bid
+    /// or moved to another, and from which. Six times the spots of the standing bid alone, and
+    /// most of what remembering the whole bid gives (three dice a side, plain, 300 iterations: a
+    /// full-history responder gains 0.16–0.20 against it, 0.15–0.19 against two bids,
+    /// 0.57–0.61 against the standing bid alone).
+    BidAndFace,
+}
+
 /// A decision point of the abstraction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Spot {
     /// The bid before the standing one, when the abstraction remembers two bids.
     pub prev: Option<u16>,
+    /// The face index (0 aces … 5 sixes) of the bid before the standing one, when the
+    /// abstraction remembers it ([`Recall::BidAndFace`]).
+    pub prev_face: Option<u8>,
     /// The standing bid (`None` at the opening).
     pub bid: Option<u16>,
     /// Who is to act: 0 the round's opener, 1 the other.
@@ -67,9 +85,9 @@ struct Node {
 /// What a backward pass does at one player's spots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pass {
-    /// CFR+ update of both players' regrets and averages (simultaneous updates: one backward
-    /// pass serves both, half the work of alternating ones on these matrices).
-    Cfr,
+    /// CFR+ update of this player's regrets and average (alternating updates: the other side
+    /// keeps the strategy it had, the next pass updates it against this player's new one).
+    Cfr(usize),
     /// This player best-responds, spot by spot.
     Best(usize),
     /// Nobody deviates: the profile's value.
@@ -95,16 +113,15 @@ pub struct LastBid<'g> {
     values: Vec<Vec<f64>>,
     /// Scratch: the other side's reach with chance at one spot.
     other: Vec<f64>,
-    /// Bids remembered: 1 (the standing bid) or 2 (and the one before).
-    memory: usize,
+    /// What a player remembers.
+    recall: Recall,
     iterations: u64,
 }
 
 impl<'g> LastBid<'g> {
     /// The abstraction of `game`, every regret at zero.
-    pub fn new(game: &'g DuelGame, memory: usize) -> LastBid<'g> {
-        assert!((1..=2).contains(&memory), "one or two bids remembered");
-        let (nodes, index) = spots(game, memory == 2);
+    pub fn new(game: &'g DuelGame, recall: Recall) -> LastBid<'g> {
+        let (nodes, index) = spots(game, recall);
         let h = game.hand_count();
         let per_node = |f: &dyn Fn(&Node) -> usize| -> Vec<Vec<f64>> {
             nodes.iter().map(|n| vec![0.0; f(n)]).collect()
@@ -118,7 +135,7 @@ impl<'g> LastBid<'g> {
             reach: [per_node(&|_| h), per_node(&|_| h)],
             values: per_node(&|_| h * h),
             other: vec![0.0; h],
-            memory,
+            recall,
             game,
             nodes,
             index,
@@ -141,11 +158,20 @@ impl<'g> LastBid<'g> {
         self.nodes.len()
     }
 
-    /// One CFR+ iteration with simultaneous updates, the average weighted by the iteration.
+    /// One CFR+ iteration with alternating updates (the opener's regrets, then the other's
+    /// against the opener's new strategy), the average weighted by the iteration.
+    ///
+    /// Alternating rather than simultaneous: it costs two passes instead of one, but in this
+    /// imperfect-recall abstraction it reaches a lower spot-by-spot exploitability in the same
+    /// time (three dice a side, plain: 0.057 after 300 iterations against 0.080 after 600
+    /// simultaneous ones) and a sheet that plays better (Caleuchano: from losing to `honest`
+    /// to beating it).
     pub fn iterate(&mut self) {
         self.iterations += 1;
-        self.current_strategy();
-        self.run(Pass::Cfr);
+        for player in 0..2 {
+            self.current_strategy();
+            self.run(Pass::Cfr(player));
+        }
     }
 
     /// The opener's expected payoff in [−1, 1] when both sides play the average strategy.
@@ -279,7 +305,7 @@ impl<'g> LastBid<'g> {
             let mover = usize::from(self.nodes[n].spot.mover);
             let deciding = match pass {
                 Pass::Best(p) => p == mover,
-                Pass::Cfr => true,
+                Pass::Cfr(p) => p == mover,
                 Pass::Evaluate => false,
             };
             if deciding {
@@ -289,7 +315,7 @@ impl<'g> LastBid<'g> {
                 let cfv = &self.cfv[n];
                 let sigma = &mut self.sigma[n];
                 match pass {
-                    Pass::Cfr => {
+                    Pass::Cfr(_) => {
                         let (regret, average) = (&mut self.regret[n], &mut self.average[n]);
                         let own = &self.reach[mover][n];
                         for hand in 0..h {
@@ -505,9 +531,10 @@ fn normalise(weights: &[f64], h: usize, out: &mut [f64]) {
 }
 
 /// Every spot reachable from the opening, in an order every action climbs, with its index.
-fn spots(game: &DuelGame, two: bool) -> (Vec<Node>, HashMap<Spot, usize>) {
+fn spots(game: &DuelGame, recall: Recall) -> (Vec<Node>, HashMap<Spot, usize>) {
     let root = Spot {
         prev: None,
+        prev_face: None,
         bid: None,
         mover: 0,
         used: 0,
@@ -518,7 +545,7 @@ fn spots(game: &DuelGame, two: bool) -> (Vec<Node>, HashMap<Spot, usize>) {
     let mut found: HashMap<Spot, ()> = HashMap::from([(root, ())]);
     let mut i = 0;
     while i < seen.len() {
-        for (_, next) in actions_of(game, &seen[i], two) {
+        for (_, next) in actions_of(game, &seen[i], recall) {
             if let Some(s) = next {
                 if found.insert(s, ()).is_none() {
                     seen.push(s);
@@ -534,13 +561,14 @@ fn spots(game: &DuelGame, two: bool) -> (Vec<Node>, HashMap<Spot, usize>) {
             s.mover,
             s.used,
             s.prev.map_or(0, |b| b + 1),
+            s.prev_face.map_or(0, |f| f + 1),
         )
     });
     let index: HashMap<Spot, usize> = seen.iter().enumerate().map(|(i, s)| (*s, i)).collect();
     let nodes = seen
         .iter()
         .map(|s| {
-            let acts = actions_of(game, s, two);
+            let acts = actions_of(game, s, recall);
             let mover = usize::from(s.mover);
             let next = acts
                 .iter()
@@ -565,7 +593,7 @@ fn spots(game: &DuelGame, two: bool) -> (Vec<Node>, HashMap<Spot, usize>) {
 }
 
 /// The actions at a spot and the spot each leads to (`None`: the round ends).
-fn actions_of(game: &DuelGame, s: &Spot, two: bool) -> Vec<(Move, Option<Spot>)> {
+fn actions_of(game: &DuelGame, s: &Spot, recall: Recall) -> Vec<(Move, Option<Spot>)> {
     let mut out = Vec::new();
     let other = 1 - s.mover;
     let raises = match s.bid {
@@ -579,7 +607,11 @@ fn actions_of(game: &DuelGame, s: &Spot, two: bool) -> Vec<(Move, Option<Spot>)>
         out.push((
             Move::Raise(r),
             Some(Spot {
-                prev: if two { s.bid } else { None },
+                prev: s.bid.filter(|_| recall == Recall::TwoBids),
+                prev_face: s
+                    .bid
+                    .filter(|_| recall == Recall::BidAndFace)
+                    .map(|b| game.bids[usize::from(b)].face.index() as u8),
                 bid: Some(r),
                 mover: other,
                 used: s.used,
@@ -592,6 +624,7 @@ fn actions_of(game: &DuelGame, s: &Spot, two: bool) -> Vec<(Move, Option<Spot>)>
             Move::Pass,
             Some(Spot {
                 prev: s.prev,
+                prev_face: s.prev_face,
                 bid: s.bid,
                 mover: other,
                 used: s.used | (1 << s.mover),
@@ -618,10 +651,13 @@ impl<'g> LastBid<'g> {
 impl NodePolicy for LastBidPolicy<'_, '_> {
     fn fill(&self, game: &DuelGame, mask: u32, top: Option<usize>, mover: usize, out: &mut [f64]) {
         let below = top.map_or(0, |t| mask & !(1u32 << t));
-        let prev =
-            (self.solver.memory == 2 && below != 0).then(|| (31 - below.leading_zeros()) as u16);
+        let before = (below != 0).then(|| (31 - below.leading_zeros()) as u16);
+        let recall = self.solver.recall;
         let spot = Spot {
-            prev,
+            prev: before.filter(|_| recall == Recall::TwoBids),
+            prev_face: before
+                .filter(|_| recall == Recall::BidAndFace)
+                .map(|b| game.bids[usize::from(b)].face.index() as u8),
             bid: top.map(|b| b as u16),
             mover: mover as u8,
             used: 0,

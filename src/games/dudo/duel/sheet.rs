@@ -52,12 +52,18 @@ pub fn action_key(game: &DuelGame, m: Move) -> String {
     }
 }
 
-/// The key of a spot as the CSV writes it (side, prev, bid, passes, after_pass).
+/// The key of a spot as the CSV writes it (side, prev, bid, passes, after_pass): `prev` is the
+/// bid before the standing one (`--memory 2`), the face of that bid as a digit 1 to 6
+/// (`--memory face`), or empty.
 pub fn spot_key(game: &DuelGame, s: &Spot) -> String {
+    let prev = match s.prev_face {
+        Some(f) => (f + 1).to_string(),
+        None => bid_text(game, s.prev),
+    };
     format!(
         "{},{},{},{},{}",
         side(s.mover),
-        bid_text(game, s.prev),
+        prev,
         if s.bid.is_none() {
             "open".to_string()
         } else {

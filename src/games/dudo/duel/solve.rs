@@ -6,8 +6,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::full::{FullRecall, Judge, MAX_FULL_BIDS};
-use super::game::{DuelGame, DuelRules};
-use super::last_bid::{LastBid, Move};
+use super::game::{DuelGame, DuelRules, MAX_DICE_EACH};
+use super::last_bid::{LastBid, Move, Recall};
 use crate::rng::{ChunkStreams, Rng};
 
 /// What a player remembers of the round's bids.
@@ -17,39 +17,55 @@ pub enum Memory {
     Full,
     /// The standing bid and, with 2, the one before it (an abstraction).
     Bids(u8),
+    /// The standing bid and the face of the one before it (an abstraction).
+    Face,
 }
 
 impl Memory {
     /// The memory solved by default: full recall for one die a side, the last two bids for two
-    /// and three dice, the standing bid alone for four and five (the spots' matrices grow with
-    /// the square of the hands).
-    pub fn default_for(dice_each: u32) -> Memory {
+    /// and three dice, the standing bid and the face before it for four and five (the spots'
+    /// matrices grow with the square of the hands), the standing bid alone under Caleuchano's
+    /// five (paso already multiplies its spots by six: 719 of them).
+    pub fn default_for(rules: DuelRules, dice_each: u32) -> Memory {
         match dice_each {
             1 => Memory::Full,
             2 | 3 => Memory::Bids(2),
-            _ => Memory::Bids(1),
+            _ if rules == DuelRules::Caleuchano && dice_each == MAX_DICE_EACH => Memory::Bids(1),
+            _ => Memory::Face,
         }
     }
 
-    /// Parses `full`, `1` or `2` (bids remembered).
+    /// Parses `full`, `1` or `2` (bids remembered), or `face`.
     pub fn parse(text: &str) -> Option<Memory> {
         match text.trim() {
             "full" => Some(Memory::Full),
             "1" => Some(Memory::Bids(1)),
             "2" => Some(Memory::Bids(2)),
+            "face" => Some(Memory::Face),
             _ => None,
         }
     }
 
     /// What [`Memory::parse`] accepts.
     pub const ACCEPTS: &'static str =
-        "use full (every bid, one die a side only), 1 (the standing bid) or 2 (and the one before)";
+        "use full (every bid, one die a side only), 1 (the standing bid), 2 (and the one before) or face (the standing bid and the face of the one before)";
 
     /// The command-line name.
     pub fn key(self) -> String {
         match self {
             Memory::Full => "full".into(),
             Memory::Bids(n) => n.to_string(),
+            Memory::Face => "face".into(),
+        }
+    }
+
+    /// The abstraction's recall (`None` for full recall).
+    pub fn recall(self) -> Option<Recall> {
+        match self {
+            Memory::Full => None,
+            Memory::Bids(1) => Some(Recall::StandingBid),
+            Memory::Bids(_) => Some(Recall::TwoBids),
+            Memory::Face => Some(Recall::BidAndFace),
         }
     }
 
@@ -60,7 +76,8 @@ impl Memory {
             Memory::Bids(1) => {
                 "abstraction: a player remembers the standing bid only (and passes spent)"
             }
-            _ => "abstraction: a player remembers the standing bid and the one before it (and passes spent)",
+            Memory::Face => "abstraction: a player remembers the standing bid and the face of the bid before it (and passes spent)",
+            Memory::Bids(_) => "abstraction: a player remembers the standing bid and the one before it (and passes spent)",
         }
     }
 }
@@ -161,8 +178,9 @@ pub fn solve<'g>(
             };
             (Solved::Full(s), result)
         }
-        Memory::Bids(n) => {
-            let mut s = Box::new(LastBid::new(game, usize::from(n)));
+        Memory::Bids(_) | Memory::Face => {
+            let recall = spec.memory.recall().expect("an abstraction");
+            let mut s = Box::new(LastBid::new(game, recall));
             let (curve, interrupted) =
                 iterate(spec.iterations, every, stop, &mut tick, |measure| {
                     s.iterate();

@@ -164,8 +164,9 @@ fn standing_bid_abstraction_is_judged_in_the_full_game() {
     // The abstraction's own evaluation of its profile and the full-recall walk agree, and a
     // best response with full recall gains more than the spot-by-spot one.
     let game = DuelGame::new(DuelRules::Plain, 1);
-    for memory in [1, 2] {
-        let mut solver = last_bid::LastBid::new(&game, memory);
+    use last_bid::Recall;
+    for recall in [Recall::StandingBid, Recall::TwoBids, Recall::BidAndFace] {
+        let mut solver = last_bid::LastBid::new(&game, recall);
         for _ in 0..50 {
             solver.iterate();
         }
@@ -217,7 +218,7 @@ fn paso_spots_and_pass_hands_follow_the_engine() {
         .map(|(w, _)| w)
         .sum();
     assert!((stands - odds.holds() as f64 / odds.total as f64).abs() < 1e-12);
-    let solver = last_bid::LastBid::new(&game, 1);
+    let solver = last_bid::LastBid::new(&game, last_bid::Recall::StandingBid);
     let spots: Vec<_> = solver.spots().copied().collect();
     // A pass is offered once a bid stands and while the mover's pass is unspent; after a pass
     // the next player may doubt it, raise the bid before it, or pass too.
