@@ -10,6 +10,7 @@
 //! any rule set whose bids it names; an action the rules do not allow is never played (the
 //! fallback decides then).
 
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use super::game::DuelGame;
@@ -91,6 +92,12 @@ pub fn sheet_text(bytes: &[u8], name: &str) -> Result<String> {
     Ok(text)
 }
 
+/// A bid's text parsed, remembered by its text (a sheet names a few hundred bids a million
+/// times).
+fn parsed<'t>(memo: &mut HashMap<&'t str, Option<Bid>>, text: &'t str) -> Option<Bid> {
+    *memo.entry(text).or_insert_with(|| Bid::parse(text).ok())
+}
+
 /// The key of a hand given as face counts (aces first).
 fn hand_key(counts: &[u8; 6]) -> usize {
     counts.iter().rev().fold(0, |k, &c| k * 6 + usize::from(c))
@@ -141,11 +148,21 @@ impl DuelTable {
         let mut rows: Vec<(usize, usize, TableMove, f64)> = Vec::new();
         let mut dice_each = None;
         let mut face_memory = false;
+        let mut bids: HashMap<&str, Option<Bid>> = HashMap::new();
         for (i, line) in lines.enumerate() {
             let n = i + 2;
-            let cols: Vec<&str> = line.trim().split(',').collect();
-            if cols.len() != 8 {
-                return Err(bad(n, format!("{} columns, expected 8", cols.len())));
+            // A shipped sheet has a million rows: no allocation per row, each bid text parsed
+            // once.
+            let mut cols = [""; 8];
+            let mut count = 0;
+            for c in line.trim().split(',') {
+                if let Some(slot) = cols.get_mut(count) {
+                    *slot = c;
+                }
+                count += 1;
+            }
+            if count != 8 {
+                return Err(bad(n, format!("{count} columns, expected 8")));
             }
             let mover = match cols[0] {
                 "opener" => 0,
@@ -167,7 +184,7 @@ impl DuelTable {
             face_memory |= prev_face.is_some();
             let bid = match cols[2] {
                 "open" => None,
-                x => Some(Bid::parse(x).map_err(|_| bad(n, format!("bid '{x}'")))?),
+                x => Some(parsed(&mut bids, x).ok_or_else(|| bad(n, format!("bid '{x}'")))?),
             };
             let used = match cols[3] {
                 "none" => 0,
@@ -196,7 +213,9 @@ impl DuelTable {
             let mv = match cols[6] {
                 "dudo" => TableMove::Doubt,
                 "paso" => TableMove::Pass,
-                x => TableMove::Bid(Bid::parse(x).map_err(|_| bad(n, format!("action '{x}'")))?),
+                x => TableMove::Bid(
+                    parsed(&mut bids, x).ok_or_else(|| bad(n, format!("action '{x}'")))?,
+                ),
             };
             let p: f64 = cols[7]
                 .parse()
