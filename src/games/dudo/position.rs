@@ -938,13 +938,14 @@ fn read(rules: &Rules, text: &str) -> Result<Seen> {
     }
     let last_bid = bids.iter().rposition(|w| matches!(w.entry, Entry::Bid(_)));
     // The bid the standing one raised: the bid entry before it.
-    let prev_bid = last_bid.and_then(|i| {
-        bids[..i].iter().rev().find_map(|w| match w.entry {
-            Entry::Bid(b) => Some(b),
-            Entry::Paso => None,
+    let prev_bid = last_bid
+        .and_then(|i| {
+            bids[..i].iter().rev().find_map(|w| match w.entry {
+                Entry::Bid(b) => Some(b),
+                Entry::Paso => None,
+            })
         })
-    });
-    let prev_bid = prev_bid.flatten();
+        .flatten();
     let (bid, bidder) = match last_bid {
         None => (None, opener.seat),
         Some(i) => match bids[i].entry {

@@ -437,8 +437,7 @@ impl DuelTable {
         let h = game.hand_count();
         out.fill(0.0);
         let bid = top.map(|b| game.bids[b]);
-        let below = top.map_or(0, |t| mask & !(1u32 << t));
-        let before = (below != 0).then(|| game.bids[(31 - below.leading_zeros()) as usize]);
+        let before = super::full::bid_before(mask, top).map(|b| game.bids[b]);
         let raises = &game.raises[top.unwrap_or(game.bid_count())];
         let offset = usize::from(top.is_some());
         for (hi, hand) in game.hands.iter().enumerate() {

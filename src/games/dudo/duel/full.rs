@@ -30,6 +30,13 @@ pub trait NodePolicy {
     fn fill(&self, game: &DuelGame, mask: u32, top: Option<usize>, mover: usize, out: &mut [f64]);
 }
 
+/// The bid the standing one raised in the history `mask` (standing bid `top`): the highest
+/// bid below it, since bids only climb (`None` at the opening bid or before it).
+pub fn bid_before(mask: u32, top: Option<usize>) -> Option<usize> {
+    let below = top.map_or(0, |t| mask & !(1u32 << t));
+    (below != 0).then(|| (31 - below.leading_zeros()) as usize)
+}
+
 /// Scratch of one depth of the walk (allocated once: the walk allocates nothing).
 #[derive(Clone, Debug)]
 struct Level {

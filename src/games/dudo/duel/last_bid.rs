@@ -34,6 +34,21 @@ pub enum Recall {
     BidAndFace,
 }
 
+impl Recall {
+    /// What a spot keeps of the bid before its standing one (`before`, an index into the
+    /// game's bids): the bid itself ([`Spot::prev`]) or its face ([`Spot::prev_face`]).
+    fn keeps(self, game: &DuelGame, before: Option<u16>) -> (Option<u16>, Option<u8>) {
+        match self {
+            Recall::StandingBid => (None, None),
+            Recall::TwoBids => (before, None),
+            Recall::BidAndFace => (
+                None,
+                before.map(|b| game.bids[usize::from(b)].face.index() as u8),
+            ),
+        }
+    }
+}
+
 /// A decision point of the abstraction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Spot {
@@ -603,15 +618,14 @@ fn actions_of(game: &DuelGame, s: &Spot, recall: Recall) -> Vec<(Move, Option<Sp
             &game.raises[usize::from(b)]
         }
     };
+    // What the next spot keeps of the bid a raise raises: this spot's standing bid.
+    let (prev, prev_face) = recall.keeps(game, s.bid);
     for &r in raises {
         out.push((
             Move::Raise(r),
             Some(Spot {
-                prev: s.bid.filter(|_| recall == Recall::TwoBids),
-                prev_face: s
-                    .bid
-                    .filter(|_| recall == Recall::BidAndFace)
-                    .map(|b| game.bids[usize::from(b)].face.index() as u8),
+                prev,
+                prev_face,
                 bid: Some(r),
                 mover: other,
                 used: s.used,
@@ -650,14 +664,11 @@ impl<'g> LastBid<'g> {
 
 impl NodePolicy for LastBidPolicy<'_, '_> {
     fn fill(&self, game: &DuelGame, mask: u32, top: Option<usize>, mover: usize, out: &mut [f64]) {
-        let below = top.map_or(0, |t| mask & !(1u32 << t));
-        let before = (below != 0).then(|| (31 - below.leading_zeros()) as u16);
-        let recall = self.solver.recall;
+        let before = super::full::bid_before(mask, top).map(|b| b as u16);
+        let (prev, prev_face) = self.solver.recall.keeps(game, before);
         let spot = Spot {
-            prev: before.filter(|_| recall == Recall::TwoBids),
-            prev_face: before
-                .filter(|_| recall == Recall::BidAndFace)
-                .map(|b| game.bids[usize::from(b)].face.index() as u8),
+            prev,
+            prev_face,
             bid: top.map(|b| b as u16),
             mover: mover as u8,
             used: 0,
