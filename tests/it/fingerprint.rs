@@ -69,7 +69,9 @@ const RUNS: &[(&str, &str)] = &[
     // were recorded again with issue 26; every figure of the other 21 runs is as before. They
     // also pin the bank that draws to a fixed total (`--bank-draw fixed`, `bank-draw=fixed`),
     // the default until issue 26 made the bank that draws by what it sees the default: no
-    // figure moved with it.
+    // figure moved with it. veintiuno-sim-2 and veintiuno-compare-2 (two decks) were recorded
+    // again with issue 25: a hand splits again as often as pairs come ("puede volver a abrir si
+    // tiene cómo hacerlo"), no longer up to four hands, and two decks hold eight cards of a rank.
     ("veintiuno-sim-1", "veintiuno sim --players 4 --bank-puje on --bank-draw fixed --hands 50000 --seed 1"),
     ("veintiuno-sim-2", "veintiuno sim --players 5 --policies basic,mimic:16 --house puje=off,decks=2 --bank-draw fixed --hands 30000 --seed 2"),
     ("veintiuno-sim-3", "veintiuno sim --players 2 --policies sheet --bank-draw fixed --hands 30000 --seed 3 --check"),
@@ -137,6 +139,8 @@ const RUNS_ALL_GAMES: &[(&str, &str)] = &[
     // The 21 runs pin the bank that sends al puje and draws to a fixed total, the defaults
     // before issue 26 (see RUNS); veintiuno-bank-1 is exact, against the fixed bank always.
     ("veintiuno-tournament-1", "veintiuno tournament --players 4 --house bank-puje=on,bank-draw=fixed --hands 20000 --seed 5"),
+    // veintiuno-flags-1 was recorded again with issue 25 (its decks=2 row): splits are no
+    // longer limited to four hands (see RUNS).
     ("veintiuno-flags-1", "veintiuno flags --players 4 --house bank-puje=on,bank-draw=fixed --hands 20000 --seed 6"),
 ];
 
@@ -363,8 +367,9 @@ fn runs_to_rewrite() -> Vec<String> {
 }
 
 /// Runs of [`RUNS`] recorded again in today's JSON (not the shape before the shared layer),
-/// after issue 26's Durak and Ocho loco rules fixes moved their figures (see the comments in
-/// [`RUNS`]): compared figure for figure without the old names.
+/// after issue 26's Durak and Ocho loco rules fixes and issue 25's splits without a four-hand
+/// limit moved their figures (see the comments in [`RUNS`]): compared figure for figure without
+/// the old names.
 const RECORDED_AGAIN: &[&str] = &[
     "durak-sim-1",
     "durak-sim-2",
@@ -386,6 +391,8 @@ const RECORDED_AGAIN: &[&str] = &[
     "durak-flags-2",
     "durak-flags-3",
     "durak-flags-4",
+    "veintiuno-sim-2",
+    "veintiuno-compare-2",
 ];
 
 #[test]

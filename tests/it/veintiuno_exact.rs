@@ -200,27 +200,39 @@ fn composition_bank_equals_brute_force_over_physical_cards() {
 /// dealing the rest of the shoe at random: 100 000 deals per hand, each move played from the
 /// same deal (a clone of the table), later decisions by `basic`; each mean within 4 standard
 /// errors of the exact value. Splits included: a pair of 7s against a 4, which `basic` splits
-/// (and splits again when a 7 comes).
+/// (and splits again when a 7 comes), from one deck and from two (six 7s left: one pair can
+/// become seven hands), fresh and with most other cards of the second deck gone (7s come more
+/// often).
 #[test]
 fn exact_moves_match_the_engine_dealing_at_random() {
     use tahur::games::veintiuno::engine::{BankPolicy, Move, PlayerPolicy, Table};
     use tahur::games::veintiuno::solve::hand_evs;
     use tahur::rng::{Rng, SeedableRng, Stream};
     let c = |s: &str| Card::parse(s).unwrap();
-    let opts = Options::default();
     let policy = PlayerPolicy::basic();
-    // (hand, up card, cards already dealt)
+    // (hand, up card, cards already dealt, decks)
     let cases = [
-        ("JH,6S", "7C", ""),
-        ("AD,5C", "4S", ""),
-        ("6H,7D", "KS", ""),
-        ("QH,5S", "2C", "AH,AS,KD,KS,QD,7C,7H,2D,3C"),
-        ("4D,3H", "5S", "JH,JD,QS,KC,6C,6D,2S"),
-        ("7H,7D", "4S", ""),
+        ("JH,6S", "7C", "", 1),
+        ("AD,5C", "4S", "", 1),
+        ("6H,7D", "KS", "", 1),
+        ("QH,5S", "2C", "AH,AS,KD,KS,QD,7C,7H,2D,3C", 1),
+        ("4D,3H", "5S", "JH,JD,QS,KC,6C,6D,2S", 1),
+        ("7H,7D", "4S", "", 1),
+        ("7H,7D", "4S", "", 2),
+        (
+            "7S,7C",
+            "5D",
+            "AH,AS,AD,AC,2H,2S,2D,2C,3H,3S,3D,3C,4H,4S,4D,4C,6H,6S,6D,6C,JH,JS,QH,QS,KH,KS",
+            2,
+        ),
     ];
     const DEALS: u64 = 100_000;
     let mut rng = Stream::seed_from_u64(21);
-    for (hand, up, removed) in cases {
+    for (hand, up, removed, decks) in cases {
+        let opts = Options {
+            decks,
+            ..Options::default()
+        };
         let hand: Vec<Card> = hand.split(',').map(c).collect();
         let up = c(up);
         let removed: Vec<Card> = removed
@@ -229,7 +241,7 @@ fn exact_moves_match_the_engine_dealing_at_random() {
             .map(c)
             .collect();
         let comp = Composition::from_removed(
-            1,
+            decks,
             &removed
                 .iter()
                 .map(|c| c.to_string())
@@ -251,12 +263,13 @@ fn exact_moves_match_the_engine_dealing_at_random() {
         while n < DEALS {
             table.restart(Stream::seed_from_u64(rng.next_u64()));
             // The cards dealt before lie at the bottom of the shoe, out of this hand's reach.
-            let mut next = vec![None; 40];
+            let cards = 40 * decks as usize;
+            let mut next = vec![None; cards];
             next[0] = Some(hand[0]);
             next[2] = Some(hand[1]);
             next[3] = Some(up);
             for (k, &r) in removed.iter().enumerate() {
-                next[39 - k] = Some(r);
+                next[cards - 1 - k] = Some(r);
             }
             table.put_next(&next).unwrap();
             table.start_hand();

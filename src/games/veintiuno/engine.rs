@@ -11,7 +11,9 @@
 //!   the end; the bank wins ties.
 //! - The bank changes hands only when a player shows 21 in two cards; the first such player in
 //!   playing order takes the bank from the next hand.
-//! - A split puts twice the first bet on the new hand; hands may be split again up to four hands.
+//! - A split puts twice the first bet on the new hand; a hand that pairs again may be split again
+//!   as long as the new stake fits ("puede volver a abrir si tiene cómo hacerlo"): no limit on
+//!   the number of hands.
 //!   Tapo y quedo is not available after a split ("si uno ya se abrió, juega abierto").
 //! - "Mandar al puje": a bank whose two cards count 20 (a 12 that counts 20, a relancina, two
 //!   figures) sends every unsettled player hand to draw until 21 or bust, and then stands.
@@ -24,8 +26,10 @@ use crate::rng::{Rng, Stream};
 
 /// The most players at one table (bank included).
 pub const MAX_SEATS: usize = 8;
-/// The most hands one player can hold after splits.
-pub const MAX_SPLIT_HANDS: usize = 4;
+/// The most hands one player can hold after splits: every card of one rank in the most decks
+/// the rules allow (8), so the rules' own limit (the stake) is the only one that binds, unless
+/// a hand so long that the dealer opens another deck meets a 33rd card of the rank.
+pub const MAX_SPLIT_HANDS: usize = 32;
 
 /// A player's decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -571,6 +575,10 @@ impl Table {
     /// hands, the first cards of a hand are each player's first card in playing order, the
     /// bank's hole card, each player's second card, the bank's up card. An error when a card
     /// is not in the undealt shoe (or is asked for twice more than it holds).
+    ///
+    /// With more decks than one, the copy moved is drawn at random among those not set yet (the
+    /// table's stream): taking the first would leave the other copies later in the shoe than
+    /// chance puts them, and a shuffled shoe would no longer be uniform given the cards set.
     pub fn put_next(&mut self, cards: &[Option<Card>]) -> Result<(), String> {
         let start = self.pos;
         if start + cards.len() > self.shoe.len() {
@@ -582,9 +590,20 @@ impl Table {
             let want = c.index() as u8;
             let at = start + k;
             // Not from a place already set.
+            let free = |j: &usize| self.shoe[*j] == want && (*j >= at || !fixed(*j));
+            let copies = (start..self.shoe.len()).filter(free).count();
+            if copies == 0 {
+                return Err(format!("card {c} is not in the undealt shoe"));
+            }
+            let pick = if copies == 1 {
+                0
+            } else {
+                crate::rng::uniform_below(&mut self.rng, copies)
+            };
             let from = (start..self.shoe.len())
-                .find(|&j| self.shoe[j] == want && (j >= at || !fixed(j)))
-                .ok_or_else(|| format!("card {c} is not in the undealt shoe"))?;
+                .filter(free)
+                .nth(pick)
+                .expect("counted above");
             self.shoe.swap(at, from);
         }
         Ok(())

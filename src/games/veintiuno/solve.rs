@@ -18,15 +18,16 @@
 //!   with the card after (2 units), both dealt at once; a split hand may be a two-card special
 //!   (21 in two cards and moñona are paid at once), may withdraw on 13, never plays tapo; the
 //!   hands are played in the engine's order, and a hand that pairs again is split again (a new
-//!   hand of 2 units) up to the engine's four hands. Each hand is solved from the shoe after the
-//!   pair cards of its own line and its own second card, as if the other hands drew nothing:
-//!   that is exact, not an approximation — no decision (the sheet's, the fixed bank's) looks at
-//!   the other hands' cards, so to each hand and to the bank those cards are cards dealt unseen,
-//!   which do not change the odds of what comes after (the burn-card argument; the tests deal
-//!   every ordering of tiny shoes through the engine, splitting again included, and find split
-//!   values equal to 1e-12). It needs the four-hand limit never to bind, true while at most two
-//!   cards of the pair's rank are left (one deck); with more (two decks or more, an infinite
-//!   shoe) a split is valued without splitting again.
+//!   hand of 2 units), as often as pairs come (the rules limit only the stake). Each hand is
+//!   solved from the shoe after the pair cards of its own line and its own second card, as if
+//!   the other hands drew nothing: that is exact, not an approximation — no decision (the
+//!   sheet's, the fixed bank's) looks at the other hands' cards, and no limit on the number of
+//!   hands lets one line's pairs stop another's, so to each hand and to the bank those cards are
+//!   cards dealt unseen, which do not change the odds of what comes after (the burn-card
+//!   argument; the tests deal every ordering of tiny shoes through the engine, splitting again
+//!   included, five hands from one pair of two decks among them, and find split values equal to
+//!   1e-12). In an infinite shoe a line that pairs again meets the same shoe: its values are the
+//!   fixed point of a small linear system, solved to the last bit.
 //! - Suits matter only where a 12 of one suit counts 21: the solver keeps the suits of the ranks
 //!   that can make such a 12 with the up card (or with a split pair) and pools the others.
 //! - A shoe that runs dry (no card left but the hole card) ends the drawing: the player stands,
@@ -37,7 +38,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::cards::{rank_points, Card, DECK, RANK_COUNT};
-use super::engine::{Decision, Move, PlayerPolicy, MAX_SPLIT_HANDS};
+use super::engine::{Decision, Move, PlayerPolicy};
 use super::rules::{two_card, two_card_total, Options, Points, TwoCard};
 
 /// The Fx hash (multiply and rotate): the memo keys are small arrays of counts.
@@ -79,6 +80,14 @@ impl Hasher for Fx {
 }
 
 type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// Cards of a pair's rank left up to which a split is solved splitting again every time a pair
+/// comes (exact): two decks hold eight cards of a rank, six left after the pair.
+pub const SPLIT_EXACT_LEFT: u32 = 6;
+/// How many times one line of a split is solved splitting again when more cards of the pair's
+/// rank are left (three decks or more): each depth is a new shoe to solve every hand from, and
+/// deeper lines are rare (see [`Solver::split`]).
+pub const SPLIT_DEPTH_MANY_DECKS: u8 = 3;
 
 /// The bank's final total: `[t]` for t = 0..=21, `[22]` = bust.
 pub type Dist = [f64; 23];
@@ -123,6 +132,9 @@ pub struct Solver<'a> {
     dist_memo: FxMap<u128, u32>,
     dists: Vec<Dist>,
     hand_memo: FxMap<(u128, u8, bool, u8), f64>,
+    /// Lines of splits by the cards unseen, the line's first card and how often it may still
+    /// split again.
+    split_memo: HashMap<(Shoe, u8, u8), (f64, f64)>,
 }
 
 /// The ranks that make 12 with a card of rank `rank` (where suits can count: a 12 of one suit).
@@ -167,6 +179,7 @@ impl<'a> Solver<'a> {
             dist_memo: FxMap::default(),
             dists: Vec::new(),
             hand_memo: FxMap::default(),
+            split_memo: HashMap::new(),
         };
         for i in 0..DECK {
             let hole = Card::from_index(i);
@@ -444,17 +457,22 @@ impl<'a> Solver<'a> {
     /// EV of splitting the pair `first`, `second` (card indices in this solver's shoe, with
     /// the cards unseen `s`), as the engine deals it: the next card joins the first (the bet
     /// stays), the card after it the second (a new hand of 2 units); a hand that is a pair
-    /// again is split again, up to [`MAX_SPLIT_HANDS`] hands, when `resplit` (a new hand of 2
-    /// units each time); then each hand is played out with `policy` in the engine's order.
+    /// again is split again when `resplit` (a new hand of 2 units each time, as many times as
+    /// pairs come: the rules set no limit but the stake); then each hand is played out with
+    /// `policy` in the engine's order.
     ///
-    /// Exact. No decision (the policy's, the fixed bank's) looks at another hand's cards, so to
-    /// each hand every card dealt to the others is a card dealt unseen (the burn-card
-    /// argument): a hand is solved from the cards left after the pair cards of its own line,
-    /// its own second card gone (`split_line`, one line of splits). That needs the four-hand
-    /// limit never to bind, true while at most two cards of the pair's rank are left (always
-    /// with one deck). With more (two decks or more, or an infinite shoe), whether a hand may
-    /// split again depends on how often the hands before it did; there the split is valued
-    /// without splitting again (the engine still does, where the policy says so).
+    /// Exact while at most [`SPLIT_EXACT_LEFT`] cards of the pair's rank are left (two decks or
+    /// fewer), and in an infinite shoe. No decision (the policy's, the fixed bank's) looks at
+    /// another hand's cards, and nothing limits how often a hand splits again, so to each hand
+    /// every card dealt to the others is a card dealt unseen (the burn-card argument): a hand
+    /// is solved from the cards left after the pair cards of its own line, its own second card
+    /// gone (`split_line`, one line of splits). With more cards of the rank left, a line that
+    /// has split [`SPLIT_DEPTH_MANY_DECKS`] times more is not split again: each depth is a new
+    /// shoe to solve every hand from (eight decks: 1.3 s with none, 4.4 s three deep, 21 s six
+    /// deep), and each depth moves a cell about six times less than the one before (eight
+    /// decks, pair 22 against a 3: 0.12, 0.024, 0.0045, then 0.0008 from three deep to six
+    /// deep; no decision of the sheet moves). In an infinite shoe a line's values solve a small
+    /// linear system (`split_line_infinite`).
     pub fn split(
         &mut self,
         policy: &PlayerPolicy,
@@ -463,31 +481,50 @@ impl<'a> Solver<'a> {
         second: u8,
         resplit: bool,
     ) -> f64 {
-        let rank = Card::from_index(first as usize).rank();
-        let left: u32 = s[rank * 4..rank * 4 + 4]
-            .iter()
-            .map(|&c| u32::from(c))
-            .sum();
-        // Two more hands at most: with the pair's own, never more than the engine's four.
-        const _: () = assert!(MAX_SPLIT_HANDS >= 4);
-        let resplit = resplit && left <= 2 && !self.infinite;
-        let (a1, b1) = self.split_line(policy, s, first, resplit);
-        let (a2, b2) = self.split_line(policy, s, second, resplit);
+        if self.infinite {
+            let lines = self.split_line_infinite(policy, s, first, resplit);
+            // A pooled rank's line is its first suit's.
+            let tracked = self.tracked[first as usize / 4];
+            let at = |c: u8| lines[if tracked { c as usize % 4 } else { 0 }];
+            let ((a1, b1), (a2, b2)) = (at(first), at(second));
+            return a1 + b1 + 2.0 * a2 + b2;
+        }
+        let left = self.rank_left(s, first);
+        let deeper = match (resplit, left <= SPLIT_EXACT_LEFT) {
+            (false, _) => 0,
+            // Never binds: every level takes one card of the rank.
+            (true, true) => SPLIT_EXACT_LEFT as u8,
+            (true, false) => SPLIT_DEPTH_MANY_DECKS,
+        };
+        let (a1, b1) = self.split_line(policy, s, first, deeper);
+        let (a2, b2) = self.split_line(policy, s, second, deeper);
         a1 + b1 + 2.0 * a2 + b2
     }
 
+    /// Cards of the rank of card index `card` left in `s`.
+    fn rank_left(&self, s: &Shoe, card: u8) -> u32 {
+        let r = card as usize / 4;
+        s[r * 4..r * 4 + 4].iter().map(|&c| u32::from(c)).sum()
+    }
+
+    /// Whether the card of index `y` pairs a split hand whose first card is `f`: the engine
+    /// offers a split to two cards of one rank that are no special.
+    #[inline]
+    fn pairs(&self, f: u8, y: usize) -> bool {
+        let (f, c) = (Card::from_index(f as usize), Card::from_index(y));
+        c.rank() == f.rank() && two_card(f, c, self.opts) == TwoCard::Plain
+    }
+
     /// A hand of a split whose first card is `first` and whose second card comes from the
-    /// cards unseen `s`, split again whenever that card pairs it (when `resplit`), the
-    /// four-hand limit never binding: `(a, b)`, its own expected net per unit of its bet, and
-    /// the expected net of the hands split off it (2 units each, whatever its bet).
-    fn split_line(
-        &mut self,
-        policy: &PlayerPolicy,
-        s: &Shoe,
-        first: u8,
-        resplit: bool,
-    ) -> (f64, f64) {
-        let f = Card::from_index(first as usize);
+    /// cards unseen `s`, split again whenever that card pairs it, `deeper` more times at most
+    /// along this line: `(a, b)`, its own expected net per unit of its bet, and the expected
+    /// net of the hands split off it (2 units each, whatever its bet). Memoised: lines of one
+    /// pair differ only in the pair's cards left.
+    fn split_line(&mut self, policy: &PlayerPolicy, s: &Shoe, first: u8, deeper: u8) -> (f64, f64) {
+        let key = (*s, first, deeper);
+        if let Some(&v) = self.split_memo.get(&key) {
+            return v;
+        }
         let odds = self.draw_odds(s);
         let (mut a, mut b) = (0.0, 0.0);
         for (y, &w) in odds.iter().enumerate() {
@@ -495,19 +532,77 @@ impl<'a> Solver<'a> {
                 continue;
             }
             let rest = self.without(s, y);
-            let c = Card::from_index(y);
-            // The engine offers a split to two cards of one rank that are no special.
-            if resplit && c.rank() == f.rank() && two_card(f, c, self.opts) == TwoCard::Plain {
+            if deeper > 0 && self.pairs(first, y) {
                 // The hand goes on with the next card; the new hand takes this one.
-                let (af, bf) = self.split_line(policy, &rest, first, resplit);
-                let (ay, by) = self.split_line(policy, &rest, y as u8, resplit);
+                let (af, bf) = self.split_line(policy, &rest, first, deeper - 1);
+                let (ay, by) = self.split_line(policy, &rest, y as u8, deeper - 1);
                 a += w * af;
                 b += w * (bf + 2.0 * ay + by);
             } else {
                 a += w * self.split_hand(policy, &rest, first, y as u8);
             }
         }
+        self.split_memo.insert(key, (a, b));
         (a, b)
+    }
+
+    /// [`Solver::split_line`] in an infinite shoe, for every suit of the pair's rank at once
+    /// (`[suit]`; a pooled rank uses its first): a line that pairs again meets the same shoe,
+    /// so its values are the fixed point of
+    /// `a_f = Σ_{y not pairing} w_y EV(f, y) + W_f a_f` and
+    /// `b_f = Σ_{y pairing} w_y (b_f + 2 a_y + b_y)`, `W_f` the chance that `f`'s next card
+    /// pairs it. The second is a contraction while `2 W_f < 1` (fewer than one new hand
+    /// expected from each): solved by iteration to the last bit. A shoe in which half the
+    /// cards or more pair a hand never ends a line; there the split is valued without
+    /// splitting again.
+    fn split_line_infinite(
+        &mut self,
+        policy: &PlayerPolicy,
+        s: &Shoe,
+        first: u8,
+        resplit: bool,
+    ) -> [(f64, f64); 4] {
+        let base = first - first % 4;
+        let suits: Vec<u8> = if self.tracked[first as usize / 4] {
+            (base..base + 4).collect()
+        } else {
+            vec![base]
+        };
+        let odds = self.draw_odds(s);
+        // Own part and pairing chance of each first card, and the pairing cards' chances.
+        let mut own = [0.0; 4];
+        let mut pairing = [0.0; 4];
+        let mut to = [[0.0; 4]; 4];
+        for &f in &suits {
+            let i = (f % 4) as usize;
+            for (y, &w) in odds.iter().enumerate() {
+                if w == 0.0 {
+                    continue;
+                }
+                if resplit && self.pairs(f, y) {
+                    pairing[i] += w;
+                    to[i][y % 4] += w;
+                } else {
+                    own[i] += w * self.split_hand(policy, s, f, y as u8);
+                }
+            }
+        }
+        if pairing.iter().any(|&p| 2.0 * p >= 1.0) {
+            return self.split_line_infinite(policy, s, first, false);
+        }
+        let a: [f64; 4] = std::array::from_fn(|i| own[i] / (1.0 - pairing[i]));
+        let mut b = [0.0; 4];
+        // Each step shrinks the error by 2 W_f < 1; the cap only guards a last-bit cycle.
+        for _ in 0..100_000 {
+            let next: [f64; 4] = std::array::from_fn(|i| {
+                pairing[i] * b[i] + (0..4).map(|j| to[i][j] * (2.0 * a[j] + b[j])).sum::<f64>()
+            });
+            if next == b {
+                break;
+            }
+            b = next;
+        }
+        std::array::from_fn(|i| (a[i], b[i]))
     }
 
     /// EV (per unit bet) of a two-card hand made by a split, played with `policy`: 21 in two
@@ -1106,9 +1201,9 @@ mod tests {
             ("6D", "6S", "KH", "QC,JD,KS,QH,KD,JC,AS,JS"),
             ("2H", "2C", "AD", "KD,QC,JS,7S,KH,QS,JD,QH"),
         ];
-        // Splitting again: the pair comes back among the unseen cards and the policy splits it
-        // (up to the engine's four hands). One more 7 and `basic` (hands that draw), two more
-        // 2s with hands that stand at once (four hands and the bank within nine cards).
+        // Splitting again: the pair comes back among the unseen cards and the policy splits it.
+        // One more 7 and `basic` (hands that draw), two more 2s with hands that stand at once
+        // (four hands and the bank within nine cards).
         let mut split_sevens = policy.clone();
         split_sevens.split[6][5] = true;
         let mut split_twos = PlayerPolicy::mimic(0);
@@ -1148,6 +1243,208 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Two decks: three more 2s among the unseen cards (one a second 2H), so one pair can
+    /// become five hands — the split's value needs every line to split again whatever the
+    /// others did, as the engine deals it.
+    #[test]
+    fn a_tiny_two_deck_shoe_splits_into_five_hands_as_the_engine_deals_them() {
+        let opts = Options {
+            decks: 2,
+            ..Options::default()
+        };
+        let mut split_twos = PlayerPolicy::mimic(0);
+        split_twos.split[1][9] = true;
+        let (hand, up) = ([c("2H"), c("2C")], c("KD"));
+        let unseen: Vec<Card> = "2S,2D,2H,QC,JS,7S,KH,QS,7D".split(',').map(c).collect();
+        let mut comp = [0u8; DECK];
+        for x in unseen.iter().chain(&hand).chain([&up]) {
+            comp[x.index()] += 1;
+        }
+        let mut most_hands = 0;
+        for puje in [true, false] {
+            let evs = hand_evs(&opts, &comp, 17, puje, &split_twos, &hand, up).unwrap();
+            let split = evs.iter().find(|(m, _)| *m == Move::Split).unwrap().1;
+            let want = brute_force(&opts, hand, up, &unseen, Move::Split, &split_twos, puje);
+            assert!(
+                (split - want).abs() < 1e-12,
+                "puje {puje}: exact {split}, every ordering {want}"
+            );
+            // Splitting only once is another value: the lines that split again count.
+            let mut once = split_twos.clone();
+            once.split[1][9] = false;
+            let mut solver = Solver::new(&opts, 17, puje, up, Some(hand[0].rank()));
+            let s = solver.canon(&solver.without(
+                &solver.without(&solver.without(&comp, up.index()), hand[0].index()),
+                hand[1].index(),
+            ));
+            let (a, b) = (hand[0].index() as u8, hand[1].index() as u8);
+            let no_resplit = solver.split(&once, &s, a, b, false);
+            assert!((split - no_resplit).abs() > 1e-3, "{split} vs {no_resplit}");
+            most_hands = most_hands.max(five_hands_dealt(&opts, hand, up, &unseen, &split_twos));
+        }
+        assert_eq!(most_hands, 5, "the engine deals five hands from one pair");
+    }
+
+    /// The infinite shoe's split, solved as a fixed point, against the line recursion written
+    /// out depth by depth (a line that pairs again more than `depth` times is not split again;
+    /// the error shrinks as (2 W)^depth, W the chance to pair again): sevens in a shoe of
+    /// proportions with many other cards gone (W = 1/5), and sixes where the 12 of one suit
+    /// counts 21 and the plain 12 nothing (twelve off), so a 6 pairs only the other suits.
+    #[test]
+    fn the_infinite_shoe_split_is_the_limit_of_splitting_again_depth_by_depth() {
+        use crate::games::veintiuno::cards::Composition;
+        fn line(
+            solver: &mut Solver,
+            policy: &PlayerPolicy,
+            s: &Shoe,
+            f: u8,
+            depth: u32,
+            memo: &mut HashMap<(u8, u32), (f64, f64)>,
+        ) -> (f64, f64) {
+            if let Some(&v) = memo.get(&(f, depth)) {
+                return v;
+            }
+            let (mut a, mut b) = (0.0, 0.0);
+            for (y, w) in solver.draw_odds(s).into_iter().enumerate() {
+                if w == 0.0 {
+                    continue;
+                }
+                let (fc, yc) = (Card::from_index(f as usize), Card::from_index(y));
+                let pairs =
+                    fc.rank() == yc.rank() && two_card(fc, yc, solver.opts) == TwoCard::Plain;
+                if depth > 0 && pairs {
+                    let (af, bf) = line(solver, policy, s, f, depth - 1, memo);
+                    let (ay, by) = line(solver, policy, s, y as u8, depth - 1, memo);
+                    a += w * af;
+                    b += w * (bf + 2.0 * ay + by);
+                } else {
+                    a += w * solver.split_hand(policy, s, f, y as u8);
+                }
+            }
+            memo.insert((f, depth), (a, b));
+            (a, b)
+        }
+        let sevens = Composition::from_removed(
+            1,
+            "AH,AS,AD,2H,2S,2D,3H,3S,3D,4H,4S,4D,5H,5S,5D,6H,6S,6D,QH,QS",
+        )
+        .unwrap();
+        let twelve_off = Options {
+            twelve_counts_20: false,
+            ..Options::default()
+        };
+        let mut policy = PlayerPolicy::basic();
+        policy.split[6][3] = true;
+        policy.split[5][9] = true;
+        let cases: [(&Options, [u8; DECK], &str, &str, &str); 2] = [
+            (&Options::default(), sevens.counts, "7H", "7D", "4S"),
+            (&twelve_off, Composition::full(1).counts, "6S", "6H", "KC"),
+        ];
+        for (opts, comp, a, b, up) in cases {
+            let (a, b, up) = (c(a), c(b), c(up));
+            let mut solver = Solver::new(opts, 17, false, up, Some(a.rank())).infinite(true);
+            let s = solver.canon(&comp);
+            let (ia, ib) = (a.index() as u8, b.index() as u8);
+            let exact = solver.split(&policy, &s, ia, ib, true);
+            let once = solver.split(&policy, &s, ia, ib, false);
+            let pooled = |i: u8| {
+                if solver.tracked[a.rank()] {
+                    i
+                } else {
+                    i - i % 4
+                }
+            };
+            let (fa, fb) = (pooled(ia), pooled(ib));
+            for depth in [0, 1, 2, 40] {
+                let mut memo = HashMap::new();
+                let (a1, b1) = line(&mut solver, &policy, &s, fa, depth, &mut memo);
+                let (a2, b2) = line(&mut solver, &policy, &s, fb, depth, &mut memo);
+                let v = a1 + b1 + 2.0 * a2 + b2;
+                match depth {
+                    0 => assert_eq!(v, once, "{a} {b}: not splitting again"),
+                    40 => assert!((v - exact).abs() < 1e-13, "{a} {b}: {v} vs {exact}"),
+                    _ => assert!((v - exact).abs() > 1e-9, "{a} {b} depth {depth}: {v}"),
+                }
+            }
+            assert!((exact - once).abs() > 1e-3, "{a} {b}: {exact} vs {once}");
+        }
+    }
+
+    /// Three decks and more: a line is solved splitting again [`SPLIT_DEPTH_MANY_DECKS`] times
+    /// more at most. Against the same lines solved ten deep (a pair of 2s against a 3, two
+    /// and eight decks), the bound moves the split by less than 0.001 — and by nothing with
+    /// two decks, where every depth is solved.
+    #[test]
+    fn many_decks_split_again_three_deep_within_a_thousandth_of_ten_deep() {
+        use crate::games::veintiuno::cards::Composition;
+        let opts = Options::default();
+        let policy = PlayerPolicy::basic();
+        let (a, b, up) = (c("2H"), c("2C"), c("3S"));
+        for (decks, bound_binds) in [(2u8, false), (8, true)] {
+            let mut comp = Composition::full(decks).counts;
+            for x in [a, b, up] {
+                comp[x.index()] -= 1;
+            }
+            let mut solver = Solver::new(&opts, 17, false, up, Some(a.rank()));
+            let s = solver.canon(&comp);
+            let (ia, ib) = (a.index() as u8, b.index() as u8);
+            let split = solver.split(&policy, &s, ia, ib, true);
+            let (a1, b1) = solver.split_line(&policy, &s, ia, 10);
+            let (a2, b2) = solver.split_line(&policy, &s, ib, 10);
+            let deep = a1 + b1 + 2.0 * a2 + b2;
+            if bound_binds {
+                assert!(
+                    (split - deep).abs() < 1e-3,
+                    "{decks} decks: {split} vs {deep}"
+                );
+                assert!(
+                    (split - deep).abs() > 1e-6,
+                    "{decks} decks: the bound binds"
+                );
+            } else {
+                assert!(
+                    (split - deep).abs() < 1e-14,
+                    "{decks} decks: {split} vs {deep}"
+                );
+            }
+        }
+    }
+
+    /// The most hands the engine deals the player over the orderings that put the three 2s
+    /// first after the hole card.
+    fn five_hands_dealt(
+        opts: &Options,
+        hand: [Card; 2],
+        up: Card,
+        unseen: &[Card],
+        policy: &PlayerPolicy,
+    ) -> usize {
+        let mut table = Table::seated(
+            *opts,
+            2,
+            BankPolicy::fixed(17),
+            Stream::seed_from_u64(1),
+            false,
+        );
+        table.restart(Stream::seed_from_u64(2));
+        // Hole QC, then the three 2s dealt as second cards of the hands that pair again.
+        let order = ["QC", "2S", "JS", "2D", "7S", "2H", "KH", "QS", "7D"];
+        assert!(order.iter().all(|o| unseen.contains(&c(o))));
+        let mut next = vec![Some(hand[0]), Some(c(order[0])), Some(hand[1]), Some(up)];
+        next.extend(order[1..].iter().map(|o| Some(c(o))));
+        table.put_next(&next).unwrap();
+        table.start_hand();
+        table.apply(Move::Split).unwrap();
+        let mut splits = 1;
+        while let Some((_, d)) = table.pending() {
+            let m = policy.decide(&d);
+            splits += usize::from(m == Move::Split);
+            table.apply(m).unwrap();
+        }
+        table.finish_hand();
+        splits + 1
     }
 
     /// The infinite shoe, checked three ways: the bank's final totals against

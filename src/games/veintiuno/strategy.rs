@@ -16,7 +16,7 @@
 
 use serde::Serialize;
 
-use super::cards::{Card, Composition, DECK, RANKS};
+use super::cards::{Card, Composition, DECK, RANKS, RANK_COUNT};
 use super::engine::{BankPolicy, Move, PlayerPolicy};
 use super::rules::{two_card, two_card_total, Options, Points, TwoCard};
 use super::solve::{solve_rows, Row};
@@ -966,7 +966,22 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
         } else {
             "Finite shoe: each card drawn is weighed by its copies left and removed."
         });
-        r.note("Exact: every move's expected value by enumeration of the cards that can come, against the bank's fixed policy, the hole card never one that sends the players al puje (then nobody decides); later decisions play the sheet's own cells. A cell averages the hands of its row (two cards, and three for hard and soft totals) by their chance of being dealt; F is J, Q and K.");
+        r.note("Exact: every move's expected value by enumeration of the cards that can come, against the bank's fixed policy, the hole card never one that sends the players al puje (then nobody decides); later decisions play the sheet's own cells. A cell averages the hands of its row (two cards, and three for hard and soft totals) by their chance of being dealt; F is J, Q and K. A split splits again whenever a hand pairs again, as the engine deals it.");
+        let most_of_a_rank = (0..RANK_COUNT)
+            .map(|r| {
+                q.composition.counts[r * 4..r * 4 + 4]
+                    .iter()
+                    .map(|&c| u32::from(c))
+                    .sum::<u32>()
+            })
+            .max()
+            .unwrap_or(0);
+        if !q.infinite && most_of_a_rank > super::solve::SPLIT_EXACT_LEFT + 2 {
+            r.note(format!(
+                "With more than two decks' cards of a rank, one line of a split is solved splitting again {} times more at most (each depth is a new shoe to solve from); deeper lines move a pair cell by less than 0.001 (eight decks, pair 22 against a 3: 0.0008 against six deep) and no decision.",
+                super::solve::SPLIT_DEPTH_MANY_DECKS
+            ));
+        }
     } else {
         r.tables.push(evs);
         r.note("Moves compare expected values on common random numbers; a point's sampling error is about 1/sqrt(samples) per hand, much less for the difference between moves.");
