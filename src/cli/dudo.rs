@@ -71,7 +71,7 @@ pub enum DudoCommand {
     #[command(after_help = "Examples:
   tahur dudo duel --rules plain --dice-each 1
   tahur dudo duel --rules chimbo9 --dice-each 2 --chart duel.svg
-  tahur dudo duel --rules caleuchano --dice-each 5 --iterations 300 \\
+  tahur dudo duel --rules caleuchano --dice-each 5 --memory 1 --iterations 200 \\
       --format json")]
     Duel(DuelCmd),
     /// Write the cheat sheets (2 to 8 players, both rule sets) into --out-dir; the shipped ones
@@ -356,13 +356,13 @@ pub struct DuelCmd {
     /// Dice in each cup, 1 to 5 (5 is the game).
     #[arg(long, value_name = "K", value_parser = parse_dice_each, default_value = "1")]
     pub dice_each: u32,
-    /// CFR+ iterations [default: 1000; 300 for five dice].
+    /// CFR+ iterations [default: 1000; 300 for five dice, 60 for Caleuchano's five].
     #[arg(long, value_name = "N", value_parser = samples("iterations"))]
     pub iterations: Option<u64>,
     /// What a player remembers: full (every bid: the exact game, one die a side), 2 (the
     /// standing bid and the one before), face (the standing bid and the face of the one
     /// before) or 1 (the standing bid) [default: full for one die, 2 for two and three, face
-    /// for four and five, 1 for Caleuchano's five (paso multiplies its spots)].
+    /// for four and five].
     #[arg(long, value_name = "M", value_parser = parse_memory)]
     pub memory: Option<Memory>,
     /// Deals a seat of the sampled full-history responder plays [default: 0 where the exact
@@ -581,7 +581,7 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
         dice_each: a.dice_each,
         iterations: a
             .iterations
-            .unwrap_or(if a.dice_each == 5 { 300 } else { 1000 }),
+            .unwrap_or(memory.default_iterations(a.rules, a.dice_each)),
         memory,
         responder_deals: a
             .responder_deals

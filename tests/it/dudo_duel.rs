@@ -166,7 +166,7 @@ fn shipped_recall(rules: DuelRules) -> Recall {
 /// The shipped five-dice sheets (`cargo run --release -- dudo duel --rules R --dice-each 5
 /// --iterations N --chart data/dudo/duel-R.svg --sheet-dir data/dudo`) still fit the game: a
 /// change of the bids, their order or their legality makes them stale. Chimbo 9's CSV and
-/// Caleuchano's, gzipped (54 MB unpacked), are built into the `duel` bot; the textbook game's
+/// Caleuchano's, gzipped (391 MB unpacked), are built into the `duel` bot; the textbook game's
 /// (plain) is shipped for reading.
 #[test]
 fn shipped_duel_sheets_are_not_stale() {
