@@ -94,8 +94,39 @@ pub fn sheet_text(bytes: &[u8], name: &str) -> Result<String> {
 
 /// A bid's text parsed, remembered by its text (a sheet names a few hundred bids a million
 /// times).
-fn parsed<'t>(memo: &mut HashMap<&'t str, Option<Bid>>, text: &'t str) -> Option<Bid> {
-    *memo.entry(text).or_insert_with(|| Bid::parse(text).ok())
+fn parsed<'t>(memo: &mut BidMemo<'t>, text: &'t str) -> Option<Bid> {
+    // The sheets write bids as "15x4": those are kept by number, without hashing the text.
+    let b = text.as_bytes();
+    let short = match b {
+        [q @ b'1'..=b'9', b'x', b'0'..=b'9'] => Some(usize::from(q - b'0') * 10),
+        [q @ b'1'..=b'9', r @ b'0'..=b'9', b'x', b'0'..=b'9'] => {
+            Some(usize::from(q - b'0') * 100 + usize::from(r - b'0') * 10)
+        }
+        _ => None,
+    }
+    .map(|k| k + usize::from(b[b.len() - 1] - b'0'));
+    match short {
+        Some(k) => *memo.short[k].get_or_insert_with(|| Bid::parse(text).ok()),
+        None => *memo
+            .other
+            .entry(text)
+            .or_insert_with(|| Bid::parse(text).ok()),
+    }
+}
+
+/// Bid texts parsed once: "QxF" by number (Q up to 99), any other text by the text.
+struct BidMemo<'t> {
+    short: Vec<Option<Option<Bid>>>,
+    other: HashMap<&'t str, Option<Bid>>,
+}
+
+impl BidMemo<'_> {
+    fn new() -> Self {
+        BidMemo {
+            short: vec![None; 1000],
+            other: HashMap::new(),
+        }
+    }
 }
 
 /// The key of a hand given as face counts (aces first).
@@ -144,23 +175,33 @@ impl DuelTable {
                 "'{name}' is not a duel sheet: its first line must be '{CSV_HEADER}' (written by `tahur dudo duel --sheet-dir`)"
             )));
         }
-        // Rows: (spot key, hand key, move, frequency), in file order.
-        let mut rows: Vec<(usize, usize, TableMove, f64)> = Vec::new();
+        // Rows: (spot key, hand key, file order, move, frequency); a row takes about 40
+        // bytes of text.
+        let mut rows: Vec<(u32, u32, u32, TableMove, f64)> = Vec::with_capacity(text.len() / 36);
         let mut dice_each = None;
         let mut face_memory = false;
-        let mut bids: HashMap<&str, Option<Bid>> = HashMap::new();
+        let mut bids = BidMemo::new();
         for (i, line) in lines.enumerate() {
             let n = i + 2;
-            // A shipped sheet has a million rows: no allocation per row, each bid text parsed
-            // once.
+            // A shipped sheet has ten million rows: no allocation per row, each bid text
+            // parsed once, the commas found byte by byte.
             let mut cols = [""; 8];
             let mut count = 0;
-            for c in line.trim().split(',') {
-                if let Some(slot) = cols.get_mut(count) {
-                    *slot = c;
+            let line = line.trim();
+            let mut from = 0;
+            for (at, &byte) in line.as_bytes().iter().enumerate() {
+                if byte == b',' {
+                    if let Some(slot) = cols.get_mut(count) {
+                        *slot = &line[from..at];
+                    }
+                    count += 1;
+                    from = at + 1;
                 }
-                count += 1;
             }
+            if let Some(slot) = cols.get_mut(count) {
+                *slot = &line[from..];
+            }
+            count += 1;
             if count != 8 {
                 return Err(bad(n, format!("{count} columns, expected 8")));
             }
@@ -224,47 +265,46 @@ impl DuelTable {
                 .ok_or_else(|| bad(n, format!("probability '{}'", cols[7])))?;
             let key = spot_key(mover, used, after_pass, prev_face, bid)
                 .ok_or_else(|| bad(n, format!("bid '{}' too high", cols[2])))?;
-            rows.push((key, hand_key(&counts), mv, p));
+            let order = u32::try_from(rows.len())
+                .map_err(|_| bad(n, "more rows than a sheet can hold".into()))?;
+            rows.push((key as u32, hand_key(&counts) as u32, order, mv, p));
         }
         let Some(dice_each) = dice_each else {
             return Err(Error::usage(format!("duel sheet '{name}' has no rows")));
         };
-        rows.sort_by_key(|r| (r.0, r.1));
+        // By spot, then hand, each cell's moves in file order (the order their cumulative
+        // frequencies are drawn in).
+        rows.sort_unstable_by_key(|r| (r.0, r.1, r.2));
+        // Spots and hands numbered in key order, so the rows are already in cell order.
         let mut spot_of = vec![NONE; SPOT_KEYS];
         let mut hand_of = vec![NONE; HAND_KEYS];
-        let mut spots = 0usize;
-        let mut hands = 0usize;
         for r in &rows {
-            if spot_of[r.0] == NONE {
-                spot_of[r.0] = spots as u32;
-                spots += 1;
-            }
-            if hand_of[r.1] == NONE {
-                hand_of[r.1] = hands as u32;
-                hands += 1;
-            }
+            spot_of[r.0 as usize] = 0;
+            hand_of[r.1 as usize] = 0;
         }
-        // Entries grouped by (spot, hand) in that order, with cumulative frequencies.
-        let mut cells: Vec<(usize, TableMove, f64)> = rows
-            .iter()
-            .map(|r| {
-                (
-                    spot_of[r.0] as usize * hands + hand_of[r.1] as usize,
-                    r.2,
-                    r.3,
-                )
-            })
-            .collect();
-        cells.sort_by_key(|c| c.0);
+        let number = |of: &mut Vec<u32>| {
+            let mut k = 0u32;
+            for x in of.iter_mut().filter(|x| **x != NONE) {
+                *x = k;
+                k += 1;
+            }
+            k as usize
+        };
+        let spots = number(&mut spot_of);
+        let hands = number(&mut hand_of);
         let mut start = vec![0u32; spots * hands + 1];
-        let mut entries = Vec::with_capacity(cells.len());
+        let mut entries = Vec::with_capacity(rows.len());
         let mut next = 0;
         for (cell, s) in start.iter_mut().enumerate() {
             *s = entries.len() as u32;
             let mut total = 0.0;
-            while next < cells.len() && cells[next].0 == cell {
-                total += cells[next].2;
-                entries.push((cells[next].1, total));
+            while next < rows.len() {
+                let r = &rows[next];
+                if spot_of[r.0 as usize] as usize * hands + hand_of[r.1 as usize] as usize != cell {
+                    break;
+                }
+                total += r.4;
+                entries.push((r.3, total));
                 next += 1;
             }
         }
@@ -283,7 +323,7 @@ impl DuelTable {
     /// The table shipped for a rule set, built into tahur and read on first use, both gzipped:
     /// `data/dudo/duel-chimbo9.csv.gz` (30 MB of CSV: 703 spots, each bid once per face of the
     /// bid before it) and `duel-caleuchano.csv.gz` (391 MB of CSV, 43 MB packed: 4 224 spots,
-    /// paso's and the face of the bid before, each of 252 hands; about 7 s to read).
+    /// paso's and the face of the bid before, each of 252 hands; about 3.5 s to read).
     pub fn builtin(set: RuleSet) -> Arc<DuelTable> {
         static CHIMBO: OnceLock<Arc<DuelTable>> = OnceLock::new();
         static CALEUCHANO: OnceLock<Arc<DuelTable>> = OnceLock::new();
