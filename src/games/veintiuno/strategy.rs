@@ -978,7 +978,7 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
             .unwrap_or(0);
         if !q.infinite && most_of_a_rank > super::solve::SPLIT_EXACT_LEFT + 2 {
             r.note(format!(
-                "With more than two decks' cards of a rank, one line of a split is solved splitting again {} times more at most (each depth is a new shoe to solve from); deeper lines move a pair cell by less than 0.001 (eight decks, pair 22 against a 3: 0.0008 against six deep) and no decision.",
+                "With more than two decks' cards of a rank, one line of a split is solved splitting again {} times more at most (each depth is a new shoe to solve from), not exactly: in a fresh eight-deck shoe, solving six deep instead moves no pair cell by more than 0.0008 (pair 22 against a 3) and no decision; a shoe with more of the pair's rank left pairs again more often.",
                 super::solve::SPLIT_DEPTH_MANY_DECKS
             ));
         }
