@@ -565,9 +565,7 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
 
 /// `tahur dudo duel`.
 fn run_duel(a: &DuelCmd) -> Result<i32> {
-    let memory = a
-        .memory
-        .unwrap_or(Memory::default_for(a.rules, a.dice_each));
+    let memory = a.memory.unwrap_or(Memory::default_for(a.dice_each));
     if memory == Memory::Full && a.dice_each > 1 {
         return Err(Error::usage(format!(
             "invalid --memory full with --dice-each {}: full recall is solved for one die a side only (two dice hold 2^24 histories); use --memory 2 or 1",

@@ -158,9 +158,9 @@ fn sheet_dir_writes_the_strategy() {
         "{md}"
     );
 }
-/// What the shipped five-dice sheet of `rules` remembers: what `dudo duel` solves by default.
-fn shipped_recall(rules: DuelRules) -> Recall {
-    Memory::default_for(rules, 5).recall().unwrap()
+/// What the shipped five-dice sheets remember: what `dudo duel` solves by default.
+fn shipped_recall() -> Recall {
+    Memory::default_for(5).recall().unwrap()
 }
 
 /// The shipped five-dice sheets (`cargo run --release -- dudo duel --rules R --dice-each 5
@@ -180,7 +180,7 @@ fn shipped_duel_sheets_are_not_stale() {
     ] {
         let path = format!("{}/data/dudo/{file}", env!("CARGO_MANIFEST_DIR"));
         let csv = sheet_text(&std::fs::read(&path).unwrap(), &path).unwrap();
-        sheet_matches_the_game(&csv, rules, 5, shipped_recall(rules));
+        sheet_matches_the_game(&csv, rules, 5, shipped_recall());
         // The `duel` bot plays exactly this file: the built-in table is the file read.
         let table = DuelTable::parse(&csv, &path).unwrap();
         let builtin = DuelTable::builtin(set);
@@ -192,7 +192,7 @@ fn shipped_duel_sheets_are_not_stale() {
         &sheet_text(&std::fs::read(plain).unwrap(), plain).unwrap(),
         DuelRules::Plain,
         5,
-        shipped_recall(DuelRules::Plain),
+        shipped_recall(),
     );
     for rules in [DuelRules::Chimbo9, DuelRules::Caleuchano, DuelRules::Plain] {
         let md = std::fs::read_to_string(format!(

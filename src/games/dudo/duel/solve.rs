@@ -25,7 +25,7 @@ impl Memory {
     /// The memory solved by default: full recall for one die a side, the last two bids for two
     /// and three dice, the standing bid and the face before it for four and five (the spots'
     /// matrices grow with the square of the hands).
-    pub fn default_for(_rules: DuelRules, dice_each: u32) -> Memory {
+    pub fn default_for(dice_each: u32) -> Memory {
         match dice_each {
             1 => Memory::Full,
             2 | 3 => Memory::Bids(2),
