@@ -359,12 +359,16 @@ pub struct DuelCmd {
     /// CFR+ iterations [default: 1000; 300 for five dice, 60 for Caleuchano's five].
     #[arg(long, value_name = "N", value_parser = samples("iterations"))]
     pub iterations: Option<u64>,
-    /// What a player remembers: full (every bid: the exact game, one die a side), 2 (the
-    /// standing bid and the one before), face (the standing bid and the face of the one
+    /// What a player remembers: full (every bid: the exact game, one or two dice a side), 2
+    /// (the standing bid and the one before), face (the standing bid and the face of the one
     /// before) or 1 (the standing bid) [default: full for one die, 2 for two and three, face
     /// for four and five].
     #[arg(long, value_name = "M", value_parser = parse_memory)]
     pub memory: Option<Memory>,
+    /// With --memory full: resume from FILE if it exists, and save the tables there after the
+    /// iterations (also on Ctrl-C), so a long solve runs in parts (two dice: 5.6 GB).
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
     /// Deals a seat of the sampled full-history responder plays [default: 0 where the exact
     /// full-recall exploitability is computed (one or two dice), 20000 otherwise].
     #[arg(long, value_name = "N", value_parser = samples("deals"))]
@@ -566,13 +570,21 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
 /// `tahur dudo duel`.
 fn run_duel(a: &DuelCmd) -> Result<i32> {
     let memory = a.memory.unwrap_or(Memory::default_for(a.dice_each));
-    if memory == Memory::Full && a.dice_each > 1 {
-        return Err(Error::usage(format!(
-            "invalid --memory full with --dice-each {}: full recall is solved for one die a side only (two dice hold 2^24 histories); use --memory 2 or 1",
-            a.dice_each
-        )));
-    }
     let game = DuelGame::new(a.rules, a.dice_each);
+    if memory == Memory::Full {
+        let fits = (!game.paso)
+            .then(|| duel::full::FullRecall::memory_needed(&game))
+            .flatten();
+        if fits.is_none() {
+            return Err(Error::usage(format!(
+                "invalid --memory full with --rules {} --dice-each {}: full recall stores every bid history (2^bids of them), which fits up to {} bids without paso and this game has {}; use --memory 2, 1 or face",
+                a.rules.key(),
+                a.dice_each,
+                duel::full::MAX_FULL_BIDS,
+                game.bid_count()
+            )));
+        }
+    }
     let exact_judge = a.dice_each <= 2;
     let spec = DuelSpec {
         rules: a.rules,
@@ -590,7 +602,17 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
             }),
         seed: a.run.seed,
         checkpoints: 20,
+        state: a.state.clone(),
     };
+    if let Some(path) = &spec.state {
+        if memory != Memory::Full {
+            return Err(Error::usage(format!(
+                "invalid --state with --memory {}: a state keeps full-recall tables; add --memory full or drop --state",
+                memory.key()
+            )));
+        }
+        tahur::report::paths::check_file("--state", path, false)?;
+    }
     if memory == Memory::Full && spec.responder_deals > 0 {
         return Err(Error::usage(
             "invalid --responder-deals with --memory full: the full-recall exploitability is exact there; drop it",
@@ -614,9 +636,12 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
             Ok(pool) => (
                 Some(pool.install(|| {
                     let (solver, result) =
-                        duel::solve(&game, &spec, &tahur::signals::interrupted, |n| {
+                        match duel::solve(&game, &spec, &tahur::signals::interrupted, |n| {
                             control.progress.inc(n)
-                        });
+                        }) {
+                            Ok(solved) => solved,
+                            Err(e) => return Err(e),
+                        };
                     let sheet = match (&solver, a.sheet_dir.is_some()) {
                         (duel::solve::Solved::Bids(s), true) => Some((
                             duel::sheet::csv(s),
@@ -624,7 +649,7 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
                         )),
                         _ => None,
                     };
-                    (result, sheet)
+                    Ok((result, sheet))
                 })),
                 None,
             ),
@@ -636,7 +661,7 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
             "cannot start the worker threads: {}",
             pool_err.unwrap_or_default()
         ))
-    })?;
+    })??;
     if let (Some(dir), Some((csv, md))) = (&a.sheet_dir, &sheet) {
         if result.interrupted {
             say!(

@@ -508,6 +508,14 @@ pub fn render_fitted(report: &Report, format: Format, width: Option<usize>) -> R
 /// terminal is opened and written in place, and a symlink keeps pointing where it did, at the
 /// new content. Temporary files that killed processes left in the folder are removed first.
 pub fn write_atomic(path: &Path, content: &[u8]) -> Result<()> {
+    write_atomic_with(path, &mut |w| w.write_all(content))
+}
+
+/// [`write_atomic`] for content too large to hold at once: `write` streams it (buffered).
+pub fn write_atomic_with(
+    path: &Path,
+    write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     let shown = path.display();
     if path.is_dir() {
         return Err(Error::usage(format!(
@@ -519,7 +527,10 @@ pub fn write_atomic(path: &Path, content: &[u8]) -> Result<()> {
             let written = std::fs::OpenOptions::new()
                 .write(true)
                 .open(&p)
-                .and_then(|mut f| f.write_all(content).and_then(|_| f.flush()));
+                .and_then(|f| {
+                    let mut w = std::io::BufWriter::new(f);
+                    write(&mut w).and_then(|_| w.flush())
+                });
             return written.map_err(|e| Error::usage(format!("cannot write '{shown}': {e}")));
         }
         paths::Target::Replace(real) => real,
@@ -529,7 +540,7 @@ pub fn write_atomic(path: &Path, content: &[u8]) -> Result<()> {
         _ => Path::new("."),
     };
     paths::remove_stale_temps(dir);
-    let (tmp, mut file) = paths::create_temp(dir).map_err(|e| {
+    let (tmp, file) = paths::create_temp(dir).map_err(|e| {
         Error::usage(format!(
             "cannot write '{shown}': {e}; give a path in an existing, writable folder"
         ))
@@ -540,7 +551,9 @@ pub fn write_atomic(path: &Path, content: &[u8]) -> Result<()> {
             // Replacing a file keeps its mode.
             file.set_permissions(old.permissions())?;
         }
-        file.write_all(content)?;
+        let mut w = std::io::BufWriter::new(file);
+        write(&mut w)?;
+        let file = w.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
         std::fs::rename(&tmp, &real)

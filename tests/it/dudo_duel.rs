@@ -74,13 +74,57 @@ fn abstraction_is_judged_exactly_and_threads_do_not_matter() {
 }
 
 #[test]
+fn a_full_recall_solve_resumes_from_its_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("plain1.state");
+    let state = state.to_str().unwrap();
+    let run = |iterations: &str, state: Option<&str>| {
+        let mut args = vec![
+            "dudo",
+            "duel",
+            "--iterations",
+            iterations,
+            "--format",
+            "json",
+        ];
+        if let Some(s) = state {
+            args.extend(["--state", s]);
+        }
+        json(&args)
+    };
+    let straight = run("300", None);
+    let first = run("120", Some(state));
+    assert_eq!(first["iterations"].as_i64(), Some(120));
+    assert!(first["notes"].to_string().contains("goes on from there"));
+    let second = run("180", Some(state));
+    assert_eq!(second["iterations"].as_i64(), Some(300));
+    assert_eq!(second["resumed_at"].as_i64(), Some(120));
+    for key in ["value", "exploitability"] {
+        assert_eq!(straight[key], second[key], "{key}");
+    }
+    // Another game's state, or a file that is no state, is refused and left alone.
+    let m = fails(&["dudo", "duel", "--rules", "chimbo9", "--state", state]);
+    assert!(
+        m.contains("another game") && m.contains("rules=plain"),
+        "{m}"
+    );
+    let junk = dir.path().join("junk");
+    std::fs::write(&junk, "not tables\n").unwrap();
+    let m = fails(&["dudo", "duel", "--state", junk.to_str().unwrap()]);
+    assert!(m.contains("not a full-recall state"), "{m}");
+    assert_eq!(std::fs::read_to_string(&junk).unwrap(), "not tables\n");
+}
+
+#[test]
 fn bad_duel_input_is_answered() {
     let m = fails(&["dudo", "duel", "--dice-each", "6"]);
     assert!(m.contains("1 to 5"), "{m}");
     let m = fails(&["dudo", "duel", "--rules", "texas"]);
     assert!(m.contains("plain, chimbo9 or caleuchano"), "{m}");
-    let m = fails(&["dudo", "duel", "--dice-each", "2", "--memory", "full"]);
-    assert!(m.contains("one die a side only"), "{m}");
+    let m = fails(&["dudo", "duel", "--dice-each", "3", "--memory", "full"]);
+    assert!(m.contains("up to 24 bids") && m.contains("has 36"), "{m}");
+    let m = fails(&["dudo", "duel", "--memory", "2", "--state", "x.state"]);
+    assert!(m.contains("--state with --memory 2"), "{m}");
     let m = fails(&["dudo", "duel", "--memory", "3"]);
     assert!(m.contains("the standing bid"), "{m}");
 }

@@ -4,11 +4,20 @@
 //! bid. Vector-form CFR+ walks the history tree once per player and iteration with the other
 //! side's reach over all its hands; the same walk computes best responses (exact exploitability)
 //! and a profile's value, for this solver's strategy or any other given per node.
+//!
+//! The tables are kept per opening bid (the histories whose lowest bid it is), so the subtrees
+//! under the openings are walked in parallel, each writing only its own tables.
+
+use std::io::{self, Read, Write};
 
 use super::game::DuelGame;
+use rayon::prelude::*;
 
 /// The most bids whose every history is stored (2^bids histories).
 pub const MAX_FULL_BIDS: usize = 24;
+
+/// The most hands a side (two dice: 21), for scratch kept on the stack.
+const MAX_FULL_HANDS: usize = 64;
 
 /// What a walk of the history tree does at the updating player's nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,8 +33,8 @@ enum Walk {
 /// A strategy read per node: fills `out[a * hands + h]` with the probability that the mover
 /// holding `h` takes action `a` at the node of history `mask` (standing bid `top`, `None` at the
 /// opening). Action 0 is «dudo» wherever a bid stands; the raises follow in
-/// [`DuelGame::raises`] order.
-pub trait NodePolicy {
+/// [`DuelGame::raises`] order. Read from several threads at once.
+pub trait NodePolicy: Sync {
     /// The mover's strategy at the node, for every hand.
     fn fill(&self, game: &DuelGame, mask: u32, top: Option<usize>, mover: usize, out: &mut [f64]);
 }
@@ -46,6 +55,8 @@ struct Level {
     values: Vec<f64>,
     /// The other side's reach into a child.
     reach: Vec<f64>,
+    /// Per hand: the positive regrets' sum (regret matching).
+    total: Vec<f64>,
 }
 
 impl Level {
@@ -55,20 +66,89 @@ impl Level {
             sigma: vec![0.0; (n + 1) * h],
             values: vec![0.0; (n + 1) * h],
             reach: vec![0.0; h],
+            total: vec![0.0; h],
         }
     }
+}
+
+/// The histories under one opening bid: their tables and a walk's scratch.
+#[derive(Clone, Debug)]
+struct Subtree {
+    /// The opening bid: the lowest bit of every history here.
+    opening: usize,
+    /// `base[j - opening]`: start of the slots of the histories whose top bid is `j`.
+    base: Vec<usize>,
+    /// Cumulative positive regrets (CFR+), `[node][action][hand]` (empty in a [`Judge`]).
+    regret: Vec<f32>,
+    /// Average-strategy weights, same layout.
+    average: Vec<f32>,
+    /// Scratch per depth.
+    levels: Vec<Level>,
+    /// The other side's reach into the opening (scratch).
+    reach: Vec<f64>,
+    /// The walk's values per own hand (scratch).
+    value: Vec<f64>,
+}
+
+impl Subtree {
+    /// The subtree of `opening`, with tables or (for a judge) without.
+    fn new(game: &DuelGame, opening: usize, tables: bool) -> Subtree {
+        let h = game.hand_count();
+        let n = game.bid_count();
+        let (base, total) = subtree_slots(game, opening);
+        let total = if tables { total } else { 0 };
+        Subtree {
+            opening,
+            base,
+            regret: vec![0.0; total],
+            average: vec![0.0; total],
+            levels: vec![Level::new(n, h); n + 1 - opening],
+            reach: vec![0.0; h],
+            value: vec![0.0; h],
+        }
+    }
+
+    /// Where the node of history `mask` (top bid `j`) starts in this subtree's tables.
+    #[inline]
+    fn node_start(&self, game: &DuelGame, mask: u32, j: usize) -> usize {
+        let o = self.opening;
+        if j == o {
+            return self.base[0];
+        }
+        let below = ((mask >> (o + 1)) & ((1u32 << (j - o - 1)) - 1)) as usize;
+        self.base[j - o] + below * actions_at(game, Some(j)) * game.hand_count()
+    }
+}
+
+/// Slot starts per top bid and slots in all (entries, `[action][hand]` per node) of the
+/// histories under `opening`: one with the opening alone, then 2^(j − opening − 1) with top `j`.
+fn subtree_slots(game: &DuelGame, opening: usize) -> (Vec<usize>, usize) {
+    let h = game.hand_count();
+    let n = game.bid_count();
+    let mut base = Vec::with_capacity(n - opening);
+    let mut at = 0;
+    for j in opening..n {
+        base.push(at);
+        let nodes = if j == opening {
+            1
+        } else {
+            1usize << (j - opening - 1)
+        };
+        at += nodes * actions_at(game, Some(j)) * h;
+    }
+    (base, at)
 }
 
 /// Full-recall CFR+ over every history of the round.
 pub struct FullRecall<'g> {
     game: &'g DuelGame,
-    /// Start of the slots of the histories whose top bid is `j`.
-    base: Vec<usize>,
-    /// Cumulative positive regrets (CFR+), `[node][action][hand]`.
-    regret: Vec<f32>,
-    /// Average-strategy weights, same layout.
-    average: Vec<f32>,
-    levels: Vec<Level>,
+    /// The root's regrets and average weights, `[opening][hand]`.
+    root_regret: Vec<f32>,
+    root_average: Vec<f32>,
+    /// One per opening, in [`DuelGame::raises`] order.
+    subtrees: Vec<Subtree>,
+    /// Scratch of the root.
+    root_level: Level,
     iterations: u64,
 }
 
@@ -76,26 +156,42 @@ impl<'g> FullRecall<'g> {
     /// Bytes the tables of `game` would take, or `None` if it has too many bids.
     pub fn memory_needed(game: &DuelGame) -> Option<u64> {
         let n = game.bid_count();
-        (n <= MAX_FULL_BIDS).then(|| 2 * 4 * slots(game).1 as u64)
+        (n <= MAX_FULL_BIDS).then(|| {
+            let slots: usize = openings(game)
+                .map(|o| subtree_slots(game, o).1)
+                .sum::<usize>()
+                + actions_at(game, None) * game.hand_count();
+            2 * 4 * slots as u64
+        })
     }
 
     /// A solver for `game` (at most [`MAX_FULL_BIDS`] bids), every regret at zero.
     pub fn new(game: &'g DuelGame) -> FullRecall<'g> {
+        FullRecall::build(game, true)
+    }
+
+    /// The solver's layout with tables, or without them for a [`Judge`].
+    fn build(game: &'g DuelGame, tables: bool) -> FullRecall<'g> {
         assert!(
             game.bid_count() <= MAX_FULL_BIDS,
             "too many bids for full recall"
         );
         assert!(!game.paso, "full recall covers rounds without paso");
-        let (base, total) = slots(game);
         let h = game.hand_count();
-        let n = game.bid_count();
-        let level = Level::new(n, h);
+        assert!(h <= MAX_FULL_HANDS, "too many hands for full recall");
+        let root = if tables {
+            actions_at(game, None) * h
+        } else {
+            0
+        };
         FullRecall {
             game,
-            base,
-            regret: vec![0.0; total],
-            average: vec![0.0; total],
-            levels: vec![level; n + 2],
+            root_regret: vec![0.0; root],
+            root_average: vec![0.0; root],
+            subtrees: openings(game)
+                .map(|o| Subtree::new(game, o, tables))
+                .collect(),
+            root_level: Level::new(game.bid_count(), h),
             iterations: 0,
         }
     }
@@ -117,45 +213,191 @@ impl<'g> FullRecall<'g> {
     /// The average strategy as a policy.
     pub fn average(&self) -> AveragePolicy<'_> {
         AveragePolicy {
-            base: &self.base,
-            average: &self.average,
+            root: &self.root_average,
+            subtrees: &self.subtrees,
         }
     }
 
-    /// The value for `player` of the root walk, chance included.
+    /// The value for `player` of the root walk, chance included. The root is the opener's
+    /// node; each opening's subtree is walked on its own thread.
     fn walk_root(&mut self, mode: Walk, player: usize, policy: &dyn NodePolicy) -> f64 {
         let game = self.game;
         let h = game.hand_count();
-        let mut levels = std::mem::take(&mut self.levels);
-        let (root, rest) = levels.split_first_mut().expect("levels");
-        root.reach.copy_from_slice(&game.weight);
-        let reach = std::mem::take(&mut root.reach);
+        let actions = actions_at(game, None);
+        let own = player == 0;
+        let weight = self.iterations as f32;
+        let cur = &mut self.root_level;
+        match (mode, own) {
+            (Walk::Best, true) => {}
+            (Walk::Cfr, _) => regret_matching(
+                &self.root_regret,
+                actions,
+                h,
+                &mut cur.total,
+                &mut cur.sigma,
+            ),
+            _ => policy.fill(game, 0, None, 0, &mut cur.sigma[..actions * h]),
+        }
+        let sigma = &cur.sigma;
+        // One opening a task: the first holds half the histories, so splitting by halves of
+        // the list would leave one thread with nearly all the work.
+        self.subtrees
+            .par_iter_mut()
+            .with_max_len(1)
+            .enumerate()
+            .for_each(|(a, sub)| {
+                if own {
+                    sub.reach.copy_from_slice(&game.weight);
+                } else {
+                    for ((c, w), s) in sub.reach.iter_mut().zip(&game.weight).zip(&sigma[a * h..]) {
+                        *c = w * s;
+                    }
+                }
+                let mut levels = std::mem::take(&mut sub.levels);
+                let reach = std::mem::take(&mut sub.reach);
+                let mut value = std::mem::take(&mut sub.value);
+                let mut tables = Tables {
+                    game,
+                    sub: &mut *sub,
+                    weight,
+                };
+                let o = tables.sub.opening;
+                tables.walk(
+                    mode,
+                    player,
+                    policy,
+                    1 << o,
+                    o,
+                    1,
+                    &reach,
+                    &mut value,
+                    &mut levels,
+                );
+                sub.levels = levels;
+                sub.reach = reach;
+                sub.value = value;
+            });
+        for (a, sub) in self.subtrees.iter().enumerate() {
+            cur.values[a * h..(a + 1) * h].copy_from_slice(&sub.value);
+        }
         let mut out = vec![0.0; h];
-        let mut tables = Tables {
-            game,
-            base: &self.base,
-            regret: &mut self.regret,
-            average: &mut self.average,
-            weight: self.iterations as f32,
+        let reach = &game.weight;
+        let (regret, average) = if mode == Walk::Cfr {
+            (&mut self.root_regret[..], &mut self.root_average[..])
+        } else {
+            (&mut [][..], &mut [][..])
         };
-        tables.walk(mode, player, policy, 0, None, 0, &reach, &mut out, rest);
-        levels[0].reach = reach;
-        self.levels = levels;
+        finish_node(
+            mode, own, actions, h, cur, reach, &mut out, regret, average, weight,
+        );
         out.iter().zip(&game.weight).map(|(v, w)| v * w).sum()
     }
 }
 
-/// The slot starts per top bid and the slots in all, in entries (`[action][hand]` per node).
-fn slots(game: &DuelGame) -> (Vec<usize>, usize) {
-    let h = game.hand_count();
-    let n = game.bid_count();
-    let mut base = Vec::with_capacity(n);
-    let mut at = n * h; // the root: one action per opening
-    for j in 0..n {
-        base.push(at);
-        at += (1usize << j) * actions_at(game, Some(j)) * h;
+/// The first line of a saved state.
+const STATE_MAGIC: &str = "tahur dudo duel full-recall state v1";
+
+impl<'g> FullRecall<'g> {
+    /// The line naming the game a state belongs to.
+    fn state_game_line(&self) -> String {
+        format!(
+            "rules={} dice_each={} bids={} hands={}",
+            self.game.rules.key(),
+            self.game.dice_each,
+            self.game.bid_count(),
+            self.game.hand_count()
+        )
     }
-    (base, at)
+
+    /// Every table, in the order a state stores them.
+    fn tables(&self) -> impl Iterator<Item = &Vec<f32>> + '_ {
+        [&self.root_regret, &self.root_average]
+            .into_iter()
+            .chain(self.subtrees.iter().flat_map(|s| [&s.regret, &s.average]))
+    }
+
+    /// Writes the solver's state (three text lines, then every regret and average weight as
+    /// little-endian `f32`), so a later run resumes where this one stopped.
+    pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "{STATE_MAGIC}")?;
+        writeln!(w, "{}", self.state_game_line())?;
+        writeln!(w, "iterations={}", self.iterations)?;
+        let mut buf = Vec::with_capacity(1 << 20);
+        for table in self.tables() {
+            for chunk in table.chunks(1 << 18) {
+                buf.clear();
+                buf.extend(chunk.iter().flat_map(|x| x.to_le_bytes()));
+                w.write_all(&buf)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A solver for `game` resumed from a state [`FullRecall::save`] wrote; `Err` says in
+    /// words what is wrong with the input (another game, cut short, not a state).
+    pub fn load(game: &'g DuelGame, r: &mut dyn Read) -> Result<FullRecall<'g>, String> {
+        let mut s = FullRecall::new(game);
+        let mut line = |what: &str| -> Result<String, String> {
+            let mut out = Vec::new();
+            let mut byte = [0u8; 1];
+            loop {
+                match r.read(&mut byte) {
+                    Ok(1) if byte[0] == b'\n' => break,
+                    Ok(1) if out.len() < 200 => out.push(byte[0]),
+                    Ok(_) => return Err(format!("not a full-recall state (no {what} line)")),
+                    Err(e) => return Err(e.to_string()),
+                }
+            }
+            String::from_utf8(out).map_err(|_| format!("not a full-recall state ({what})"))
+        };
+        if line("first")? != STATE_MAGIC {
+            return Err(format!(
+                "not a full-recall state (it should start with '{STATE_MAGIC}')"
+            ));
+        }
+        let found = line("game")?;
+        let expected = s.state_game_line();
+        if found != expected {
+            return Err(format!(
+                "the state is of another game ({found}); this run solves {expected}"
+            ));
+        }
+        let iterations = line("iterations")?;
+        s.iterations = iterations
+            .strip_prefix("iterations=")
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| format!("not a full-recall state (bad line '{iterations}')"))?;
+        let mut buf = vec![0u8; 1 << 20];
+        let mut fill = |table: &mut Vec<f32>| -> Result<(), String> {
+            for chunk in table.chunks_mut(1 << 18) {
+                let bytes = &mut buf[..chunk.len() * 4];
+                r.read_exact(bytes)
+                    .map_err(|e| format!("the state is cut short ({e})"))?;
+                for (x, b) in chunk.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *x = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
+            }
+            Ok(())
+        };
+        fill(&mut s.root_regret)?;
+        fill(&mut s.root_average)?;
+        for sub in &mut s.subtrees {
+            fill(&mut sub.regret)?;
+            fill(&mut sub.average)?;
+        }
+        let mut extra = [0u8; 1];
+        if r.read(&mut extra).map_err(|e| e.to_string())? != 0 {
+            return Err("the state runs on past its tables (not written by this game)".into());
+        }
+        Ok(s)
+    }
+}
+
+/// The openings, as bid indices in [`DuelGame::raises`] order.
+fn openings(game: &DuelGame) -> impl Iterator<Item = usize> + '_ {
+    game.raises[game.bid_count()]
+        .iter()
+        .map(|&o| usize::from(o))
 }
 
 /// Actions at a node: the openings, or «dudo» and the raises.
@@ -167,29 +409,28 @@ fn actions_at(game: &DuelGame, top: Option<usize>) -> usize {
     }
 }
 
-/// Where the node of history `mask` starts in the tables.
-#[inline]
-fn node_start(game: &DuelGame, base: &[usize], mask: u32, top: Option<usize>) -> usize {
-    match top {
-        None => 0,
-        Some(j) => {
-            let below = (mask & ((1u32 << j) - 1)) as usize;
-            base[j] + below * actions_at(game, top) * game.hand_count()
+/// Regret matching on `values` (`[action][hand]`), into `out`; `total` is scratch per hand.
+fn regret_matching(values: &[f32], actions: usize, h: usize, total: &mut [f64], out: &mut [f64]) {
+    total.fill(0.0);
+    for row in values[..actions * h].chunks_exact(h) {
+        for (t, &v) in total.iter_mut().zip(row) {
+            *t += f64::from(v.max(0.0));
         }
     }
-}
-
-/// Regret matching on `values` (`[action][hand]`), into `out`.
-fn regret_matching(values: &[f32], actions: usize, h: usize, out: &mut [f64]) {
-    for hand in 0..h {
-        let total: f64 = (0..actions)
-            .map(|a| f64::from(values[a * h + hand]).max(0.0))
-            .sum();
-        for a in 0..actions {
-            out[a * h + hand] = if total > 0.0 {
-                f64::from(values[a * h + hand]).max(0.0) / total
+    let uniform = 1.0 / actions as f64;
+    for t in total.iter_mut() {
+        // From here on: the factor to scale a positive regret by, or 0 to play uniformly.
+        *t = if *t > 0.0 { 1.0 / *t } else { 0.0 };
+    }
+    for (row, o) in values[..actions * h]
+        .chunks_exact(h)
+        .zip(out[..actions * h].chunks_exact_mut(h))
+    {
+        for ((x, &v), &t) in o.iter_mut().zip(row).zip(total.iter()) {
+            *x = if t > 0.0 {
+                f64::from(v.max(0.0)) * t
             } else {
-                1.0 / actions as f64
+                uniform
             };
         }
     }
@@ -206,32 +447,43 @@ impl NodePolicy for Regrets {
 
 /// The average strategy of a [`FullRecall`] solver.
 pub struct AveragePolicy<'a> {
-    base: &'a [usize],
-    average: &'a [f32],
+    root: &'a [f32],
+    subtrees: &'a [Subtree],
 }
 
 impl NodePolicy for AveragePolicy<'_> {
     fn fill(&self, game: &DuelGame, mask: u32, top: Option<usize>, _: usize, out: &mut [f64]) {
-        let start = node_start(game, self.base, mask, top);
         let a = actions_at(game, top);
         let h = game.hand_count();
-        regret_matching(&self.average[start..start + a * h], a, h, out);
+        let mut scratch = [0.0; MAX_FULL_HANDS];
+        let total = &mut scratch[..h];
+        let Some(j) = top else {
+            regret_matching(self.root, a, h, total, out);
+            return;
+        };
+        let opening = mask.trailing_zeros() as usize;
+        let sub = self
+            .subtrees
+            .iter()
+            .find(|s| s.opening == opening)
+            .expect("a history starts with an opening");
+        let start = sub.node_start(game, mask, j);
+        regret_matching(&sub.average[start..start + a * h], a, h, total, out);
     }
 }
 
-/// The tables a walk reads and writes.
+/// The tables of one subtree a walk reads and writes.
 struct Tables<'a> {
     game: &'a DuelGame,
-    base: &'a [usize],
-    regret: &'a mut [f32],
-    average: &'a mut [f32],
+    sub: &'a mut Subtree,
     /// The weight of this iteration in the average (linear averaging).
     weight: f32,
 }
 
 impl Tables<'_> {
-    /// Walks the subtree of history `mask`: `out[h]` is `player`'s value holding `h`, summed over
-    /// the other side's hands weighted by `reach` (their reach with chance).
+    /// Walks the subtree of history `mask` (standing bid `top`): `out[h]` is `player`'s value
+    /// holding `h`, summed over the other side's hands weighted by `reach` (their reach with
+    /// chance).
     #[allow(clippy::too_many_arguments)]
     fn walk(
         &mut self,
@@ -239,12 +491,13 @@ impl Tables<'_> {
         player: usize,
         policy: &dyn NodePolicy,
         mask: u32,
-        top: Option<usize>,
+        top: usize,
         mover: usize,
         reach: &[f64],
         out: &mut [f64],
         levels: &mut [Level],
     ) {
+        // Nothing reaches here from the other side: no value, no regret, no average weight.
         if reach.iter().all(|&r| r == 0.0) {
             out.fill(0.0);
             return;
@@ -252,22 +505,25 @@ impl Tables<'_> {
         let game = self.game;
         let h = game.hand_count();
         let (cur, deeper) = levels.split_first_mut().expect("deep enough");
-        let actions = actions_at(game, top);
-        let start = node_start(game, self.base, mask, top);
+        let actions = actions_at(game, Some(top));
         let own = mover == player;
+        let start = if mode == Walk::Cfr {
+            self.sub.node_start(game, mask, top)
+        } else {
+            0
+        };
         // The mover's strategy at this node.
         match (mode, own) {
             (Walk::Best, true) => {}
             (Walk::Cfr, _) => regret_matching(
-                &self.regret[start..start + actions * h],
+                &self.sub.regret[start..start + actions * h],
                 actions,
                 h,
+                &mut cur.total,
                 &mut cur.sigma,
             ),
-            _ => policy.fill(game, mask, top, mover, &mut cur.sigma[..actions * h]),
+            _ => policy.fill(game, mask, Some(top), mover, &mut cur.sigma[..actions * h]),
         }
-        let raises = &game.raises[top.unwrap_or(game.bid_count())];
-        let first_raise = usize::from(top.is_some());
         for a in 0..actions {
             let val = &mut cur.values[a * h..(a + 1) * h];
             let child_reach: &[f64] = if own {
@@ -279,17 +535,16 @@ impl Tables<'_> {
                 }
                 &cur.reach
             };
-            if a < first_raise {
-                let b = top.expect("a bid stands");
-                game.doubt_values(b, mover, player, child_reach, val);
+            if a == 0 {
+                game.doubt_values(top, mover, player, child_reach, val);
             } else {
-                let b = raises[a - first_raise] as usize;
+                let b = usize::from(game.raises[top][a - 1]);
                 self.walk(
                     mode,
                     player,
                     policy,
                     mask | (1 << b),
-                    Some(b),
+                    b,
                     1 - mover,
                     child_reach,
                     val,
@@ -297,34 +552,85 @@ impl Tables<'_> {
                 );
             }
         }
-        if !own {
-            for (o, v) in out.iter_mut().enumerate() {
-                *v = (0..actions).map(|a| cur.values[a * h + o]).sum();
+        let (regret, average) = if mode == Walk::Cfr {
+            let end = start + actions * h;
+            (
+                &mut self.sub.regret[start..end],
+                &mut self.sub.average[start..end],
+            )
+        } else {
+            (&mut [][..], &mut [][..])
+        };
+        finish_node(
+            mode,
+            own,
+            actions,
+            h,
+            cur,
+            reach,
+            out,
+            regret,
+            average,
+            self.weight,
+        );
+    }
+}
+
+/// A node's value from its children's (in `cur.values`), and in a CFR walk its update: the
+/// updating player's regrets at own nodes, the other side's average weights at theirs.
+#[allow(clippy::too_many_arguments)]
+fn finish_node(
+    mode: Walk,
+    own: bool,
+    actions: usize,
+    h: usize,
+    cur: &Level,
+    reach: &[f64],
+    out: &mut [f64],
+    regret: &mut [f32],
+    average: &mut [f32],
+    weight: f32,
+) {
+    let values = &cur.values[..actions * h];
+    let sigma = &cur.sigma[..actions * h];
+    if !own {
+        out.fill(0.0);
+        for row in values.chunks_exact(h) {
+            for (o, v) in out.iter_mut().zip(row) {
+                *o += v;
             }
-            if mode == Walk::Cfr {
-                // The other side's average, weighted by its reach (chance included: the same
-                // factor for every node of a hand, so it cancels in the normalisation).
-                let node = &mut self.average[start..start + actions * h];
-                for (i, x) in node.iter_mut().enumerate() {
-                    *x += self.weight * (reach[i % h] * cur.sigma[i]) as f32;
-                }
-            }
-            return;
-        }
-        for (hand, v) in out.iter_mut().enumerate() {
-            *v = match mode {
-                Walk::Best => (0..actions)
-                    .map(|a| cur.values[a * h + hand])
-                    .fold(f64::NEG_INFINITY, f64::max),
-                _ => (0..actions)
-                    .map(|a| cur.sigma[a * h + hand] * cur.values[a * h + hand])
-                    .sum(),
-            };
         }
         if mode == Walk::Cfr {
-            let node = &mut self.regret[start..start + actions * h];
-            for (i, r) in node.iter_mut().enumerate() {
-                *r = (f64::from(*r) + cur.values[i] - out[i % h]).max(0.0) as f32;
+            // The other side's average, weighted by its reach (chance included: the same
+            // factor for every node of a hand, so it cancels in the normalisation).
+            let w = f64::from(weight);
+            for (node, s) in average.chunks_exact_mut(h).zip(sigma.chunks_exact(h)) {
+                for ((x, r), s) in node.iter_mut().zip(reach).zip(s) {
+                    *x += (w * r * s) as f32;
+                }
+            }
+        }
+        return;
+    }
+    if mode == Walk::Best {
+        out.fill(f64::NEG_INFINITY);
+        for row in values.chunks_exact(h) {
+            for (o, &v) in out.iter_mut().zip(row) {
+                *o = o.max(v);
+            }
+        }
+        return;
+    }
+    out.fill(0.0);
+    for (row, s) in values.chunks_exact(h).zip(sigma.chunks_exact(h)) {
+        for ((o, v), s) in out.iter_mut().zip(row).zip(s) {
+            *o += s * v;
+        }
+    }
+    if mode == Walk::Cfr {
+        for (node, row) in regret.chunks_exact_mut(h).zip(values.chunks_exact(h)) {
+            for ((r, v), o) in node.iter_mut().zip(row).zip(out.iter()) {
+                *r = (f64::from(*r) + v - o).max(0.0) as f32;
             }
         }
     }
@@ -339,22 +645,8 @@ impl<'g> Judge<'g> {
     /// A judge for `game` (at most [`MAX_FULL_BIDS`] bids; it walks every history but stores
     /// no tables).
     pub fn new(game: &'g DuelGame) -> Judge<'g> {
-        assert!(
-            game.bid_count() <= MAX_FULL_BIDS,
-            "too many bids for full recall"
-        );
-        let h = game.hand_count();
-        let n = game.bid_count();
-        let level = Level::new(n, h);
         Judge {
-            solver: FullRecall {
-                game,
-                base: vec![0; n],
-                regret: Vec::new(),
-                average: Vec::new(),
-                levels: vec![level; n + 2],
-                iterations: 0,
-            },
+            solver: FullRecall::build(game, false),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Solving a duel end to end: iterations with checkpoints for the convergence chart, the
 //! value, and every exploitability the chosen memory allows to measure.
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -8,6 +9,7 @@ use rayon::prelude::*;
 use super::full::{FullRecall, Judge, MAX_FULL_BIDS};
 use super::game::{DuelGame, DuelRules, MAX_DICE_EACH};
 use super::last_bid::{LastBid, Move, Recall};
+use crate::error::{Error, Result};
 use crate::rng::{ChunkStreams, Rng};
 
 /// What a player remembers of the round's bids.
@@ -109,6 +111,9 @@ pub struct DuelSpec {
     pub seed: u64,
     /// Points of the convergence chart (exploitability measured this many times).
     pub checkpoints: u64,
+    /// Full recall only: a file to resume the tables from (if it exists) and to save them to
+    /// after the iterations (also when stopped early), so a long solve runs in parts.
+    pub state: Option<PathBuf>,
 }
 
 /// A sampled estimate with its 95 % interval.
@@ -133,8 +138,10 @@ pub struct DuelResult {
     pub spot_exploitability: Option<f64>,
     /// Against the sampled full-history responder (a lower bound of the true exploitability).
     pub sampled_exploitability: Option<Estimate>,
-    /// Iterations run.
+    /// Iterations run, in all (with those of a resumed state).
     pub iterations: u64,
+    /// Iterations a resumed state had run before this solve (0: started afresh).
+    pub resumed_at: u64,
     /// Whether a signal stopped the iterations early.
     pub interrupted: bool,
     /// Seconds spent.
@@ -156,23 +163,33 @@ pub enum Solved<'g> {
 }
 
 /// Solves `game` as `spec` says; `stop` is asked between iterations. Returns the solver (for
-/// the sheet and the bot) and the figures.
+/// the sheet and the bot) and the figures; errors only from reading or writing `spec.state`.
 pub fn solve<'g>(
     game: &'g DuelGame,
     spec: &DuelSpec,
     stop: &dyn Fn() -> bool,
     mut tick: impl FnMut(u64),
-) -> (Solved<'g>, DuelResult) {
+) -> Result<(Solved<'g>, DuelResult)> {
     let start = Instant::now();
     let every = (spec.iterations / spec.checkpoints.max(1)).max(1);
-    match spec.memory {
+    Ok(match spec.memory {
         Memory::Full => {
-            let mut s = Box::new(FullRecall::new(game));
-            let (curve, interrupted) =
+            let mut s = Box::new(match &spec.state {
+                Some(path) if path.exists() => load_state(game, path)?,
+                _ => FullRecall::new(game),
+            });
+            let resumed_at = s.iterations();
+            let (mut curve, interrupted) =
                 iterate(spec.iterations, every, stop, &mut tick, |measure| {
                     s.iterate();
                     measure.then(|| s.judge().1)
                 });
+            for point in &mut curve {
+                point.0 += resumed_at;
+            }
+            if let Some(path) = &spec.state {
+                crate::report::write_atomic_with(path, &mut |w| s.save(w))?;
+            }
             let (value, exploitability) = s.judge();
             let result = DuelResult {
                 value,
@@ -180,6 +197,7 @@ pub fn solve<'g>(
                 spot_exploitability: None,
                 sampled_exploitability: None,
                 iterations: s.iterations(),
+                resumed_at,
                 interrupted,
                 seconds: start.elapsed().as_secs_f64(),
                 curve,
@@ -209,6 +227,7 @@ pub fn solve<'g>(
                 spot_exploitability: Some(spot),
                 sampled_exploitability: sampled,
                 iterations: s.iterations(),
+                resumed_at: 0,
                 interrupted,
                 seconds: start.elapsed().as_secs_f64(),
                 curve,
@@ -217,7 +236,20 @@ pub fn solve<'g>(
             };
             (Solved::Bids(s), result)
         }
-    }
+    })
+}
+
+/// A full-recall solver resumed from the state file at `path`.
+fn load_state<'g>(game: &'g DuelGame, path: &std::path::Path) -> Result<FullRecall<'g>> {
+    let shown = path.display();
+    let file = std::fs::File::open(path)
+        .map_err(|e| Error::usage(format!("cannot read --state '{shown}': {e}")))?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    FullRecall::load(game, &mut reader).map_err(|why| {
+        Error::usage(format!(
+            "cannot resume from --state '{shown}': {why}; give the file an earlier run of the same game wrote, or a new path to start afresh"
+        ))
+    })
 }
 
 /// Runs up to `iterations` steps, asking `stop` before each; `step(measure)` does one iteration
@@ -430,6 +462,13 @@ pub fn report(game: &DuelGame, spec: &DuelSpec, r: &DuelResult) -> crate::report
         "CFR+ iterations",
         Value::Int(r.iterations as i64),
     );
+    if r.resumed_at > 0 {
+        rep.field(
+            "resumed_at",
+            "iterations of the resumed state",
+            Value::Int(r.resumed_at as i64),
+        );
+    }
     rep.field("seconds", "seconds", Value::Num(r.seconds, 1));
     rep.field(
         "hands",
@@ -465,10 +504,24 @@ pub fn report(game: &DuelGame, spec: &DuelSpec, r: &DuelResult) -> crate::report
         ),
         _ => &mut rep,
     };
+    if let Some(path) = &spec.state {
+        rep.note(format!(
+            "The tables after {} iterations are saved in '{}' ({} MB): the same command with \
+             --state '{}' goes on from there.",
+            r.iterations,
+            path.display(),
+            crate::humanize::significant(
+                FullRecall::memory_needed(game).unwrap_or(0) as f64 / 1e6,
+                3
+            ),
+            path.display()
+        ));
+    }
     if r.interrupted {
         rep.note(format!(
             "Stopped early (Ctrl-C or SIGTERM) after {} of {} iterations.",
-            r.iterations, spec.iterations
+            r.iterations - r.resumed_at,
+            spec.iterations
         ));
     }
     rep

@@ -235,3 +235,75 @@ fn paso_spots_and_pass_hands_follow_the_engine() {
     assert!(spots.iter().any(|s| s.after_pass && s.used == 3));
     assert!(!DuelGame::new(DuelRules::Chimbo9, 5).paso);
 }
+
+#[test]
+fn full_recall_resumes_bit_for_bit_whatever_the_threads() {
+    // 200 iterations on one thread equal 100 on two threads, saved, read back and 100 more on
+    // two: the state keeps everything and the subtrees' parallel walks change nothing.
+    let game = DuelGame::new(DuelRules::Plain, 1);
+    let pool = |n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    };
+    let straight = pool(1).install(|| {
+        let mut s = FullRecall::new(&game);
+        for _ in 0..200 {
+            s.iterate();
+        }
+        let mut bytes = Vec::new();
+        s.save(&mut bytes).unwrap();
+        (bytes, s.judge())
+    });
+    let resumed = pool(2).install(|| {
+        let mut s = FullRecall::new(&game);
+        for _ in 0..100 {
+            s.iterate();
+        }
+        let mut half = Vec::new();
+        s.save(&mut half).unwrap();
+        let mut s = FullRecall::load(&game, &mut half.as_slice()).unwrap();
+        assert_eq!(s.iterations(), 100);
+        for _ in 0..100 {
+            s.iterate();
+        }
+        let mut bytes = Vec::new();
+        s.save(&mut bytes).unwrap();
+        (bytes, s.judge())
+    });
+    assert_eq!(straight.0, resumed.0);
+    assert_eq!(straight.1 .0.to_bits(), resumed.1 .0.to_bits());
+    assert_eq!(straight.1 .1.to_bits(), resumed.1 .1.to_bits());
+    // The tables are 2 × 4 bytes an entry after three lines of text.
+    let header = straight.0.iter().filter(|&&b| b == b'\n').take(3).count();
+    assert_eq!(header, 3);
+    let text_len: usize = String::from_utf8_lossy(&straight.0[..200])
+        .split_inclusive('\n')
+        .take(3)
+        .map(str::len)
+        .sum();
+    assert_eq!(
+        (straight.0.len() - text_len) as u64,
+        FullRecall::memory_needed(&game).unwrap()
+    );
+
+    // What is not a state of this game is refused, in words.
+    let other = DuelGame::new(DuelRules::Chimbo9, 1);
+    let err = FullRecall::load(&other, &mut straight.0.as_slice())
+        .err()
+        .unwrap();
+    assert!(
+        err.contains("another game") && err.contains("chimbo9"),
+        "{err}"
+    );
+    let cut = &straight.0[..straight.0.len() - 1];
+    let err = FullRecall::load(&game, &mut &cut[..]).err().unwrap();
+    assert!(err.contains("cut short"), "{err}");
+    let mut long = straight.0.clone();
+    long.push(0);
+    let err = FullRecall::load(&game, &mut long.as_slice()).err().unwrap();
+    assert!(err.contains("runs on"), "{err}");
+    let err = FullRecall::load(&game, &mut &b"hello\n"[..]).err().unwrap();
+    assert!(err.contains("not a full-recall state"), "{err}");
+}
