@@ -71,6 +71,8 @@ pub enum DudoCommand {
     #[command(after_help = "Examples:
   tahur dudo duel --rules plain --dice-each 1
   tahur dudo duel --rules chimbo9 --dice-each 2 --chart duel.svg
+  tahur dudo duel --rules plain --dice-each 2 --memory full --iterations 100 \\
+      --state plain2.state    # the exact game in parts: run it again to go on
   tahur dudo duel --rules caleuchano --dice-each 5 --memory 1 --iterations 200 \\
       --format json")]
     Duel(DuelCmd),

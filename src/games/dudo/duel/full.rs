@@ -19,6 +19,9 @@ pub const MAX_FULL_BIDS: usize = 24;
 /// The most hands a side (two dice: 21), for scratch kept on the stack.
 const MAX_FULL_HANDS: usize = 64;
 
+/// The most entries of one node (`[action][hand]`).
+const MAX_NODE_ENTRIES: usize = (MAX_FULL_BIDS + 1) * MAX_FULL_HANDS;
+
 /// What a walk of the history tree does at the updating player's nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Walk {
@@ -71,14 +74,90 @@ impl Level {
     }
 }
 
+/// Where each history's node sits in its opening's tables: depth first, a node's
+/// `[action][hand]` entries and then the subtrees of the bids above its top, lowest first —
+/// the order a walk visits them, so a walk reads and writes its tables front to back (what the
+/// memory prefetcher follows best) instead of jumping between far-apart nodes. Every bid above
+/// the top gets its place, a legal raise or not, so a node's place is a sum over its bids.
+#[derive(Clone, Debug)]
+struct Layout {
+    /// Hands a side.
+    h: usize,
+    /// Actions at a node whose top bid is `j`.
+    actions: Vec<usize>,
+    /// `prefix[k]`: entries of the subtrees under tops `0..k` together.
+    prefix: Vec<usize>,
+}
+
+impl Layout {
+    /// The layout of `game`'s tables.
+    fn new(game: &DuelGame) -> Layout {
+        let n = game.bid_count();
+        let h = game.hand_count();
+        let actions: Vec<usize> = (0..n).map(|j| actions_at(game, Some(j))).collect();
+        // size[j]: the node with top j and every history above it.
+        let mut size = vec![0usize; n];
+        let mut above = 0;
+        for j in (0..n).rev() {
+            size[j] = actions[j] * h + above;
+            above += size[j];
+        }
+        let mut prefix = vec![0usize; n + 1];
+        for j in 0..n {
+            prefix[j + 1] = prefix[j] + size[j];
+        }
+        Layout { h, actions, prefix }
+    }
+
+    /// Entries of the subtree of a node whose top bid is `j`.
+    fn size(&self, j: usize) -> usize {
+        self.prefix[j + 1] - self.prefix[j]
+    }
+
+    /// Where the child raising to `b` starts, under the node at `start` with top `t`.
+    #[inline]
+    fn child(&self, start: usize, t: usize, b: usize) -> usize {
+        start + self.actions[t] * self.h + self.prefix[b] - self.prefix[t + 1]
+    }
+
+    /// Where the node of history `mask` starts in its opening's tables.
+    fn node_start(&self, mask: u32) -> usize {
+        let mut top = mask.trailing_zeros() as usize;
+        let mut rest = mask & !(1u32 << top);
+        let mut start = 0;
+        while rest != 0 {
+            let b = rest.trailing_zeros() as usize;
+            start = self.child(start, top, b);
+            top = b;
+            rest &= rest - 1;
+        }
+        start
+    }
+
+    /// The nodes under `opening` as (start, entries), in the order a state file keeps them:
+    /// by top bid, then by the bids below it read as a binary number.
+    fn state_order(&self, opening: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let n = self.actions.len();
+        (opening..n).flat_map(move |j| {
+            let count = if j == opening {
+                1u32
+            } else {
+                1u32 << (j - opening - 1)
+            };
+            (0..count).map(move |below| {
+                let mask = (1u32 << opening) | (1u32 << j) | (below << (opening + 1));
+                (self.node_start(mask), self.actions[j] * self.h)
+            })
+        })
+    }
+}
+
 /// The histories under one opening bid: their tables and a walk's scratch.
 #[derive(Clone, Debug)]
 struct Subtree {
     /// The opening bid: the lowest bit of every history here.
     opening: usize,
-    /// `base[j - opening]`: start of the slots of the histories whose top bid is `j`.
-    base: Vec<usize>,
-    /// Cumulative positive regrets (CFR+), `[node][action][hand]` (empty in a [`Judge`]).
+    /// Cumulative positive regrets (CFR+), laid out as [`Layout`] says (empty in a [`Judge`]).
     regret: Vec<f32>,
     /// Average-strategy weights, same layout.
     average: Vec<f32>,
@@ -92,14 +171,12 @@ struct Subtree {
 
 impl Subtree {
     /// The subtree of `opening`, with tables or (for a judge) without.
-    fn new(game: &DuelGame, opening: usize, tables: bool) -> Subtree {
+    fn new(game: &DuelGame, layout: &Layout, opening: usize, tables: bool) -> Subtree {
         let h = game.hand_count();
         let n = game.bid_count();
-        let (base, total) = subtree_slots(game, opening);
-        let total = if tables { total } else { 0 };
+        let total = if tables { layout.size(opening) } else { 0 };
         Subtree {
             opening,
-            base,
             regret: vec![0.0; total],
             average: vec![0.0; total],
             levels: vec![Level::new(n, h); n + 1 - opening],
@@ -107,36 +184,6 @@ impl Subtree {
             value: vec![0.0; h],
         }
     }
-
-    /// Where the node of history `mask` (top bid `j`) starts in this subtree's tables.
-    #[inline]
-    fn node_start(&self, game: &DuelGame, mask: u32, j: usize) -> usize {
-        let o = self.opening;
-        if j == o {
-            return self.base[0];
-        }
-        let below = ((mask >> (o + 1)) & ((1u32 << (j - o - 1)) - 1)) as usize;
-        self.base[j - o] + below * actions_at(game, Some(j)) * game.hand_count()
-    }
-}
-
-/// Slot starts per top bid and slots in all (entries, `[action][hand]` per node) of the
-/// histories under `opening`: one with the opening alone, then 2^(j − opening − 1) with top `j`.
-fn subtree_slots(game: &DuelGame, opening: usize) -> (Vec<usize>, usize) {
-    let h = game.hand_count();
-    let n = game.bid_count();
-    let mut base = Vec::with_capacity(n - opening);
-    let mut at = 0;
-    for j in opening..n {
-        base.push(at);
-        let nodes = if j == opening {
-            1
-        } else {
-            1usize << (j - opening - 1)
-        };
-        at += nodes * actions_at(game, Some(j)) * h;
-    }
-    (base, at)
 }
 
 /// Full-recall CFR+ over every history of the round.
@@ -147,6 +194,8 @@ pub struct FullRecall<'g> {
     root_average: Vec<f32>,
     /// One per opening, in [`DuelGame::raises`] order.
     subtrees: Vec<Subtree>,
+    /// Where each node sits in its opening's tables.
+    layout: Layout,
     /// Scratch of the root.
     root_level: Level,
     iterations: u64,
@@ -157,9 +206,8 @@ impl<'g> FullRecall<'g> {
     pub fn memory_needed(game: &DuelGame) -> Option<u64> {
         let n = game.bid_count();
         (n <= MAX_FULL_BIDS).then(|| {
-            let slots: usize = openings(game)
-                .map(|o| subtree_slots(game, o).1)
-                .sum::<usize>()
+            let layout = Layout::new(game);
+            let slots: usize = openings(game).map(|o| layout.size(o)).sum::<usize>()
                 + actions_at(game, None) * game.hand_count();
             2 * 4 * slots as u64
         })
@@ -184,13 +232,15 @@ impl<'g> FullRecall<'g> {
         } else {
             0
         };
+        let layout = Layout::new(game);
         FullRecall {
             game,
             root_regret: vec![0.0; root],
             root_average: vec![0.0; root],
             subtrees: openings(game)
-                .map(|o| Subtree::new(game, o, tables))
+                .map(|o| Subtree::new(game, &layout, o, tables))
                 .collect(),
+            layout,
             root_level: Level::new(game.bid_count(), h),
             iterations: 0,
         }
@@ -215,6 +265,7 @@ impl<'g> FullRecall<'g> {
         AveragePolicy {
             root: &self.root_average,
             subtrees: &self.subtrees,
+            layout: &self.layout,
         }
     }
 
@@ -239,6 +290,7 @@ impl<'g> FullRecall<'g> {
             _ => policy.fill(game, 0, None, 0, &mut cur.sigma[..actions * h]),
         }
         let sigma = &cur.sigma;
+        let layout = &self.layout;
         // One opening a task: the first holds half the histories, so splitting by halves of
         // the list would leave one thread with nearly all the work.
         self.subtrees
@@ -258,6 +310,7 @@ impl<'g> FullRecall<'g> {
                 let mut value = std::mem::take(&mut sub.value);
                 let mut tables = Tables {
                     game,
+                    layout,
                     sub: &mut *sub,
                     weight,
                 };
@@ -268,6 +321,7 @@ impl<'g> FullRecall<'g> {
                     policy,
                     1 << o,
                     o,
+                    0,
                     1,
                     &reach,
                     &mut value,
@@ -309,25 +363,25 @@ impl<'g> FullRecall<'g> {
         )
     }
 
-    /// Every table, in the order a state stores them.
-    fn tables(&self) -> impl Iterator<Item = &Vec<f32>> + '_ {
-        [&self.root_regret, &self.root_average]
-            .into_iter()
-            .chain(self.subtrees.iter().flat_map(|s| [&s.regret, &s.average]))
-    }
-
     /// Writes the solver's state (three text lines, then every regret and average weight as
     /// little-endian `f32`), so a later run resumes where this one stopped.
     pub fn save(&self, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w, "{STATE_MAGIC}")?;
         writeln!(w, "{}", self.state_game_line())?;
         writeln!(w, "iterations={}", self.iterations)?;
-        let mut buf = Vec::with_capacity(1 << 20);
-        for table in self.tables() {
-            for chunk in table.chunks(1 << 18) {
-                buf.clear();
-                buf.extend(chunk.iter().flat_map(|x| x.to_le_bytes()));
-                w.write_all(&buf)?;
+        let mut buf = Vec::with_capacity(4 * MAX_NODE_ENTRIES);
+        let mut put = |entries: &[f32]| {
+            buf.clear();
+            buf.extend(entries.iter().flat_map(|x| x.to_le_bytes()));
+            w.write_all(&buf)
+        };
+        put(&self.root_regret)?;
+        put(&self.root_average)?;
+        for sub in &self.subtrees {
+            for table in [&sub.regret, &sub.average] {
+                for (start, len) in self.layout.state_order(sub.opening) {
+                    put(&table[start..start + len])?;
+                }
             }
         }
         Ok(())
@@ -367,23 +421,25 @@ impl<'g> FullRecall<'g> {
             .strip_prefix("iterations=")
             .and_then(|n| n.parse().ok())
             .ok_or_else(|| format!("not a full-recall state (bad line '{iterations}')"))?;
-        let mut buf = vec![0u8; 1 << 20];
-        let mut fill = |table: &mut Vec<f32>| -> Result<(), String> {
-            for chunk in table.chunks_mut(1 << 18) {
-                let bytes = &mut buf[..chunk.len() * 4];
-                r.read_exact(bytes)
-                    .map_err(|e| format!("the state is cut short ({e})"))?;
-                for (x, b) in chunk.iter_mut().zip(bytes.chunks_exact(4)) {
-                    *x = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                }
+        let mut buf = vec![0u8; 4 * MAX_NODE_ENTRIES];
+        let mut get = |entries: &mut [f32]| -> Result<(), String> {
+            let bytes = &mut buf[..entries.len() * 4];
+            r.read_exact(bytes)
+                .map_err(|e| format!("the state is cut short ({e})"))?;
+            for (x, b) in entries.iter_mut().zip(bytes.chunks_exact(4)) {
+                *x = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
             }
             Ok(())
         };
-        fill(&mut s.root_regret)?;
-        fill(&mut s.root_average)?;
+        get(&mut s.root_regret)?;
+        get(&mut s.root_average)?;
+        let layout = s.layout.clone();
         for sub in &mut s.subtrees {
-            fill(&mut sub.regret)?;
-            fill(&mut sub.average)?;
+            for table in [&mut sub.regret, &mut sub.average] {
+                for (start, len) in layout.state_order(sub.opening) {
+                    get(&mut table[start..start + len])?;
+                }
+            }
         }
         let mut extra = [0u8; 1];
         if r.read(&mut extra).map_err(|e| e.to_string())? != 0 {
@@ -449,6 +505,7 @@ impl NodePolicy for Regrets {
 pub struct AveragePolicy<'a> {
     root: &'a [f32],
     subtrees: &'a [Subtree],
+    layout: &'a Layout,
 }
 
 impl NodePolicy for AveragePolicy<'_> {
@@ -457,17 +514,17 @@ impl NodePolicy for AveragePolicy<'_> {
         let h = game.hand_count();
         let mut scratch = [0.0; MAX_FULL_HANDS];
         let total = &mut scratch[..h];
-        let Some(j) = top else {
+        if top.is_none() {
             regret_matching(self.root, a, h, total, out);
             return;
-        };
+        }
         let opening = mask.trailing_zeros() as usize;
         let sub = self
             .subtrees
             .iter()
             .find(|s| s.opening == opening)
             .expect("a history starts with an opening");
-        let start = sub.node_start(game, mask, j);
+        let start = self.layout.node_start(mask);
         regret_matching(&sub.average[start..start + a * h], a, h, total, out);
     }
 }
@@ -475,15 +532,16 @@ impl NodePolicy for AveragePolicy<'_> {
 /// The tables of one subtree a walk reads and writes.
 struct Tables<'a> {
     game: &'a DuelGame,
+    layout: &'a Layout,
     sub: &'a mut Subtree,
     /// The weight of this iteration in the average (linear averaging).
     weight: f32,
 }
 
 impl Tables<'_> {
-    /// Walks the subtree of history `mask` (standing bid `top`): `out[h]` is `player`'s value
-    /// holding `h`, summed over the other side's hands weighted by `reach` (their reach with
-    /// chance).
+    /// Walks the subtree of history `mask` (standing bid `top`, its node at `start` in the
+    /// tables): `out[h]` is `player`'s value holding `h`, summed over the other side's hands
+    /// weighted by `reach` (their reach with chance).
     #[allow(clippy::too_many_arguments)]
     fn walk(
         &mut self,
@@ -492,6 +550,7 @@ impl Tables<'_> {
         policy: &dyn NodePolicy,
         mask: u32,
         top: usize,
+        start: usize,
         mover: usize,
         reach: &[f64],
         out: &mut [f64],
@@ -507,11 +566,6 @@ impl Tables<'_> {
         let (cur, deeper) = levels.split_first_mut().expect("deep enough");
         let actions = actions_at(game, Some(top));
         let own = mover == player;
-        let start = if mode == Walk::Cfr {
-            self.sub.node_start(game, mask, top)
-        } else {
-            0
-        };
         // The mover's strategy at this node.
         match (mode, own) {
             (Walk::Best, true) => {}
@@ -545,6 +599,7 @@ impl Tables<'_> {
                     policy,
                     mask | (1 << b),
                     b,
+                    self.layout.child(start, top, b),
                     1 - mover,
                     child_reach,
                     val,
@@ -674,5 +729,45 @@ impl FullRecall<'_> {
         let mut judge = Judge::new(self.game);
         let avg = self.average();
         (judge.value(&avg), judge.exploitability(&avg))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::dudo::duel::DuelRules;
+
+    #[test]
+    fn layout_gives_every_history_its_own_slots_in_walk_order() {
+        for (rules, dice) in [(DuelRules::Plain, 1), (DuelRules::Caleuchano, 1)] {
+            let game = DuelGame::new(rules, dice);
+            let layout = Layout::new(&game);
+            let n = game.bid_count();
+            for opening in 0..n {
+                // Every history under the opening, as the state file orders them: their slots
+                // tile the table exactly, with no gap and no overlap.
+                let mut slots: Vec<(usize, usize)> = layout.state_order(opening).collect();
+                assert_eq!(slots.len(), 1 << (n - 1 - opening));
+                slots.sort_unstable();
+                let mut at = 0;
+                for (start, len) in slots {
+                    assert_eq!(start, at, "{rules} opening {opening}");
+                    at += len;
+                }
+                assert_eq!(at, layout.size(opening));
+            }
+            // Depth first: a node's first child follows its own entries at once, and a child
+            // found by the walk's step is the one its history names.
+            let mask = 0b1010_0101u32 & ((1 << n) - 1);
+            let top = 31 - mask.leading_zeros() as usize;
+            let start = layout.node_start(mask);
+            for b in top + 1..n {
+                let child = layout.child(start, top, b);
+                assert_eq!(child, layout.node_start(mask | 1 << b));
+                if b == top + 1 {
+                    assert_eq!(child, start + layout.actions[top] * layout.h);
+                }
+            }
+        }
     }
 }

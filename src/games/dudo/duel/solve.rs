@@ -15,7 +15,7 @@ use crate::rng::{ChunkStreams, Rng};
 /// What a player remembers of the round's bids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Memory {
-    /// Every bid (exact; one die a side).
+    /// Every bid (the exact game; one or two dice a side, without paso).
     Full,
     /// The standing bid and, with 2, the one before it (an abstraction).
     Bids(u8),
@@ -60,7 +60,7 @@ impl Memory {
 
     /// What [`Memory::parse`] accepts.
     pub const ACCEPTS: &'static str =
-        "use full (every bid, one die a side only), 1 (the standing bid), 2 (and the one before) or face (the standing bid and the face of the one before)";
+        "use full (every bid: one or two dice a side), 1 (the standing bid), 2 (and the one before) or face (the standing bid and the face of the one before)";
 
     /// The command-line name.
     pub fn key(self) -> String {
