@@ -35,6 +35,13 @@ fn one_die_duel_reports_value_and_exact_exploitability() {
     assert!((wins - (1.0 + value) / 2.0).abs() < 1e-12);
     let e = j["exploitability"].as_f64().unwrap();
     assert!(e > 0.0 && e < 5e-3, "{e}");
+    // The best responses bracket the game's value, the strategy's own value and the
+    // textbook −7/258 alike; the bracket is as wide as the exploitability.
+    let bounds = j["game_value"].as_array().unwrap();
+    let (low, high) = (bounds[0].as_f64().unwrap(), bounds[1].as_f64().unwrap());
+    assert!(low <= -7.0 / 258.0 && -7.0 / 258.0 <= high, "{low} {high}");
+    assert!(low <= value && value <= high, "{low} {value} {high}");
+    assert!(((high - low) - e).abs() < 1e-12, "{low} {high} {e}");
     assert_eq!(j["iterations"].as_i64(), Some(400));
     let svg = std::fs::read_to_string(chart).unwrap();
     assert!(svg.contains("<svg") && svg.contains("convergence"));

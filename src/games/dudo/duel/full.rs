@@ -726,9 +726,20 @@ impl<'g> Judge<'g> {
 impl FullRecall<'_> {
     /// The opener's value and the exploitability of the average strategy.
     pub fn judge(&mut self) -> (f64, f64) {
+        let (value, (low, high)) = self.judge_bounds();
+        (value, high - low)
+    }
+
+    /// The opener's value under the average strategy, and the bounds the best responses put
+    /// on the game's value: the opener's strategy earns at least `low` against any reply,
+    /// the other's concedes at most `high` (`high − low` is the exploitability).
+    pub fn judge_bounds(&mut self) -> (f64, (f64, f64)) {
         let mut judge = Judge::new(self.game);
         let avg = self.average();
-        (judge.value(&avg), judge.exploitability(&avg))
+        let value = judge.value(&avg);
+        let high = judge.best_response(0, &avg);
+        let low = -judge.best_response(1, &avg);
+        (value, (low, high))
     }
 }
 

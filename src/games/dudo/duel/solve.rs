@@ -133,6 +133,10 @@ pub struct DuelResult {
     /// Exploitability against a best response with full recall, exact (where the game is small
     /// enough to walk every history).
     pub full_exploitability: Option<f64>,
+    /// Full recall: the bounds the best responses put on the game's value (the opener's
+    /// strategy earns at least the first against any reply; the other's concedes at most the
+    /// second).
+    pub value_bounds: Option<(f64, f64)>,
     /// Against the spot-by-spot responder of the abstraction (exact value; a lower bound of the
     /// abstract game's exploitability).
     pub spot_exploitability: Option<f64>,
@@ -190,10 +194,11 @@ pub fn solve<'g>(
             if let Some(path) = &spec.state {
                 crate::report::write_atomic_with(path, &mut |w| s.save(w))?;
             }
-            let (value, exploitability) = s.judge();
+            let (value, (low, high)) = s.judge_bounds();
             let result = DuelResult {
                 value,
-                full_exploitability: Some(exploitability),
+                full_exploitability: Some(high - low),
+                value_bounds: Some((low, high)),
                 spot_exploitability: None,
                 sampled_exploitability: None,
                 iterations: s.iterations(),
@@ -224,6 +229,7 @@ pub fn solve<'g>(
             let result = DuelResult {
                 value,
                 full_exploitability: full,
+                value_bounds: None,
                 spot_exploitability: Some(spot),
                 sampled_exploitability: sampled,
                 iterations: s.iterations(),
@@ -436,6 +442,13 @@ pub fn report(game: &DuelGame, spec: &DuelSpec, r: &DuelResult) -> crate::report
             "exploitability",
             "exploitability (full-recall best responses, exact)",
             Value::Num(e, 6),
+        );
+    }
+    if let Some((low, high)) = r.value_bounds {
+        rep.field(
+            "game_value",
+            "the game's value lies in (best responses)",
+            Value::NumInterval(low, high, 6),
         );
     }
     if let Some(e) = r.spot_exploitability {
