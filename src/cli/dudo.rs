@@ -638,12 +638,9 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
             Ok(pool) => (
                 Some(pool.install(|| {
                     let (solver, result) =
-                        match duel::solve(&game, &spec, &tahur::signals::interrupted, |n| {
+                        duel::solve(&game, &spec, &tahur::signals::interrupted, |n| {
                             control.progress.inc(n)
-                        }) {
-                            Ok(solved) => solved,
-                            Err(e) => return Err(e),
-                        };
+                        })?;
                     let sheet = match (&solver, a.sheet_dir.is_some()) {
                         (duel::solve::Solved::Bids(s), true) => Some((
                             duel::sheet::csv(s),
