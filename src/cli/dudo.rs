@@ -606,14 +606,11 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
         checkpoints: 20,
         state: a.state.clone(),
     };
-    if let Some(path) = &spec.state {
-        if memory != Memory::Full {
-            return Err(Error::usage(format!(
-                "invalid --state with --memory {}: a state keeps full-recall tables; add --memory full or drop --state",
-                memory.key()
-            )));
-        }
-        tahur::report::paths::check_file("--state", path, false)?;
+    if spec.state.is_some() && memory != Memory::Full {
+        return Err(Error::usage(format!(
+            "invalid --state with --memory {}: a state keeps full-recall tables; add --memory full or drop --state",
+            memory.key()
+        )));
     }
     if memory == Memory::Full && spec.responder_deals > 0 {
         return Err(Error::usage(

@@ -316,7 +316,15 @@ fn check_list_flags(matches: &clap::ArgMatches) -> Result<()> {
 
 /// Flags naming a file to write (`--output -` is standard output), and flags naming a folder to
 /// write files into; a flag's id is its long name. A test checks every path flag is here.
-const OUTPUT_FILES: [&str; 5] = ["output", "chart", "strategy-chart", "length-chart", "write"];
+/// `state` is read too when it exists (`dudo duel --state`), and written after the run.
+const OUTPUT_FILES: [&str; 6] = [
+    "output",
+    "chart",
+    "strategy-chart",
+    "length-chart",
+    "write",
+    "state",
+];
 const OUTPUT_FOLDERS: [&str; 2] = ["out-dir", "sheet-dir"];
 
 /// Checks every output path of the command given, before any work: a long run must not end in
@@ -847,6 +855,7 @@ mod tests {
         for expected in [
             "tahur dudo sim --output",
             "tahur dudo sim --length-chart",
+            "tahur dudo duel --state",
             "tahur durak flags --chart",
             "tahur veintiuno strategy --write",
             "tahur dudo tune --out-dir",

@@ -120,6 +120,9 @@ fn a_full_recall_solve_resumes_from_its_state() {
     let m = fails(&["dudo", "duel", "--state", junk.to_str().unwrap()]);
     assert!(m.contains("not a full-recall state"), "{m}");
     assert_eq!(std::fs::read_to_string(&junk).unwrap(), "not tables\n");
+    // A folder is no state file: refused before any work.
+    let m = fails(&["dudo", "duel", "--state", dir.path().to_str().unwrap()]);
+    assert!(m.contains("--state") && m.contains("folder"), "{m}");
 }
 
 #[test]
