@@ -682,8 +682,14 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
     emit(&duel::solve::report(&game, &spec, &result), &a.out)?;
     Ok(exit_code(result.interrupted, || {
         format!(
-            "interrupted: {} of {} iterations run; the figures are those of the strategy so far",
-            result.iterations, spec.iterations
+            "interrupted: {} of {} iterations run{}; the figures are those of the strategy so far",
+            result.iterations - result.resumed_at,
+            spec.iterations,
+            if result.resumed_at > 0 {
+                format!(" ({} in all with the state's)", result.iterations)
+            } else {
+                String::new()
+            }
         )
     }))
 }
