@@ -518,11 +518,12 @@ impl NodePolicy for AveragePolicy<'_> {
             regret_matching(self.root, a, h, total, out);
             return;
         }
+        // The subtrees follow the openings, lowest first.
         let opening = mask.trailing_zeros() as usize;
         let sub = self
             .subtrees
-            .iter()
-            .find(|s| s.opening == opening)
+            .binary_search_by_key(&opening, |s| s.opening)
+            .map(|i| &self.subtrees[i])
             .expect("a history starts with an opening");
         let start = self.layout.node_start(mask);
         regret_matching(&sub.average[start..start + a * h], a, h, total, out);
