@@ -382,7 +382,9 @@ pub struct DuelCmd {
     #[arg(long, value_name = "FILE")]
     pub chart: Option<PathBuf>,
     /// Write the strategy as a cheat sheet into DIR: duel-<rules>.csv (every frequency) and
-    /// duel-<rules>.md (readable); `-<K>` is added to the names below five dice a side.
+    /// duel-<rules>.md (readable); `-<K>` is added to the names below five dice a side. With
+    /// --memory full: duel-<rules>-<K>-full.csv (every history a side's own play reaches) and
+    /// .md (the openings and the answers to them), judged exactly as written.
     #[arg(long = "sheet-dir", id = "sheet-dir", value_name = "DIR")]
     pub sheet_dir: Option<PathBuf>,
     #[command(flatten)]
@@ -617,14 +619,10 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
             "invalid --responder-deals with --memory full: the full-recall exploitability is exact there; drop it",
         ));
     }
-    if a.sheet_dir.is_some() && memory == Memory::Full {
-        return Err(Error::usage(
-            "invalid --sheet-dir with --memory full: a sheet lists the strategy per incoming bid; use --memory 1, 2 or face",
-        ));
-    }
-    let stem = match a.dice_each {
-        5 => format!("duel-{}", a.rules.key()),
-        k => format!("duel-{}-{k}", a.rules.key()),
+    let stem = match (a.dice_each, memory) {
+        (5, _) => format!("duel-{}", a.rules.key()),
+        (k, Memory::Full) => format!("duel-{}-{k}-full", a.rules.key()),
+        (k, _) => format!("duel-{}-{k}", a.rules.key()),
     };
     let progress = super::run::progress(spec.iterations, "iterations");
     let (solved, pool_err) = with_progress(a.run.threads, progress, |control| {
@@ -643,6 +641,26 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
                             duel::sheet::csv(s),
                             duel::sheet::markdown(s, &spec, &result, &format!("{stem}.csv")),
                         )),
+                        (duel::solve::Solved::Full(s), true) if !result.interrupted => {
+                            // The table is judged as written (its cuts and rounding are
+                            // part of it): the page is what its CSV alone gives.
+                            let csv = duel::recall::RecallTable::from_policy(
+                                &game,
+                                &s.average(),
+                                duel::recall::MIN_REACH,
+                                duel::recall::MIN_PROB,
+                            )
+                            .csv(&game);
+                            let table = duel::recall::RecallTable::parse(&csv, &game, &stem)?;
+                            let judged = table.judge(&game);
+                            let md = table.markdown(
+                                &game,
+                                &judged,
+                                result.iterations,
+                                &format!("{stem}.csv"),
+                            );
+                            Some((csv, md))
+                        }
                         _ => None,
                     };
                     Ok((result, sheet))

@@ -4,8 +4,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::common::{fails, json, stdout};
 use tahur::games::dudo::duel::bot::{sheet_text, DuelTable, TablePolicy};
-use tahur::games::dudo::duel::full::Judge;
+use tahur::games::dudo::duel::full::{FullRecall, Judge};
 use tahur::games::dudo::duel::last_bid::{LastBid, Recall};
+use tahur::games::dudo::duel::recall::{self, RecallTable};
 use tahur::games::dudo::duel::{sheet, DuelGame, DuelRules, Memory};
 use tahur::games::dudo::RuleSet;
 
@@ -537,4 +538,108 @@ fn duel_under_caleuchano_plays_the_shipped_gzipped_sheet() {
         assert_eq!(duel[k], file[k], "{k}");
     }
     assert_ne!(duel["mean_length"], tuned["mean_length"]);
+}
+
+/// The CFR+ iterations a full-recall page says it was written after ("after 2,000 CFR+").
+fn page_iterations(md: &str) -> u64 {
+    let at = md
+        .find(" CFR+ iterations")
+        .expect("the page names its iterations");
+    let digits: String = md[..at]
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    digits.parse().unwrap()
+}
+
+#[test]
+fn sheet_dir_with_full_recall_writes_the_exact_table_judged_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let out = json(&[
+        "dudo",
+        "duel",
+        "--rules",
+        "chimbo9",
+        "--dice-each",
+        "1",
+        "--memory",
+        "full",
+        "--iterations",
+        "300",
+        "--sheet-dir",
+        d,
+        "--format",
+        "json",
+    ]);
+    let csv = std::fs::read_to_string(dir.path().join("duel-chimbo9-1-full.csv")).unwrap();
+    let md = std::fs::read_to_string(dir.path().join("duel-chimbo9-1-full.md")).unwrap();
+    let game = DuelGame::new(DuelRules::Chimbo9, 1);
+    let table = RecallTable::parse(&csv, &game, "csv").unwrap();
+    let judged = table.judge(&game);
+    // The page gives the table's own figures, which are close to the solver's.
+    assert_eq!(page_iterations(&md), 300);
+    assert!(
+        md.contains(&format!(
+            "Exploitability of this table: {} ",
+            recall::exploitability_text(judged.exploitability())
+        )),
+        "{md}"
+    );
+    let solved = out["exploitability"].as_f64().unwrap();
+    assert!(
+        (judged.exploitability() - solved).abs() < 2e-3,
+        "{judged:?} vs {solved}"
+    );
+    assert!((judged.value - out["value"].as_f64().unwrap()).abs() < 1e-3);
+}
+
+/// The one-die exact strategies shipped for the three rule sets (`cargo run --release -- dudo
+/// duel --rules R --dice-each 1 --memory full --iterations N --sheet-dir data/dudo`) are what
+/// the solver gives now, CSV and page to the last character; each is judged exactly as
+/// written, under 10⁻³ from equilibrium.
+#[test]
+fn shipped_full_recall_tables_are_not_stale() {
+    for rules in [DuelRules::Plain, DuelRules::Chimbo9, DuelRules::Caleuchano] {
+        let stem = format!(
+            "{}/data/dudo/duel-{}-1-full",
+            env!("CARGO_MANIFEST_DIR"),
+            rules.key()
+        );
+        let shipped_csv = std::fs::read_to_string(format!("{stem}.csv")).unwrap();
+        let shipped_md = std::fs::read_to_string(format!("{stem}.md")).unwrap();
+        let game = DuelGame::new(rules, 1);
+        let iterations = page_iterations(&shipped_md);
+        let mut solver = FullRecall::new(&game);
+        for _ in 0..iterations {
+            solver.iterate();
+        }
+        let csv = RecallTable::from_policy(
+            &game,
+            &solver.average(),
+            recall::MIN_REACH,
+            recall::MIN_PROB,
+        )
+        .csv(&game);
+        assert!(csv == shipped_csv, "{stem}.csv is stale");
+        let table = RecallTable::parse(&csv, &game, "csv").unwrap();
+        let judged = table.judge(&game);
+        assert!(
+            judged.exploitability() < 1e-3,
+            "{}: {judged:?}",
+            rules.key()
+        );
+        let md = table.markdown(
+            &game,
+            &judged,
+            iterations,
+            &format!("duel-{}-1-full.csv", rules.key()),
+        );
+        assert!(md == shipped_md, "{stem}.md is stale");
+    }
 }

@@ -717,6 +717,16 @@ impl<'g> Judge<'g> {
         self.solver.walk_root(Walk::Best, player, policy)
     }
 
+    /// The opener's value when both sides play `policy`, and the bounds best responses put
+    /// on the game's value: `policy`'s opener earns at least `low` against any reply, its
+    /// other side concedes at most `high` (`high − low` is the exploitability).
+    pub fn bounds(&mut self, policy: &dyn NodePolicy) -> (f64, (f64, f64)) {
+        let value = self.value(policy);
+        let high = self.best_response(0, policy);
+        let low = -self.best_response(1, policy);
+        (value, (low, high))
+    }
+
     /// Exploitability of `policy`: what best responses gain against it on both seats together,
     /// best(opener) + best(other) (≥ 0; zero at an equilibrium).
     pub fn exploitability(&mut self, policy: &dyn NodePolicy) -> f64 {
@@ -735,12 +745,7 @@ impl FullRecall<'_> {
     /// on the game's value: the opener's strategy earns at least `low` against any reply,
     /// the other's concedes at most `high` (`high − low` is the exploitability).
     pub fn judge_bounds(&mut self) -> (f64, (f64, f64)) {
-        let mut judge = Judge::new(self.game);
-        let avg = self.average();
-        let value = judge.value(&avg);
-        let high = judge.best_response(0, &avg);
-        let low = -judge.best_response(1, &avg);
-        (value, (low, high))
+        Judge::new(self.game).bounds(&self.average())
     }
 }
 

@@ -13,6 +13,7 @@ pub mod equity;
 pub mod full;
 pub mod game;
 pub mod last_bid;
+pub mod recall;
 pub mod sheet;
 pub mod solve;
 

@@ -296,3 +296,85 @@ fn full_recall_resumes_bit_for_bit_whatever_the_threads() {
     let err = FullRecall::load(&game, &mut &b"hello\n"[..]).err().unwrap();
     assert!(err.contains("not a full-recall state"), "{err}");
 }
+
+#[test]
+fn a_full_recall_table_plays_and_judges_as_written() {
+    use recall::RecallTable;
+    let game = DuelGame::new(DuelRules::Plain, 1);
+    let mut solver = FullRecall::new(&game);
+    for _ in 0..600 {
+        solver.iterate();
+    }
+    let csv = RecallTable::from_policy(
+        &game,
+        &solver.average(),
+        recall::MIN_REACH,
+        recall::MIN_PROB,
+    )
+    .csv(&game);
+    let table = RecallTable::parse(&csv, &game, "t.csv").unwrap();
+    // Read back, it writes the same text.
+    assert_eq!(table.csv(&game), csv);
+    // Judged by the walk and by the independent one, to the same figures; close to the
+    // solver's (the cuts cost little) and bracketing the game's value.
+    let judged = table.judge(&game);
+    let check = Independent {
+        game: &game,
+        policy: &table,
+        bids: plain_bids(1),
+    };
+    let v = check.payoff(0, false);
+    assert!((judged.value - v).abs() < 1e-12, "{} vs {v}", judged.value);
+    assert!((judged.high - check.payoff(0, true)).abs() < 1e-12);
+    assert!((judged.low + check.payoff(1, true)).abs() < 1e-12);
+    let (solver_value, solver_expl) = solver.judge();
+    assert!((judged.value - solver_value).abs() < 2e-4, "{judged:?}");
+    assert!(judged.exploitability() < solver_expl + 5e-4, "{judged:?}");
+    assert!(judged.low <= ONE_DIE_VALUE && ONE_DIE_VALUE <= judged.high);
+    // A history the table leaves out, or a hand it does not list there, says «dudo».
+    let h = game.hand_count();
+    let mut out = vec![0.0; 13 * h];
+    let top = game.bid_count() - 1;
+    table.fill(&game, 1 << top, Some(top), 1, &mut out);
+    assert!(out[..h].iter().all(|&p| p == 1.0) && out[h..].iter().all(|&p| p == 0.0));
+    // The page names every hand at the opening, with the judged figures.
+    let md = table.markdown(&game, &judged, 600, "t.csv");
+    assert!(
+        md.contains(&format!("expected payoff {:+.6}", judged.value)),
+        "{md}"
+    );
+    assert_eq!(recall::payoff_text(-1e-9), "0.000000");
+    assert_eq!(recall::payoff_text(0.0123), "+0.012300");
+    for hand in 1..=6 {
+        assert!(md.contains(&format!("\n| {hand} | ")), "{md}");
+    }
+}
+
+#[test]
+fn a_full_recall_table_that_is_not_one_is_refused_in_words() {
+    use recall::{RecallTable, RECALL_HEADER};
+    let game = DuelGame::new(DuelRules::Plain, 1);
+    let refused = |body: &str| {
+        RecallTable::parse(&format!("{RECALL_HEADER}\n{body}\n"), &game, "t.csv")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    assert!(RecallTable::parse("side,bid\n", &game, "t.csv").is_err());
+    assert!(refused("opener,,1,1x4,0.5").is_empty());
+    for (body, says) in [
+        ("opener,1x4 1x3,1,dudo,1", "'1x4 1x3' is not a bid history"),
+        ("opener,1x4,1,dudo,1", "side 'opener'"),
+        ("other,1x4,7,dudo,1", "hand '7'"),
+        ("other,1x4,11,dudo,1", "hand '11'"),
+        ("other,1x4,1,1x3,1", "action '1x3'"),
+        ("other,1x4,1,dudo,1.5", "probability '1.5'"),
+        ("other,1x4,1,dudo", "4 columns"),
+    ] {
+        let err = refused(body);
+        assert!(
+            err.contains(says) && err.contains("line 2"),
+            "{body}: {err}"
+        );
+    }
+}
