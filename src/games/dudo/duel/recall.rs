@@ -1,6 +1,7 @@
 //! A full-recall strategy written out: for every history a side's own play can reach, what
-//! each hand it brings there does. The exact two-dice duel ships this way, and its
-//! exploitability is checked from the file alone by [`super::full::Judge`]'s best responses.
+//! each hand it brings there does. The exact one-die duels ship this way, and a table is
+//! judged from the file alone by [`super::full::Judge`]'s best responses (the two-dice page
+//! gives the figures of its table, read back).
 //!
 //! The CSV has one row per side, history, hand and action played:
 //! `side,history,hand,action,probability` — `history` the bids so far separated by spaces
@@ -21,7 +22,7 @@ use crate::games::dudo::Bid;
 pub const MIN_REACH: f64 = 1e-5;
 
 /// Frequencies below this are dropped (the rest shared out in proportion).
-pub const MIN_PROB: f64 = 0.0005;
+pub const MIN_PROB: f64 = 0.0001;
 
 /// The CSV columns.
 pub const RECALL_HEADER: &str = "side,history,hand,action,probability";
