@@ -653,9 +653,9 @@ fn page_bracket(md: &str) -> (f64, f64) {
 }
 
 /// The two-dice page (`dudo duel --rules plain --dice-each 2 --memory full --state S
-/// --sheet-dir DIR`, solved in parts; its 468 MB CSV is not shipped) fits the game: every hand
-/// has its opening row, every bid it names is one of the game's, and its bracket is the one
-/// the one-die pages give for theirs, a width under 10⁻³.
+/// --sheet-dir DIR`, solved in parts; its 456 MB CSV is not shipped) fits the game: every hand
+/// has its opening row, every bid it names is one of the game's, and the bracket it puts on
+/// the game's value is narrower than 10⁻³.
 #[test]
 fn shipped_two_dice_page_fits_the_game() {
     let md = std::fs::read_to_string(concat!(

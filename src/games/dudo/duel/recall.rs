@@ -164,8 +164,9 @@ impl RecallTable {
                 bad(
                     n,
                     format!(
-                        "hand '{hand}': give {} dice lowest first, as 14",
-                        game.dice_each
+                        "hand '{hand}': give {} lowest first, as {}",
+                        crate::humanize::count_of(u64::from(game.dice_each), "dice"),
+                        game.hand_text(h / 2)
                     ),
                 )
             })?;
@@ -173,7 +174,7 @@ impl RecallTable {
             let a = action_index(game, top, action).ok_or_else(|| {
                 bad(
                     n,
-                    format!("action '{action}': use dudo or a legal raise of the standing bid"),
+                    format!("action '{action}': use dudo or a legal raise of the standing bid (at the opening, a bid)"),
                 )
             })?;
             let p: f32 = p
