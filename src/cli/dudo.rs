@@ -644,13 +644,7 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
                         (duel::solve::Solved::Full(s), true) if !result.interrupted => {
                             // The table is judged as written (its cuts and rounding are
                             // part of it): the page is what its CSV alone gives.
-                            let csv = duel::recall::RecallTable::from_policy(
-                                &game,
-                                &s.average(),
-                                duel::recall::MIN_REACH,
-                                duel::recall::MIN_PROB,
-                            )
-                            .csv(&game);
+                            let csv = duel::recall::RecallTable::solved(&game, s).csv(&game);
                             let table = duel::recall::RecallTable::parse(&csv, &game, &stem)?;
                             let judged = table.judge(&game);
                             let md = table.markdown(

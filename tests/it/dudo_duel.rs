@@ -619,13 +619,7 @@ fn shipped_full_recall_tables_are_not_stale() {
         for _ in 0..iterations {
             solver.iterate();
         }
-        let csv = RecallTable::from_policy(
-            &game,
-            &solver.average(),
-            recall::MIN_REACH,
-            recall::MIN_PROB,
-        )
-        .csv(&game);
+        let csv = RecallTable::solved(&game, &solver).csv(&game);
         assert!(csv == shipped_csv, "{stem}.csv is stale");
         let table = RecallTable::parse(&csv, &game, "csv").unwrap();
         let judged = table.judge(&game);

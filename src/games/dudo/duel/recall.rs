@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::full::NodePolicy;
+use super::full::{FullRecall, NodePolicy};
 use super::game::DuelGame;
 use crate::error::{Error, Result};
 use crate::games::dudo::Bid;
@@ -64,6 +64,12 @@ impl RecallTable {
             walk.visit(0, None, 0, &vec![1.0; game.hand_count()]);
         }
         table
+    }
+
+    /// The table of a solver's average strategy with the cuts `dudo duel --sheet-dir` uses
+    /// ([`MIN_REACH`], [`MIN_PROB`]).
+    pub fn solved(game: &DuelGame, solver: &FullRecall<'_>) -> RecallTable {
+        RecallTable::from_policy(game, &solver.average(), MIN_REACH, MIN_PROB)
     }
 
     /// Histories listed (both sides).

@@ -305,13 +305,7 @@ fn a_full_recall_table_plays_and_judges_as_written() {
     for _ in 0..600 {
         solver.iterate();
     }
-    let csv = RecallTable::from_policy(
-        &game,
-        &solver.average(),
-        recall::MIN_REACH,
-        recall::MIN_PROB,
-    )
-    .csv(&game);
+    let csv = RecallTable::solved(&game, &solver).csv(&game);
     let table = RecallTable::parse(&csv, &game, "t.csv").unwrap();
     // Read back, it writes the same text.
     assert_eq!(table.csv(&game), csv);
