@@ -210,6 +210,9 @@ pub enum Unit {
     Number,
     /// Whole numbers (counts, totals, quantities).
     Count,
+    /// Positive numbers on a logarithmic axis (line charts' y axis: a quantity falling over
+    /// decades, such as an exploitability); other charts show them as plain numbers.
+    Log,
 }
 
 impl Unit {
@@ -700,12 +703,56 @@ fn value_ticks(values: impl Iterator<Item = f64>, zero: bool, unit: Unit) -> Tic
 
 /// Width of the y label area: the widest tick label, a gap, the rotated axis title.
 fn y_area(ticks: &Ticks, percent: bool) -> f64 {
+    y_area_of(ticks, &|v| ticks.label(v, percent))
+}
+
+/// [`y_area`] with the labels `label` gives.
+fn y_area_of(ticks: &Ticks, label: &dyn Fn(f64) -> String) -> f64 {
     let widest = ticks
         .values
         .iter()
-        .map(|&v| text_width(&ticks.label(v, percent), LABEL))
+        .map(|&v| text_width(&label(v), LABEL))
         .fold(0.0, f64::max);
     (widest + 14.0 + line_height(DESC) + 4.0).ceil()
+}
+
+/// Ticks of a logarithmic axis over the positive `values`, in decades (log10 units): each power
+/// of ten, and 2 and 5 times it when the values span at most two decades.
+fn log_ticks(values: impl Iterator<Item = f64>) -> Ticks {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| v.is_finite() && *v > 0.0) {
+        lo = lo.min(v.log10());
+        hi = hi.max(v.log10());
+    }
+    let (lo, hi) = if lo.is_finite() {
+        // Whole decades around the values (a value on a power of ten gets one more above).
+        let (a, b) = ((lo + 1e-9).floor(), (hi - 1e-9).ceil());
+        (a, if b > a { b } else { a + 1.0 })
+    } else {
+        (-3.0, 0.0)
+    };
+    let fine = hi - lo <= 2.0;
+    let mut values = Vec::new();
+    let mut d = lo;
+    while d <= hi + 1e-9 {
+        values.push(d);
+        if fine && d < hi - 1e-9 {
+            values.extend([d + 2f64.log10(), d + 5f64.log10()]);
+        }
+        d += 1.0;
+    }
+    Ticks {
+        values,
+        step: 1.0,
+        decimals: 0,
+        lo,
+        hi,
+    }
+}
+
+/// A label of a logarithmic axis's tick at `decades` (log10 units): the value it stands for.
+fn log_label(decades: f64) -> String {
+    crate::humanize::significant(10f64.powf(decades), 1)
 }
 
 const MARGIN_LEFT: f64 = EDGE;
@@ -740,13 +787,33 @@ impl SvgChart for LineChart {
         } else {
             (x_ticks.lo - 1.0, x_ticks.hi + 1.0)
         };
-        let y_ticks = value_ticks(
-            points()
-                .map(|p| p.1 * ys)
-                .chain(self.marks.iter().map(|m| m.value * ys)),
-            self.y_unit == Unit::Percent,
-            self.y_unit,
-        );
+        let log = self.y_unit == Unit::Log;
+        // Where a value sits on the y axis (log10 units on a logarithmic one; a value it cannot
+        // show comes out NaN or infinite and is left out).
+        let y_at = |v: f64| if log { v.log10() } else { v * ys };
+        let y_ticks = if log {
+            log_ticks(
+                points()
+                    .map(|p| p.1)
+                    .chain(self.marks.iter().map(|m| m.value)),
+            )
+        } else {
+            value_ticks(
+                points()
+                    .map(|p| p.1 * ys)
+                    .chain(self.marks.iter().map(|m| m.value * ys)),
+                self.y_unit == Unit::Percent,
+                self.y_unit,
+            )
+        };
+        let yp = self.y_unit == Unit::Percent;
+        let y_label = |y: f64| {
+            if log {
+                log_label(y)
+            } else {
+                y_ticks.label(y, yp)
+            }
+        };
         let x_area = line_height(LABEL) + 10.0 + line_height(DESC) + 4.0;
         let mut chart = ChartBuilder::on(&plot)
             .margin_left(MARGIN_LEFT as u32)
@@ -754,16 +821,16 @@ impl SvgChart for LineChart {
             .margin_top(6)
             .margin_bottom(EDGE as u32)
             .x_label_area_size(x_area as u32)
-            .y_label_area_size(y_area(&y_ticks, self.y_unit == Unit::Percent) as u32)
+            .y_label_area_size(y_area_of(&y_ticks, &y_label) as u32)
             .build_cartesian_2d(
                 KeyedAxis::new(x_lo, x_hi, x_ticks.values.clone()),
                 KeyedAxis::new(y_ticks.lo, y_ticks.hi, y_ticks.values.clone()),
             )?;
-        let (xp, yp) = (self.x_unit == Unit::Percent, self.y_unit == Unit::Percent);
+        let xp = self.x_unit == Unit::Percent;
         chart
             .configure_mesh()
             .x_label_formatter(&|x| x_ticks.label(*x, xp))
-            .y_label_formatter(&|y| y_ticks.label(*y, yp))
+            .y_label_formatter(&|y| y_label(*y))
             .x_desc(self.x_label.as_str())
             .y_desc(self.y_label.as_str())
             .label_style((FAMILY, LABEL))
@@ -771,9 +838,9 @@ impl SvgChart for LineChart {
             .bold_line_style(BLACK.mix(0.12))
             .light_line_style(TRANSPARENT)
             .draw()?;
-        for m in &self.marks {
+        for m in self.marks.iter().filter(|m| y_at(m.value).is_finite()) {
             chart.draw_series(DashedLineSeries::new(
-                [(x_lo, m.value * ys), (x_hi, m.value * ys)],
+                [(x_lo, y_at(m.value)), (x_hi, y_at(m.value))],
                 8,
                 5,
                 BLACK.mix(0.6).stroke_width(1),
@@ -784,7 +851,7 @@ impl SvgChart for LineChart {
             let pts: Vec<(f64, f64)> = s
                 .points
                 .iter()
-                .map(|p| (p.0 * xs, p.1 * ys))
+                .map(|p| (p.0 * xs, y_at(p.1)))
                 .filter(|p| p.0.is_finite() && p.1.is_finite())
                 .collect();
             chart.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))?;

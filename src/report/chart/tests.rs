@@ -84,6 +84,14 @@ fn decimals(s: &str) -> usize {
 /// Checks one rendered chart; returns its texts. With `TAHUR_CHART_DIR` set, the chart is also
 /// written there (to render and look at: `rsvg-convert`).
 fn check(svg: &str) -> Vec<Drawn> {
+    let drawn = check_layout(svg);
+    check_ticks(&drawn);
+    drawn
+}
+
+/// What [`check`] asks of every chart but its tick steps (a logarithmic axis has none): the
+/// texts inside the canvas, none on another, no number drawn as NaN or in exponent form.
+fn check_layout(svg: &str) -> Vec<Drawn> {
     if let Some(dir) = std::env::var_os("TAHUR_CHART_DIR") {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
@@ -110,6 +118,11 @@ fn check(svg: &str) -> Vec<Drawn> {
             assert!(!overlap, "labels overlap: {a:?} and {b:?}");
         }
     }
+    drawn
+}
+
+/// Tick labels of linear axes: on one step, with the decimals it needs.
+fn check_ticks(drawn: &[Drawn]) {
     // Tick labels: the numeric texts on one axis (sharing a right edge: the y axis; sharing a
     // top: the x axis) are on one step and carry exactly the decimals that step needs.
     let numeric: Vec<&Drawn> = drawn
@@ -157,7 +170,6 @@ fn check(svg: &str) -> Vec<Drawn> {
             assert_eq!(vi % si, 0, "{v} not on {step}");
         }
     }
-    drawn
 }
 
 fn has(drawn: &[Drawn], text: &str) -> bool {
@@ -254,6 +266,44 @@ fn line_charts_read_cleanly() {
         };
         check(&c.to_svg().unwrap());
     }
+}
+
+#[test]
+fn a_logarithmic_axis_shows_decades() {
+    let chart = |points: Vec<(f64, f64)>| LineChart {
+        title: "convergence".into(),
+        x_label: "iterations".into(),
+        x_unit: Unit::Count,
+        y_label: "exploitability (log scale)".into(),
+        y_unit: Unit::Log,
+        series: vec![Series {
+            label: String::new(),
+            points,
+        }],
+        marks: vec![],
+    };
+    // Three decades and more: the powers of ten only.
+    let wide = check_layout(
+        &chart(vec![(100.0, 0.0097), (2000.0, 6.5e-5)])
+            .to_svg()
+            .unwrap(),
+    );
+    for label in ["0.00001", "0.0001", "0.001", "0.01"] {
+        assert!(has(&wide, label), "{label}: {wide:?}");
+    }
+    assert!(!has(&wide, "0.0002") && !has(&wide, "0.1"));
+    // One decade: 2 and 5 times its power of ten too. A value the axis cannot show (zero,
+    // below) is left out, not drawn as NaN.
+    let narrow = check_layout(
+        &chart(vec![(1500.0, 0.00035), (2300.0, 0.00018), (2400.0, 0.0)])
+            .to_svg()
+            .unwrap(),
+    );
+    for label in ["0.0001", "0.0002", "0.0005", "0.001"] {
+        assert!(has(&narrow, label), "{label}: {narrow:?}");
+    }
+    assert!(!has(&narrow, "0.002"));
+    assert_eq!(log_label(-4.0 + 2f64.log10()), "0.0002");
 }
 
 #[test]

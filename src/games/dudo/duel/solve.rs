@@ -551,8 +551,8 @@ pub fn chart(spec: &DuelSpec, r: &DuelResult) -> crate::report::chart::LineChart
         ),
         x_label: "CFR+ iterations".into(),
         x_unit: Unit::Count,
-        y_label: "exploitability".into(),
-        y_unit: Unit::Number,
+        y_label: "exploitability (log scale)".into(),
+        y_unit: Unit::Log,
         series: vec![Series {
             label: r.curve_label.into(),
             points: r.curve.iter().map(|&(i, e)| (i as f64, e)).collect(),
