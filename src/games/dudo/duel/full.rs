@@ -741,6 +741,11 @@ impl FullRecall<'_> {
         (value, high - low)
     }
 
+    /// The exploitability of the average strategy alone (two walks: no value walk).
+    pub fn exploitability(&mut self) -> f64 {
+        Judge::new(self.game).exploitability(&self.average())
+    }
+
     /// The opener's value under the average strategy, and the bounds the best responses put
     /// on the game's value: the opener's strategy earns at least `low` against any reply,
     /// the other's concedes at most `high` (`high − low` is the exploitability).

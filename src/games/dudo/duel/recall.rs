@@ -463,21 +463,8 @@ impl RecallTable {
         let root = self.nodes.get(&0);
         out.push_str("## Opening the round\n\n| your hand | open with |\n|---|---|\n");
         for hand in 0..h {
-            let row = root.map(|r| {
-                let raises = &game.raises[game.bid_count()];
-                let mut moves: Vec<(f32, String)> = (0..raises.len())
-                    .map(|a| (r[a * h + hand], action_text(game, None, a)))
-                    .filter(|(p, _)| *p > 0.0)
-                    .collect();
-                moves.sort_by(|x, y| y.0.total_cmp(&x.0));
-                moves_text(&moves)
-            });
-            let _ = writeln!(
-                out,
-                "| {} | {} |",
-                game.hand_text(hand),
-                row.unwrap_or_default()
-            );
+            let moves = root.map_or(Vec::new(), |r| hand_moves(game, r, None, hand));
+            let _ = writeln!(out, "| {} | {} |", game.hand_text(hand), moves_text(&moves));
         }
         // The openings played, by how often (chance-weighted over the opener's hands).
         let mut played: Vec<(f64, usize)> = Vec::new();
@@ -505,27 +492,30 @@ impl RecallTable {
             );
             let row = self.nodes.get(&(1u32 << b));
             for hand in 0..h {
-                let text = match row {
-                    Some(r) => {
-                        let actions = r.len() / h;
-                        let mut moves: Vec<(f32, String)> = (0..actions)
-                            .map(|a| (r[a * h + hand], action_text(game, Some(b), a)))
-                            .filter(|(p, _)| *p > 0.0)
-                            .collect();
-                        moves.sort_by(|x, y| y.0.total_cmp(&x.0));
-                        if moves.is_empty() {
-                            "dudo".to_string()
-                        } else {
-                            moves_text(&moves)
-                        }
-                    }
-                    None => "dudo".to_string(),
+                let moves = row.map_or(Vec::new(), |r| hand_moves(game, r, Some(b), hand));
+                // A hand the table does not list there says «dudo».
+                let text = if moves.is_empty() {
+                    "dudo".to_string()
+                } else {
+                    moves_text(&moves)
                 };
                 let _ = writeln!(out, "| {} | {text} |", game.hand_text(hand));
             }
         }
         out
     }
+}
+
+/// What `hand` plays in a node's `row` (standing bid `top`): its actions with their
+/// frequencies, most frequent first (empty where the table does not list it).
+fn hand_moves(game: &DuelGame, row: &[f32], top: Option<usize>, hand: usize) -> Vec<(f32, String)> {
+    let h = game.hand_count();
+    let mut moves: Vec<(f32, String)> = (0..row.len() / h)
+        .map(|a| (row[a * h + hand], action_text(game, top, a)))
+        .filter(|(p, _)| *p > 0.0)
+        .collect();
+    moves.sort_by(|x, y| y.0.total_cmp(&x.0));
+    moves
 }
 
 /// Moves with their frequencies, most frequent first: `dudo 70 %, 2x5 30 %` (at most four of

@@ -186,7 +186,7 @@ pub fn solve<'g>(
             let (mut curve, interrupted) =
                 iterate(spec.iterations, every, stop, &mut tick, |measure| {
                     s.iterate();
-                    measure.then(|| s.judge().1)
+                    measure.then(|| s.exploitability())
                 });
             for point in &mut curve {
                 point.0 += resumed_at;
