@@ -368,7 +368,7 @@ pub struct DuelCmd {
     #[arg(long, value_name = "M", value_parser = parse_memory)]
     pub memory: Option<Memory>,
     /// With --memory full: resume from FILE if it exists, and save the tables there after the
-    /// iterations (also on Ctrl-C), so a long solve runs in parts (two dice: 5.6 GB).
+    /// iterations (also on Ctrl-C), so a long solve runs in parts (two dice: 4.2 GB).
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
     /// Deals a seat of the sampled full-history responder plays [default: 0 where the exact

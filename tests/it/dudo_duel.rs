@@ -686,12 +686,12 @@ fn shipped_two_dice_page_fits_the_game() {
     assert!(page_iterations(&md) > 1000);
 }
 
-/// The two-dice check, too long for CI (about 35 minutes and 5.6 GB on 2 cores, in release):
+/// The two-dice check, too long for CI (about 15 minutes and 4.2 GB on 2 cores, in release):
 /// `cargo test --release --test it -- --ignored two_dice`. Full recall solved from nothing
 /// until its exact exploitability is under 10⁻³; the bracket its best responses put on the
 /// game's value must meet the shipped page's (solved further, in parts), since both hold it.
 #[test]
-#[ignore = "35 minutes and 5.6 GB: cargo test --release --test it -- --ignored two_dice"]
+#[ignore = "15 minutes and 4.2 GB: cargo test --release --test it -- --ignored two_dice"]
 fn two_dice_full_recall_solves_to_under_a_thousandth() {
     let game = DuelGame::new(DuelRules::Plain, 2);
     let mut solver = FullRecall::new(&game);

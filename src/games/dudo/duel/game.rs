@@ -97,6 +97,12 @@ pub struct DuelGame {
     pub paso: bool,
     /// `pass_stands[h]`: a doubted pass by hand `h` stands (poker, full or pichanga).
     pub pass_stands: Vec<bool>,
+    /// `count_masks[b][(c − 1)·hands + o]`: 1 when hand `o` counts at least `c` dice for bid
+    /// `b` (c = 1 to `dice_each`), else 0: a doubt's sums as dot products, without branches.
+    count_masks: Vec<Vec<f64>>,
+    /// `short[b][h]`: dice the other hand must count for bid `b` to be true when one holds
+    /// `h`, at most `dice_each + 1` (never).
+    short: Vec<Vec<u8>>,
 }
 
 impl DuelGame {
@@ -137,7 +143,7 @@ impl DuelGame {
             })
             .collect();
         raises.push((0..n as u16).collect());
-        let counted = bids
+        let counted: Vec<Vec<u8>> = bids
             .iter()
             .map(|b| {
                 hands
@@ -149,9 +155,29 @@ impl DuelGame {
                     .collect()
             })
             .collect();
-        let need = bids
+        let need: Vec<u32> = bids
             .iter()
             .map(|b| b.quantity.saturating_sub(bonus(b.face)))
+            .collect();
+        let count_masks = counted
+            .iter()
+            .map(|row| {
+                (1..=dice_each)
+                    .flat_map(|c| {
+                        row.iter()
+                            .map(move |&n| f64::from(u8::from(u32::from(n) >= c)))
+                    })
+                    .collect()
+            })
+            .collect();
+        let short = counted
+            .iter()
+            .zip(&need)
+            .map(|(row, &need)| {
+                row.iter()
+                    .map(|&n| need.saturating_sub(u32::from(n)).min(dice_each + 1) as u8)
+                    .collect()
+            })
             .collect();
         let paso = rules == DuelRules::Caleuchano && dice_each == MAX_DICE_EACH;
         let pass_stands = hands
@@ -169,6 +195,8 @@ impl DuelGame {
             need,
             paso,
             pass_stands,
+            count_masks,
+            short,
         }
     }
 
@@ -213,8 +241,10 @@ impl DuelGame {
 
     /// Vector-form value of a doubt of bid `b` for player `me`, against the other side's reach
     /// `reach` (chance included): `out[h]` is Σₒ `reach[o]`·(±1) for `me` holding `h`.
-    /// `doubter` is who said «dudo». Groups the other hands by how many of their dice count,
-    /// so it costs O(hands) instead of O(hands²).
+    /// `doubter` is who said «dudo». Sums the other side's reach by how many of their dice
+    /// count, so it costs O(hands) instead of O(hands²); the sums are dot products with 0/1
+    /// masks (no branch, no store feeding the next load: this is the hottest loop of the
+    /// full-recall walk).
     pub fn doubt_values(
         &self,
         b: usize,
@@ -224,22 +254,55 @@ impl DuelGame {
         out: &mut [f64],
     ) {
         let k = self.dice_each as usize;
+        let n = reach.len();
+        // at_least[c]: the other side's reach with at least c dice counting (0 past k).
         let mut at_least = [0.0f64; MAX_DICE_EACH as usize + 2];
-        for (o, &r) in reach.iter().enumerate() {
-            at_least[self.counted[b][o] as usize] += r;
-        }
-        for c in (0..=k).rev() {
-            at_least[c] += at_least[c + 1];
+        at_least[0] = lane_sum(reach);
+        for (c, mask) in self.count_masks[b].chunks_exact(n).take(k).enumerate() {
+            at_least[c + 1] = dot(reach, mask);
         }
         let total = at_least[0];
         let sign = if doubter == me { -1.0 } else { 1.0 };
-        for (h, v) in out.iter_mut().enumerate() {
-            let short = self.need[b].saturating_sub(u32::from(self.counted[b][h])) as usize;
-            let true_mass = at_least[short.min(k + 1)];
+        for (v, &short) in out.iter_mut().zip(&self.short[b]) {
             // A true bid costs the doubter the round, a false one the bidder.
-            *v = sign * (2.0 * true_mass - total);
+            *v = sign * (2.0 * at_least[usize::from(short)] - total);
         }
     }
+}
+
+/// `Σ a[i]·b[i]` over `a`'s length, in four lanes (term i into lane i mod 4, so an add need
+/// not wait for the one before), the lanes added in a fixed order: the same bits every run.
+#[inline]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let b = &b[..a.len()];
+    let mut lanes = [0.0f64; 4];
+    let mut a4 = a.chunks_exact(4);
+    let mut b4 = b.chunks_exact(4);
+    for (x, y) in (&mut a4).zip(&mut b4) {
+        for i in 0..4 {
+            lanes[i] += x[i] * y[i];
+        }
+    }
+    for (i, (x, y)) in a4.remainder().iter().zip(b4.remainder()).enumerate() {
+        lanes[i] += x * y;
+    }
+    (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
+}
+
+/// `Σ a[i]` in four lanes, as [`dot`].
+#[inline]
+fn lane_sum(a: &[f64]) -> f64 {
+    let mut lanes = [0.0f64; 4];
+    let mut a4 = a.chunks_exact(4);
+    for x in &mut a4 {
+        for i in 0..4 {
+            lanes[i] += x[i];
+        }
+    }
+    for (i, x) in a4.remainder().iter().enumerate() {
+        lanes[i] += x;
+    }
+    (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
 }
 
 /// The place of a bid in the textbook order: quantity, then faces 2..6, then 1s.
