@@ -97,8 +97,8 @@ pub struct DuelGame {
     pub paso: bool,
     /// `pass_stands[h]`: a doubted pass by hand `h` stands (poker, full or pichanga).
     pub pass_stands: Vec<bool>,
-    /// `count_masks[b][(c − 1)·hands + o]`: 1 when hand `o` counts at least `c` dice for bid
-    /// `b` (c = 1 to `dice_each`), else 0: a doubt's sums as dot products, without branches.
+    /// `count_masks[b][c·hands + o]`: 1 when hand `o` counts at least `c` dice for bid `b`
+    /// (c = 0 to `dice_each`), else 0: a doubt's sums as dot products, without branches.
     count_masks: Vec<Vec<f64>>,
     /// `short[b][h]`: dice the other hand must count for bid `b` to be true when one holds
     /// `h`, at most `dice_each + 1` (never).
@@ -162,7 +162,7 @@ impl DuelGame {
         let count_masks = counted
             .iter()
             .map(|row| {
-                (1..=dice_each)
+                (0..=dice_each)
                     .flat_map(|c| {
                         row.iter()
                             .map(move |&n| f64::from(u8::from(u32::from(n) >= c)))
@@ -253,13 +253,11 @@ impl DuelGame {
         reach: &[f64],
         out: &mut [f64],
     ) {
-        let k = self.dice_each as usize;
         let n = reach.len();
-        // at_least[c]: the other side's reach with at least c dice counting (0 past k).
+        // at_least[c]: the other side's reach with at least c dice counting (0 past dice_each).
         let mut at_least = [0.0f64; MAX_DICE_EACH as usize + 2];
-        at_least[0] = lane_sum(reach);
-        for (c, mask) in self.count_masks[b].chunks_exact(n).take(k).enumerate() {
-            at_least[c + 1] = dot(reach, mask);
+        for (c, mask) in self.count_masks[b].chunks_exact(n).enumerate() {
+            at_least[c] = dot(reach, mask);
         }
         let total = at_least[0];
         let sign = if doubter == me { -1.0 } else { 1.0 };
@@ -285,22 +283,6 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     }
     for (i, (x, y)) in a4.remainder().iter().zip(b4.remainder()).enumerate() {
         lanes[i] += x * y;
-    }
-    (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
-}
-
-/// `Σ a[i]` in four lanes, as [`dot`].
-#[inline]
-fn lane_sum(a: &[f64]) -> f64 {
-    let mut lanes = [0.0f64; 4];
-    let mut a4 = a.chunks_exact(4);
-    for x in &mut a4 {
-        for i in 0..4 {
-            lanes[i] += x[i];
-        }
-    }
-    for (i, x) in a4.remainder().iter().enumerate() {
-        lanes[i] += x;
     }
     (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
 }
