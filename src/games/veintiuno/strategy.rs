@@ -976,10 +976,10 @@ pub fn report(q: &StrategyQuery, sheet: &Sheet, removed: &str) -> Report {
             })
             .max()
             .unwrap_or(0);
-        if !q.infinite && most_of_a_rank > super::solve::SPLIT_EXACT_LEFT + 2 {
+        if !q.infinite && most_of_a_rank > u32::from(super::solve::SPLIT_DEPTH) + 2 {
             r.note(format!(
-                "With more than two decks' cards of a rank, one line of a split is solved splitting again {} times more at most (each depth is a new shoe to solve from), not exactly: in a fresh eight-deck shoe, solving six deep instead moves no pair cell by more than 0.0008 (pair 22 against a 3) and no decision; a shoe with more of the pair's rank left pairs again more often.",
-                super::solve::SPLIT_DEPTH_MANY_DECKS
+                "With more than two decks' cards of a rank, one line of a split is solved splitting again card by card {} times, then as if the shoe stayed as it is (each depth is a new shoe to solve from): in a fresh eight-deck shoe, no EV of the sheet moves by more than 5e-8 from every line solved sixteen deep.",
+                super::solve::SPLIT_DEPTH
             ));
         }
     } else {
