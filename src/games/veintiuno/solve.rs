@@ -28,8 +28,13 @@
 //!   included, five hands from one pair of two decks among them, and find split values equal to
 //!   1e-12). In an infinite shoe a line that pairs again meets the same shoe: its values are the
 //!   fixed point of a small linear system, solved to the last bit.
+//!   A line is followed card by card [`SPLIT_DEPTH`] splits deep (every card of a rank up to two
+//!   decks); deeper, it goes on as if the shoe stayed as it is then (see [`Solver::split`]).
 //! - Suits matter only where a 12 of one suit counts 21: the solver keeps the suits of the ranks
-//!   that can make such a 12 with the up card (or with a split pair) and pools the others.
+//!   that can make such a 12 with the up card (or with a split pair) and pools the others. The
+//!   memos count the cards unseen in the classes the bank tells apart as its hole card (a hand
+//!   playing on, and the bank once its hole card is known, draw by points alone), and the up
+//!   cards of one rank share them.
 //! - A shoe that runs dry (no card left but the hole card) ends the drawing: the player stands,
 //!   and the bank stands on what it holds (the engine would reshuffle the discards; a sheet
 //!   needs at least 12 cards, and hands that long do not arise there).
