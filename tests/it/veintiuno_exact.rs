@@ -460,3 +460,46 @@ fn advise_refuses_bad_input_with_one_line() {
     ]);
     assert_eq!(v["best"], "tapo y quedo");
 }
+
+/// Against a bank that stands only on 21, an ace up ends on 21 or past it, so a hand that
+/// cannot pass 21 with one card wins exactly when the bank passes 21, hit or stand: and since
+/// the cards it draws are to the bank cards dealt unseen (the burn-card argument), hitting hard
+/// 4 to 11 and standing have one EV. The sums differ in the last bits; the sheet calls each a
+/// tie (stand, margin under 10⁻¹²) rather than letting rounding choose — and a hand that can
+/// pass 21 stands (hitting only adds a way to lose).
+#[test]
+fn a_bank_that_stands_only_on_21_against_an_ace_makes_hit_and_stand_a_tie() {
+    use tahur::games::veintiuno::engine::BankPolicy;
+    use tahur::games::veintiuno::strategy::{derive_exact, StrategyQuery};
+    let q = StrategyQuery {
+        options: Options::default(),
+        composition: Composition::full(1),
+        bank: BankPolicy::fixed(21),
+        infinite: false,
+        samples: 0,
+        seed: 0,
+    };
+    let sheet = derive_exact(&q);
+    for t in 4..=20 {
+        let row = sheet
+            .exact
+            .iter()
+            .find(|r| r.row == format!("hard {t}"))
+            .unwrap_or_else(|| panic!("hard {t}"));
+        let (best, _, margin) = row
+            .best(0)
+            .expect("a hand of every hard total meets an ace");
+        let ev = |m: char| row.cells[0].iter().find(|x| x.0 == m).unwrap().1;
+        assert_eq!(best, 'S', "hard {t} against an ace");
+        if t <= 11 {
+            assert!(
+                margin < 1e-12 && (ev('H') - ev('S')).abs() < 1e-12,
+                "hard {t}: hit {} stand {}",
+                ev('H'),
+                ev('S')
+            );
+        } else {
+            assert!(margin > 1e-3, "hard {t}: margin {margin}");
+        }
+    }
+}

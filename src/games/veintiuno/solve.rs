@@ -92,6 +92,12 @@ type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 /// stands then (see [`Solver::split`]).
 pub const SPLIT_DEPTH: u8 = 6;
 
+/// Two moves whose EVs differ by no more than this are a tie, and the sheet plays the earlier
+/// of them (stand before hit before the special move): sums of thousands of terms in another
+/// order differ in the last bits, and a decision should not turn on that (against a bank that
+/// stands only on 21, hit and stand tie in whole rows).
+pub const TIE: f64 = 1e-12;
+
 /// The bank's final total: `[t]` for t = 0..=21, `[22]` = bust.
 pub type Dist = [f64; 23];
 
@@ -1186,35 +1192,29 @@ pub fn solve_rows(
                     .collect();
             }
         }
-        // The policy plays each cell's best move from now on.
+        // The policy plays each cell's best move from now on (as the sheet shows it: ties to
+        // the earlier move).
         for (class, cell) in cells.iter().enumerate() {
-            if cell.is_empty() {
+            let Some((best, _, _)) = super::strategy::best_of(cell) else {
                 continue;
-            }
-            let ev = |m: Move| cell.iter().find(|(c, _)| *c == m.code()).map(|x| x.1);
-            let plain = ev(Move::Stand)
-                .unwrap_or(f64::NEG_INFINITY)
-                .max(ev(Move::Hit).unwrap_or(f64::NEG_INFINITY));
+            };
             for rank in (0..RANK_COUNT).filter(|&r| class_of(r) == class) {
                 match row {
                     Row::Hard(t) | Row::Soft(t) => {
-                        let hit = ev(Move::Hit) > ev(Move::Stand);
-                        let m = if hit { Move::Hit } else { Move::Stand };
+                        let m = if best == Move::Hit.code() {
+                            Move::Hit
+                        } else {
+                            Move::Stand
+                        };
                         if matches!(row, Row::Hard(_)) {
                             policy.hard[t as usize][rank] = m;
                         } else {
                             policy.soft[t as usize][rank] = m;
                         }
                     }
-                    Row::TwoCards(t) => {
-                        policy.tapo[t as usize][rank] = ev(Move::Tapo).is_some_and(|v| v > plain)
-                    }
-                    Row::Thirteen => {
-                        policy.withdraw[rank] = ev(Move::Withdraw).is_some_and(|v| v > plain)
-                    }
-                    Row::Pair(r) => {
-                        policy.split[r][rank] = ev(Move::Split).is_some_and(|v| v > plain)
-                    }
+                    Row::TwoCards(t) => policy.tapo[t as usize][rank] = best == Move::Tapo.code(),
+                    Row::Thirteen => policy.withdraw[rank] = best == Move::Withdraw.code(),
+                    Row::Pair(r) => policy.split[r][rank] = best == Move::Split.code(),
                 }
             }
         }

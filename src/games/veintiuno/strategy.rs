@@ -92,12 +92,13 @@ impl ExactRow {
     }
 }
 
-/// The best move of a cell's (move, EV) list, its EV and the margin over the next best (ties go
-/// to the earlier move: stand before hit before the special move).
+/// The best move of a cell's (move, EV) list, its EV and the margin over the next best (ties,
+/// EVs within [`super::solve::TIE`], go to the earlier move: stand before hit before the
+/// special move; the margin of a tie is 0).
 pub fn best_of(cell: &[(char, f64)]) -> Option<(char, f64, f64)> {
     let (mut best, mut ev) = *cell.first()?;
     for &(m, v) in &cell[1..] {
-        if v > ev {
+        if v > ev + super::solve::TIE {
             (best, ev) = (m, v);
         }
     }
@@ -106,7 +107,15 @@ pub fn best_of(cell: &[(char, f64)]) -> Option<(char, f64, f64)> {
         .filter(|(m, _)| *m != best)
         .map(|x| x.1)
         .fold(f64::NEG_INFINITY, f64::max);
-    Some((best, ev, if next.is_finite() { ev - next } else { 0.0 }))
+    Some((
+        best,
+        ev,
+        if next.is_finite() {
+            (ev - next).max(0.0)
+        } else {
+            0.0
+        },
+    ))
 }
 
 /// The name of a row of the sheet.
