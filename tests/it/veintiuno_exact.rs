@@ -503,3 +503,34 @@ fn a_bank_that_stands_only_on_21_against_an_ace_makes_hit_and_stand_a_tie() {
         }
     }
 }
+
+/// The exact sheet is the same to the last bit every time it is computed: its sums run in a
+/// fixed order, not the hash maps' (which differ from one map to the next). The infinite shoe,
+/// where every hand meets the same shoe, drew its order from a hash map before and changed in
+/// the last digits from run to run.
+#[test]
+fn the_exact_sheet_is_the_same_bits_every_time() {
+    use tahur::games::veintiuno::engine::BankPolicy;
+    use tahur::games::veintiuno::strategy::{derive_exact, StrategyQuery};
+    for infinite in [true, false] {
+        let q = StrategyQuery {
+            options: Options::default(),
+            composition: Composition::from_removed(1, "AH,KD,5C,7C").unwrap(),
+            bank: BankPolicy::fixed(17),
+            infinite,
+            samples: 0,
+            seed: 0,
+        };
+        let bits = |s: &tahur::games::veintiuno::strategy::Sheet| -> Vec<u64> {
+            s.exact
+                .iter()
+                .flat_map(|r| r.cells.iter().flatten().map(|x| x.1.to_bits()))
+                .collect()
+        };
+        let first = bits(&derive_exact(&q));
+        assert!(!first.is_empty());
+        for _ in 0..3 {
+            assert!(bits(&derive_exact(&q)) == first, "infinite {infinite}");
+        }
+    }
+}

@@ -312,17 +312,11 @@ impl<'a> Solver<'a> {
 
     /// Swaps this solver's memos with `memo`, those of a solver of an up card of the same
     /// rank, rules and bank (standing total, shoe finite or not): the key classes of such
-    /// solvers mean the same cards, so they can share memos.
+    /// solvers mean the same cards, so they can share memos (a split solver borrows its up
+    /// card's for one split; the up cards of one rank lend theirs to each other).
     fn swap_memo(&mut self, memo: &mut Memos) {
         debug_assert!(self.stand as usize == memo.dists.stand);
         std::mem::swap(&mut self.memo, memo);
-    }
-
-    /// Swaps this solver's memos with `other`'s: both must have the same up card, rules and
-    /// bank (a split solver borrows its up card's memos for one split, then gives them back).
-    fn swap_memos(&mut self, other: &mut Solver) {
-        debug_assert!(self.up == other.up && self.key_class == other.key_class);
-        std::mem::swap(&mut self.memo, &mut other.memo);
     }
 
     /// The same solver with an infinite shoe of the proportions of the shoes it is given (a
@@ -452,14 +446,12 @@ impl<'a> Solver<'a> {
         let (_, q) = self.sizes(s);
         let mut d = [0.0; 23];
         if q > 0 {
-            let mut classes = [0u8; POINT_CLASSES];
-            for (i, &c) in s.iter().enumerate() {
-                classes[(i / 4).min(7)] += c;
-            }
             // Hole cards of one key class are alike to the bank: one term each.
+            let mut classes = [0u8; POINT_CLASSES];
             let mut count = [0u32; MAX_CLASSES];
             let mut at = [0usize; MAX_CLASSES];
             for (i, &n) in s.iter().enumerate() {
+                classes[(i / 4).min(7)] += n;
                 if n > 0 && !self.puje[i] {
                     let c = self.key_class[i] as usize;
                     count[c] += n as u32;
@@ -717,9 +709,11 @@ impl<'a> Solver<'a> {
         (a, b)
     }
 
-    /// [`Solver::split_line`] in an infinite shoe, for every suit of the pair's rank at once
-    /// (`[suit]`; a pooled rank uses its first): a line that pairs again meets the same shoe,
-    /// so its values are the fixed point of
+    /// [`Solver::split_line`] in a shoe that stays as it is, for every suit of the pair's rank
+    /// at once (`[suit]`; a pooled rank uses its first): exact in an infinite shoe, and the
+    /// tail of a finite shoe's line past the solver's split depth (each hand still solved
+    /// without its own second card). A line that pairs again meets the same shoe, so its
+    /// values are the fixed point of
     /// `a_f = Σ_{y not pairing} w_y EV(f, y) + W_f a_f` and
     /// `b_f = Σ_{y pairing} w_y (b_f + 2 a_y + b_y)`, `W_f` the chance that `f`'s next card
     /// pairs it. The second is a contraction while `2 W_f < 1` (fewer than one new hand
@@ -1017,11 +1011,10 @@ impl<'a> UpCard<'a> {
                     },
                 )
                 .collect();
-            // A fixed order: the sums do not depend on the hash map's.
-            v.sort_by(|x, y| {
-                (x.shoe, x.pts.hard, x.cards, x.first, x.second)
-                    .cmp(&(y.shoe, y.pts.hard, y.cards, y.first, y.second))
-            });
+            // A fixed order: the sums do not depend on the hash map's. The key is the merge's
+            // whole key, so no two hands compare equal (in an infinite shoe every hand has the
+            // same shoe, and a hard 17 with an ace and one without differ only in `ace`).
+            v.sort_by_key(|x| (x.shoe, x.pts.hard, x.pts.ace, x.cards, x.first, x.second));
             *list = v;
         }
         Self { up, solver, hands }
@@ -1070,10 +1063,10 @@ impl<'a> UpCard<'a> {
                     // it splits. A split solver of its own borrows the up card's memos.
                     Move::Split => match split_solver.as_mut() {
                         Some(s) => {
-                            s.swap_memos(&mut self.solver);
+                            s.swap_memo(&mut self.solver.memo);
                             let sh = s.canon(&h.shoe);
                             let ev = s.split(policy, &sh, h.first, h.second, true);
-                            s.swap_memos(&mut self.solver);
+                            s.swap_memo(&mut self.solver.memo);
                             ev
                         }
                         None => {
