@@ -384,9 +384,16 @@ pub struct DuelCmd {
     /// Write the strategy as a cheat sheet into DIR: duel-<rules>.csv (every frequency) and
     /// duel-<rules>.md (readable); `-<K>` is added to the names below five dice a side. With
     /// --memory full: duel-<rules>-<K>-full.csv (every history a side's own play reaches) and
-    /// .md (the openings and the answers to them), judged exactly as written.
+    /// .md (the openings and the answers to them), judged exactly as written, and .table.gz
+    /// (the CSV's table, compact: what --judge reads fastest).
     #[arg(long = "sheet-dir", id = "sheet-dir", value_name = "DIR")]
     pub sheet_dir: Option<PathBuf>,
+    /// Judge a full-recall table instead of solving: FILE is the .csv or .table.gz that
+    /// --memory full --sheet-dir writes, for the game --rules and --dice-each name. Exact best
+    /// responses give the opener's value, the bracket on the game's value and the
+    /// exploitability of the table as written.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["iterations", "memory", "state", "responder_deals", "chart", "sheet-dir"])]
+    pub judge: Option<PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -571,14 +578,46 @@ pub fn execute(cmd: DudoCommand) -> Result<i32> {
     }
 }
 
+/// `tahur dudo duel --judge FILE`: a full-recall table judged exactly as written.
+fn judge_table(a: &DuelCmd, game: &DuelGame, path: &std::path::Path) -> Result<i32> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| {
+        Error::usage(format!(
+            "cannot read the table '{name}': {e}; give the .csv or .table.gz that `tahur dudo duel --memory full --sheet-dir DIR` writes"
+        ))
+    })?;
+    let table = duel::recall::RecallTable::read(&bytes, game, &name)?;
+    drop(bytes);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.run.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Error::usage(format!("cannot start the worker threads: {e}")))?;
+    let judged = pool.install(|| table.judge(game));
+    emit(&table.judge_report(game, &judged, &name), &a.out)?;
+    Ok(0)
+}
+
 /// `tahur dudo duel`.
 fn run_duel(a: &DuelCmd) -> Result<i32> {
-    let memory = a.memory.unwrap_or(Memory::default_for(a.dice_each));
+    let memory = if a.judge.is_some() {
+        Memory::Full
+    } else {
+        a.memory.unwrap_or(Memory::default_for(a.dice_each))
+    };
     let game = DuelGame::new(a.rules, a.dice_each);
     if memory == Memory::Full {
         let fits = (!game.paso)
             .then(|| duel::full::FullRecall::memory_needed(&game))
             .flatten();
+        if fits.is_none() && a.judge.is_some() {
+            return Err(Error::usage(format!(
+                "invalid --judge with --rules {} --dice-each {}: a full-recall table covers every bid history (2^bids of them), which fits up to {} bids without paso and this game has {}; judge a table of one or two dice a side (Caleuchano: one)",
+                a.rules.key(),
+                a.dice_each,
+                duel::full::MAX_FULL_BIDS,
+                game.bid_count()
+            )));
+        }
         if fits.is_none() {
             return Err(Error::usage(format!(
                 "invalid --memory full with --rules {} --dice-each {}: full recall stores every bid history (2^bids of them), which fits up to {} bids without paso and this game has {}; use --memory 2, 1 or face",
@@ -588,6 +627,9 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
                 game.bid_count()
             )));
         }
+    }
+    if let Some(path) = &a.judge {
+        return judge_table(a, &game, path);
     }
     let exact_judge = a.dice_each <= 2;
     let spec = DuelSpec {
@@ -640,11 +682,15 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
                         (duel::solve::Solved::Bids(s), true) => Some((
                             duel::sheet::csv(s),
                             duel::sheet::markdown(s, &spec, &result, &format!("{stem}.csv")),
+                            None,
                         )),
                         (duel::solve::Solved::Full(s), true) if !result.interrupted => {
                             // The table is judged as written (its cuts and rounding are
                             // part of it): the page is what its CSV alone gives.
-                            let csv = duel::recall::RecallTable::solved(&game, s).csv(&game);
+                            let solved = duel::recall::RecallTable::solved(&game, s);
+                            let csv = solved.csv(&game);
+                            let compact = solved.compact(&game);
+                            drop(solved);
                             let table = duel::recall::RecallTable::parse(&csv, &game, &stem)?;
                             let judged = table.judge(&game);
                             let md = table.markdown(
@@ -653,7 +699,7 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
                                 result.iterations,
                                 &format!("{stem}.csv"),
                             );
-                            Some((csv, md))
+                            Some((csv, md, Some(compact)))
                         }
                         _ => None,
                     };
@@ -670,7 +716,7 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
             pool_err.unwrap_or_default()
         ))
     })??;
-    if let (Some(dir), Some((csv, md))) = (&a.sheet_dir, &sheet) {
+    if let (Some(dir), Some((csv, md, compact))) = (&a.sheet_dir, &sheet) {
         if result.interrupted {
             say!(
                 "tahur: interrupted: the sheet in {} is left as it was",
@@ -681,6 +727,10 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
                 .map_err(|e| Error::usage(format!("cannot create '{}': {e}", dir.display())))?;
             tahur::report::write_atomic(&dir.join(format!("{stem}.csv")), csv.as_bytes())?;
             tahur::report::write_atomic(&dir.join(format!("{stem}.md")), md.as_bytes())?;
+            if let Some(bytes) = compact {
+                let name = duel::recall::compact_name(&format!("{stem}.csv"));
+                tahur::report::write_atomic(&dir.join(name), bytes)?;
+            }
         }
     }
     if let Some(path) = &a.chart {

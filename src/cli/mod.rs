@@ -830,14 +830,16 @@ mod tests {
         }
     }
 
-    /// Every flag taking a path is an input listed here or an output checked before the run.
+    /// Every flag taking a path is an input listed here (read, never written: its own errors
+    /// are the reader's) or an output checked before the run.
     #[test]
     fn every_path_flag_is_checked_before_the_run() {
         fn walk(cmd: &clap::Command, trail: &str, found: &mut Vec<String>) {
             for arg in cmd.get_arguments() {
                 if arg.get_value_parser().type_id() == std::any::TypeId::of::<PathBuf>() {
                     let id = arg.get_id().as_str();
-                    let inputs = trail == "tahur merge" && id == "files";
+                    let inputs = (trail == "tahur merge" && id == "files")
+                        || (trail == "tahur dudo duel" && id == "judge");
                     let outputs = OUTPUT_FILES.contains(&id) || OUTPUT_FOLDERS.contains(&id);
                     assert!(
                         inputs || (outputs && arg.get_long() == Some(id)),

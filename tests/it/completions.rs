@@ -89,7 +89,8 @@ fn bash_completions(script: &str) -> Vec<(String, String)> {
 fn completions_offer_every_fixed_value_and_file_names_only_for_files() {
     let bash = stdout(&["completions", "bash"]);
     let found = bash_completions(&bash);
-    // File names only after a flag that names a file to write (`--state` is also read back).
+    // File names only after a flag that names a file to write (`--state` is also read back)
+    // or a table to read (`--judge`).
     for (option, words) in &found {
         if words == "FILES" {
             assert!(
@@ -100,7 +101,8 @@ fn completions_offer_every_fixed_value_and_file_names_only_for_files() {
                     "--strategy-chart",
                     "--length-chart",
                     "--write",
-                    "--state"
+                    "--state",
+                    "--judge"
                 ]
                 .contains(&option.as_str()),
                 "{option} completes file names"

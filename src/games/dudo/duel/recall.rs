@@ -22,19 +22,33 @@ use crate::games::dudo::Bid;
 pub const MIN_REACH: f64 = 1e-5;
 
 /// Frequencies below this are dropped (the rest shared out in proportion).
-pub const MIN_PROB: f64 = 0.0001;
+pub const MIN_PROB: f64 = 0.00001;
 
 /// The CSV columns.
 pub const RECALL_HEADER: &str = "side,history,hand,action,probability";
 
 /// A strategy per full-recall history, for both sides of one game.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RecallTable {
     /// Hands a side.
     hands: usize,
-    /// Per history (bids as a bitmask; 0 the opening): the mover's probabilities
-    /// `[action][hand]`; a hand whose probabilities are all zero is not listed.
-    nodes: HashMap<u32, Box<[f32]>>,
+    /// Histories listed (bids as a bitmask; 0 the opening), ascending.
+    masks: Vec<u32>,
+    /// `starts[i]..starts[i + 1]`: the entries of history `masks[i]`.
+    starts: Vec<u32>,
+    /// What the listed hands play, history by history, then by hand and action; a hand whose
+    /// probabilities are all zero is not listed. Sparse: two dice a side list a few of their
+    /// 21 hands and 25 actions at most of the 1.75 M histories.
+    entries: Vec<Entry>,
+}
+
+/// One frequency of a table: at its history, `hand` plays action `action` (the node's
+/// numbering: «dudo» 0 over a standing bid) with probability `p`, as written.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Entry {
+    hand: u8,
+    action: u8,
+    p: f32,
 }
 
 impl RecallTable {
@@ -48,10 +62,7 @@ impl RecallTable {
         min_reach: f64,
         min_prob: f64,
     ) -> RecallTable {
-        let mut table = RecallTable {
-            hands: game.hand_count(),
-            nodes: HashMap::new(),
-        };
+        let mut rows = Vec::new();
         for side in 0..2 {
             let mut walk = Export {
                 game,
@@ -59,11 +70,39 @@ impl RecallTable {
                 side,
                 min_reach,
                 min_prob,
-                table: &mut table,
+                rows: &mut rows,
             };
             walk.visit(0, None, 0, &vec![1.0; game.hand_count()]);
         }
+        RecallTable::from_rows(game.hand_count(), rows)
+    }
+
+    /// A table of `hands` hands a side from its histories' entries, in any order (each
+    /// history once).
+    fn from_rows(hands: usize, mut rows: Vec<(u32, Vec<Entry>)>) -> RecallTable {
+        rows.sort_unstable_by_key(|r| r.0);
+        let mut table = RecallTable {
+            hands,
+            masks: Vec::with_capacity(rows.len()),
+            starts: Vec::with_capacity(rows.len() + 1),
+            entries: Vec::new(),
+        };
+        table.starts.push(0);
+        for (mask, mut row) in rows {
+            row.sort_unstable_by_key(|e| (e.hand, e.action));
+            table.masks.push(mask);
+            table.entries.extend(row);
+            table.starts.push(table.entries.len() as u32);
+        }
         table
+    }
+
+    /// The entries of history `mask`, by hand and action (empty where it is not listed).
+    fn row(&self, mask: u32) -> &[Entry] {
+        match self.masks.binary_search(&mask) {
+            Ok(i) => &self.entries[self.starts[i] as usize..self.starts[i + 1] as usize],
+            Err(_) => &[],
+        }
     }
 
     /// The table of a solver's average strategy with the cuts `dudo duel --sheet-dir` uses
@@ -74,20 +113,18 @@ impl RecallTable {
 
     /// Histories listed (both sides).
     pub fn history_count(&self) -> usize {
-        self.nodes.len()
+        self.masks.len()
     }
 
     /// The table as CSV (rows by side, then history in the bids' order, hand, action).
     pub fn csv(&self, game: &DuelGame) -> String {
-        let mut masks: Vec<u32> = self.nodes.keys().copied().collect();
+        let mut masks = self.masks.clone();
         // Side first, then the histories as their bids read left to right.
         masks.sort_by_key(|&m| (m.count_ones() % 2, history_key(m)));
         let mut out = String::with_capacity(masks.len() * 64);
         out.push_str(RECALL_HEADER);
         out.push('\n');
-        let h = self.hands;
         for mask in masks {
-            let row = &self.nodes[&mask];
             let side = if mask.count_ones() % 2 == 0 {
                 "opener"
             } else {
@@ -95,20 +132,14 @@ impl RecallTable {
             };
             let history = history_text(game, mask);
             let top = top_of(mask);
-            let actions = row.len() / h;
-            for hand in 0..h {
-                for a in 0..actions {
-                    let p = row[a * h + hand];
-                    if p > 0.0 {
-                        let _ = writeln!(
-                            out,
-                            "{side},{history},{},{},{}",
-                            game.hand_text(hand),
-                            action_text(game, top, a),
-                            probability_text(p)
-                        );
-                    }
-                }
+            for e in self.row(mask) {
+                let _ = writeln!(
+                    out,
+                    "{side},{history},{},{},{}",
+                    game.hand_text(usize::from(e.hand)),
+                    action_text(game, top, usize::from(e.action)),
+                    probability_text(e.p)
+                );
             }
         }
         out
@@ -130,10 +161,7 @@ impl RecallTable {
         }
         let h = game.hand_count();
         let hand_of: HashMap<String, usize> = (0..h).map(|i| (game.hand_text(i), i)).collect();
-        let mut table = RecallTable {
-            hands: h,
-            nodes: HashMap::new(),
-        };
+        let mut rows: HashMap<u32, Vec<Entry>> = HashMap::new();
         // Rows come history by history: the last history's text and mask are kept.
         let mut last: Option<(String, u32)> = None;
         for (i, line) in lines.enumerate() {
@@ -188,12 +216,29 @@ impl RecallTable {
                 .ok()
                 .filter(|p: &f32| (0.0..=1.0).contains(p))
                 .ok_or_else(|| bad(n, format!("probability '{p}': use a number from 0 to 1")))?;
-            let actions = actions_of(game, top);
-            let row = table
-                .nodes
-                .entry(mask)
-                .or_insert_with(|| vec![0.0; actions * h].into_boxed_slice());
-            row[a * h + hand] = p;
+            if p > 0.0 {
+                rows.entry(mask).or_default().push(Entry {
+                    hand: hand as u8,
+                    action: a as u8,
+                    p,
+                });
+            }
+        }
+        let table = RecallTable::from_rows(h, rows.into_iter().collect());
+        // A frequency given twice would leave the table to whichever came last.
+        for (i, &mask) in table.masks.iter().enumerate() {
+            let row = &table.entries[table.starts[i] as usize..table.starts[i + 1] as usize];
+            if let Some(w) = row
+                .windows(2)
+                .find(|w| (w[0].hand, w[0].action) == (w[1].hand, w[1].action))
+            {
+                return Err(Error::usage(format!(
+                    "full-recall table '{name}': after '{}' hand {} lists {} twice; give each hand's action once per history",
+                    history_text(game, mask),
+                    game.hand_text(usize::from(w[0].hand)),
+                    action_text(game, top_of(mask), usize::from(w[0].action))
+                )));
+            }
         }
         Ok(table)
     }
@@ -205,23 +250,240 @@ impl NodePolicy for RecallTable {
         let actions = actions_of(game, top);
         let out = &mut out[..actions * h];
         out.fill(0.0);
-        let row = self.nodes.get(&mask);
-        for hand in 0..h {
-            let total: f64 = row.map_or(0.0, |r| {
-                (0..actions).map(|a| f64::from(r[a * h + hand])).sum()
-            });
-            if total > 0.0 {
-                // Rows are rounded as written: shared out again so they add up to one.
-                let r = row.expect("a listed hand");
-                for a in 0..actions {
-                    out[a * h + hand] = f64::from(r[a * h + hand]) / total;
-                }
-            } else {
-                // Not listed: «dudo» (or, at an opening no table leaves out, the lowest bid).
-                out[hand] = 1.0;
+        // Not listed: «dudo» (or, at an opening no table leaves out, the lowest bid).
+        out[..h].fill(1.0);
+        for listed in self.row(mask).chunk_by(|x, y| x.hand == y.hand) {
+            let hand = usize::from(listed[0].hand);
+            out[hand] = 0.0;
+            // Rows are rounded as written: shared out again so they add up to one.
+            let total: f64 = listed.iter().map(|e| f64::from(e.p)).sum();
+            for e in listed {
+                out[usize::from(e.action) * h + hand] = f64::from(e.p) / total;
             }
         }
     }
+}
+
+/// The first line of a compact table ([`RecallTable::compact`]).
+pub const COMPACT_MAGIC: &str = "tahur full-recall table, compact, version 1";
+
+/// A probability as the CSV writes it, in millionths.
+fn millionths(p: f32) -> u32 {
+    let text = format!("{p:.6}");
+    text.replace('.', "")
+        .parse()
+        .expect("a probability from 0 to 1")
+}
+
+/// The probability `n` millionths, read as the CSV's reader reads its text.
+fn from_millionths(n: u32) -> f32 {
+    format!("{}.{:06}", n / 1_000_000, n % 1_000_000)
+        .parse()
+        .expect("a decimal")
+}
+
+/// Appends `x` as a LEB128 variable-length integer (seven bits a byte, low first).
+fn put_varint(out: &mut Vec<u8>, mut x: u64) {
+    while x >= 0x80 {
+        out.push((x as u8) | 0x80);
+        x >>= 7;
+    }
+    out.push(x as u8);
+}
+
+/// Reads compact bytes: LEB128 integers, each checked against what may follow.
+struct Varints<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Varints<'_> {
+    /// The next integer, or `None` where the bytes end or run over 64 bits.
+    fn next(&mut self) -> Option<u64> {
+        let mut x = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = *self.bytes.get(self.at)?;
+            self.at += 1;
+            x |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Some(x);
+            }
+        }
+        None
+    }
+
+    /// The next integer if it is at most `max`.
+    fn at_most(&mut self, max: u64) -> Option<u64> {
+        self.next().filter(|&x| x <= max)
+    }
+}
+
+impl RecallTable {
+    /// The game line of a compact table: the rule set and the dice a side.
+    fn compact_game_line(game: &DuelGame) -> String {
+        format!("rules={} dice_each={}", game.rules.key(), game.dice_each)
+    }
+
+    /// The table in compact form, gzipped: what its CSV says (the same histories, hands,
+    /// actions and probabilities to the millionth), history by history as integers that
+    /// count up from the one before — the two-dice table's 456 MB of CSV in a few percent of
+    /// that. [`RecallTable::read`] reads it back as the CSV's own table.
+    pub fn compact(&self, game: &DuelGame) -> Vec<u8> {
+        let mut body = Vec::with_capacity(self.entries.len() * 3);
+        put_varint(&mut body, self.masks.len() as u64);
+        let mut last_mask = 0u32;
+        for (i, &mask) in self.masks.iter().enumerate() {
+            put_varint(&mut body, u64::from(mask - last_mask));
+            last_mask = mask;
+            let row = &self.entries[self.starts[i] as usize..self.starts[i + 1] as usize];
+            let hands: Vec<&[Entry]> = row.chunk_by(|x, y| x.hand == y.hand).collect();
+            put_varint(&mut body, hands.len() as u64);
+            let mut next_hand = 0;
+            for listed in hands {
+                put_varint(&mut body, u64::from(listed[0].hand - next_hand));
+                next_hand = listed[0].hand + 1;
+                put_varint(&mut body, listed.len() as u64);
+                let mut next_action = 0;
+                for e in listed {
+                    put_varint(&mut body, u64::from(e.action - next_action));
+                    next_action = e.action + 1;
+                    // A hand's only action is played always: its probability goes unsaid.
+                    if listed.len() > 1 {
+                        put_varint(&mut body, u64::from(millionths(e.p)));
+                    }
+                }
+            }
+        }
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        let head = format!(
+            "{COMPACT_MAGIC}\n{}\n",
+            RecallTable::compact_game_line(game)
+        );
+        std::io::Write::write_all(&mut gz, head.as_bytes())
+            .and_then(|()| std::io::Write::write_all(&mut gz, &body))
+            .expect("writing to memory");
+        gz.finish().expect("writing to memory")
+    }
+
+    /// Reads a full-recall table for `game` from a file's bytes: a CSV written by
+    /// [`RecallTable::csv`], or a compact table ([`RecallTable::compact`], gzipped). `name`
+    /// names the file in messages.
+    pub fn read(bytes: &[u8], game: &DuelGame, name: &str) -> Result<RecallTable> {
+        let usage = "give a CSV or compact table written by `tahur dudo duel --memory full --sheet-dir DIR`";
+        if !bytes.starts_with(&[0x1f, 0x8b]) {
+            let text = std::str::from_utf8(bytes).map_err(|_| {
+                Error::usage(format!(
+                    "full-recall table '{name}' is neither text nor gzipped: {usage}"
+                ))
+            })?;
+            return RecallTable::parse(text, game, name);
+        }
+        let mut raw = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(bytes), &mut raw).map_err(
+            |e| {
+                Error::usage(format!(
+                    "full-recall table '{name}' is gzipped but does not unpack: {e}; {usage}"
+                ))
+            },
+        )?;
+        let mut lines = raw.splitn(3, |&b| b == b'\n');
+        let (magic, line, body) = (lines.next(), lines.next(), lines.next());
+        if magic != Some(COMPACT_MAGIC.as_bytes()) {
+            return Err(Error::usage(format!(
+                "'{name}' is not a compact full-recall table: it must start with '{COMPACT_MAGIC}'; {usage}"
+            )));
+        }
+        let want = RecallTable::compact_game_line(game);
+        let line = String::from_utf8_lossy(line.unwrap_or_default());
+        if line != want {
+            return Err(Error::usage(format!(
+                "'{name}' is a table of '{line}', not of this duel ('{want}'): give the table of the game asked for"
+            )));
+        }
+        let cut = || {
+            Error::usage(format!(
+                "compact full-recall table '{name}' is cut short or damaged: write it again with `tahur dudo duel --memory full --sheet-dir DIR`"
+            ))
+        };
+        let mut r = Varints {
+            bytes: body.unwrap_or_default(),
+            at: 0,
+        };
+        let h = game.hand_count() as u64;
+        let most = 1u64 << game.bid_count().min(32);
+        let count = r.at_most(most).ok_or_else(cut)? as usize;
+        let mut rows = Vec::with_capacity(count.min(1 << 20));
+        let mut mask = 0u32;
+        for i in 0..count {
+            let step = r.at_most(u64::from(u32::MAX - mask)).ok_or_else(cut)? as u32;
+            if i > 0 && step == 0 {
+                return Err(cut());
+            }
+            mask += step;
+            if !is_history(game, mask) {
+                return Err(Error::usage(format!(
+                    "compact full-recall table '{name}' lists a history that is not one of this game (bits {mask:#b}); {usage}"
+                )));
+            }
+            let top = top_of(mask);
+            let actions = actions_of(game, top) as u64;
+            let mut row = Vec::new();
+            let mut next_hand = 0;
+            for _ in 0..r.at_most(h).ok_or_else(cut)? {
+                let hand = next_hand + r.at_most(h - 1 - next_hand.min(h - 1)).ok_or_else(cut)?;
+                if hand >= h {
+                    return Err(cut());
+                }
+                next_hand = hand + 1;
+                let k = r.at_most(actions).ok_or_else(cut)?;
+                let mut next_action = 0;
+                for _ in 0..k {
+                    let action = next_action + r.at_most(actions).ok_or_else(cut)?;
+                    if action >= actions {
+                        return Err(cut());
+                    }
+                    next_action = action + 1;
+                    let p = if k == 1 {
+                        1.0
+                    } else {
+                        from_millionths(r.at_most(1_000_000).ok_or_else(cut)? as u32)
+                    };
+                    if p > 0.0 {
+                        row.push(Entry {
+                            hand: hand as u8,
+                            action: action as u8,
+                            p,
+                        });
+                    }
+                }
+            }
+            if !row.is_empty() {
+                rows.push((mask, row));
+            }
+        }
+        if r.at != r.bytes.len() {
+            return Err(cut());
+        }
+        Ok(RecallTable::from_rows(game.hand_count(), rows))
+    }
+}
+
+/// Whether `mask` is a bid history of `game`: each bid a legal raise of the one below it.
+fn is_history(game: &DuelGame, mask: u32) -> bool {
+    if game.bid_count() < 32 && mask >> game.bid_count() != 0 {
+        return false;
+    }
+    let mut top = game.bid_count();
+    let mut rest = mask;
+    while rest != 0 {
+        let b = rest.trailing_zeros() as usize;
+        if !game.raises[top].iter().any(|&r| usize::from(r) == b) {
+            return false;
+        }
+        top = b;
+        rest &= rest - 1;
+    }
+    true
 }
 
 /// The walk writing one side's part of a table.
@@ -231,7 +493,8 @@ struct Export<'a> {
     side: usize,
     min_reach: f64,
     min_prob: f64,
-    table: &'a mut RecallTable,
+    /// The histories listed so far, with their entries.
+    rows: &'a mut Vec<(u32, Vec<Entry>)>,
 }
 
 impl Export<'_> {
@@ -254,7 +517,7 @@ impl Export<'_> {
         let mut sigma = vec![0.0; actions * h];
         self.policy.fill(game, mask, top, mover, &mut sigma);
         let mut row = vec![0.0f32; actions * h];
-        let mut listed = false;
+        let mut entries = Vec::new();
         for hand in 0..h {
             if reach[hand] < self.min_reach {
                 continue;
@@ -267,7 +530,11 @@ impl Export<'_> {
                 let p = sigma[a * h + hand];
                 if p >= self.min_prob && kept > 0.0 {
                     row[a * h + hand] = (p / kept) as f32;
-                    listed = true;
+                    entries.push(Entry {
+                        hand: hand as u8,
+                        action: a as u8,
+                        p: row[a * h + hand],
+                    });
                 }
             }
         }
@@ -282,8 +549,8 @@ impl Export<'_> {
                 self.visit(mask | (1 << b), Some(b), 1 - mover, &child);
             }
         }
-        if listed {
-            self.table.nodes.insert(mask, row.into_boxed_slice());
+        if !entries.is_empty() {
+            self.rows.push((mask, entries));
         }
     }
 }
@@ -409,6 +676,60 @@ impl RecallTable {
         TableJudgement { value, low, high }
     }
 
+    /// What `dudo duel --judge` prints of the table in file `name`: the judgement's figures
+    /// with what they mean.
+    pub fn judge_report(
+        &self,
+        game: &DuelGame,
+        judged: &TableJudgement,
+        name: &str,
+    ) -> crate::report::Report {
+        use crate::report::{Report, Value};
+        let mut rep = Report::new(format!(
+            "Dudo duel table judged · {} · {} a side",
+            game.rules.key(),
+            crate::humanize::count_of(u64::from(game.dice_each), "dice")
+        ));
+        rep.field("table", "table", Value::Text(name.into()));
+        rep.field(
+            "histories",
+            "histories listed",
+            Value::Int(self.history_count() as i64),
+        );
+        rep.field(
+            "opener_wins",
+            "opener wins the round, both sides playing it",
+            Value::Prob((1.0 + judged.value) / 2.0),
+        );
+        rep.field(
+            "value",
+            "opener's expected payoff",
+            Value::Num(judged.value, 6),
+        );
+        rep.field(
+            "game_value",
+            "the game's value lies in (best responses)",
+            Value::NumInterval(judged.low, judged.high, 6),
+        );
+        rep.field(
+            "exploitability",
+            "exploitability (full-recall best responses, exact)",
+            Value::Num(judged.exploitability(), 6),
+        );
+        rep.note(format!(
+            "The table's opener earns at least {} against any reply and its answer concedes at most {}: the game's value lies between. A best response on each seat gains {} together ({}).",
+            payoff_text(judged.low),
+            payoff_text(judged.high),
+            exploitability_text(judged.exploitability()),
+            if judged.exploitability() < 1e-3 {
+                "under 0.001: within a thousandth of an equilibrium"
+            } else {
+                "0.001 or more: not yet an equilibrium"
+            }
+        ));
+        rep
+    }
+
     /// A page players can read: the openings each hand makes, and how each hand answers the
     /// openings played. `csv_name` names the file with every history.
     pub fn markdown(
@@ -457,25 +778,26 @@ impl RecallTable {
         );
         let _ = writeln!(
             out,
-            "- {} histories in `{csv_name}`.\n",
-            crate::humanize::thousands(self.history_count() as u64)
+            "- {} histories in `{csv_name}`; the same table compact in `{}`.\n",
+            crate::humanize::thousands(self.history_count() as u64),
+            compact_name(csv_name)
         );
-        let root = self.nodes.get(&0);
+        let root = self.row(0);
         out.push_str("## Opening the round\n\n| your hand | open with |\n|---|---|\n");
         for hand in 0..h {
-            let moves = root.map_or(Vec::new(), |r| hand_moves(game, r, None, hand));
+            let moves = hand_moves(game, root, None, hand);
             let _ = writeln!(out, "| {} | {} |", game.hand_text(hand), moves_text(&moves));
         }
         // The openings played, by how often (chance-weighted over the opener's hands).
         let mut played: Vec<(f64, usize)> = Vec::new();
-        if let Some(r) = root {
-            for (a, &b) in game.raises[game.bid_count()].iter().enumerate() {
-                let p: f64 = (0..h)
-                    .map(|hand| game.weight[hand] * f64::from(r[a * h + hand]))
-                    .sum();
-                if p >= 0.001 {
-                    played.push((p, usize::from(b)));
-                }
+        for (a, &b) in game.raises[game.bid_count()].iter().enumerate() {
+            let p: f64 = root
+                .iter()
+                .filter(|e| usize::from(e.action) == a)
+                .map(|e| game.weight[usize::from(e.hand)] * f64::from(e.p))
+                .sum();
+            if p >= 0.001 {
+                played.push((p, usize::from(b)));
             }
         }
         out.push_str(
@@ -490,9 +812,9 @@ impl RecallTable {
                 game.bids[b],
                 crate::humanize::percent(p)
             );
-            let row = self.nodes.get(&(1u32 << b));
+            let row = self.row(1u32 << b);
             for hand in 0..h {
-                let moves = row.map_or(Vec::new(), |r| hand_moves(game, r, Some(b), hand));
+                let moves = hand_moves(game, row, Some(b), hand);
                 // A hand the table does not list there says «dudo».
                 let text = if moves.is_empty() {
                     "dudo".to_string()
@@ -506,13 +828,27 @@ impl RecallTable {
     }
 }
 
+/// The compact table's file name beside a CSV's: `duel-plain-2-full.csv` →
+/// `duel-plain-2-full.table.gz`.
+pub fn compact_name(csv_name: &str) -> String {
+    format!(
+        "{}.table.gz",
+        csv_name.strip_suffix(".csv").unwrap_or(csv_name)
+    )
+}
+
 /// What `hand` plays in a node's `row` (standing bid `top`): its actions with their
 /// frequencies, most frequent first (empty where the table does not list it).
-fn hand_moves(game: &DuelGame, row: &[f32], top: Option<usize>, hand: usize) -> Vec<(f32, String)> {
-    let h = game.hand_count();
-    let mut moves: Vec<(f32, String)> = (0..row.len() / h)
-        .map(|a| (row[a * h + hand], action_text(game, top, a)))
-        .filter(|(p, _)| *p > 0.0)
+fn hand_moves(
+    game: &DuelGame,
+    row: &[Entry],
+    top: Option<usize>,
+    hand: usize,
+) -> Vec<(f32, String)> {
+    let mut moves: Vec<(f32, String)> = row
+        .iter()
+        .filter(|e| usize::from(e.hand) == hand)
+        .map(|e| (e.p, action_text(game, top, usize::from(e.action))))
         .collect();
     moves.sort_by(|x, y| y.0.total_cmp(&x.0));
     moves

@@ -344,6 +344,78 @@ fn a_full_recall_table_plays_and_judges_as_written() {
     }
 }
 
+/// The compact form holds what the CSV says: read back (from the solved table or from its
+/// CSV read back), it is the CSV's table and writes the same CSV and the same bytes; damaged,
+/// cut or another game's, it is refused in words.
+#[test]
+fn a_compact_table_is_the_csv_table_and_damage_is_refused() {
+    use recall::RecallTable;
+    for rules in [DuelRules::Plain, DuelRules::Caleuchano] {
+        let game = DuelGame::new(rules, 1);
+        let mut solver = FullRecall::new(&game);
+        for _ in 0..300 {
+            solver.iterate();
+        }
+        let solved = RecallTable::solved(&game, &solver);
+        let csv = solved.csv(&game);
+        let from_csv = RecallTable::read(csv.as_bytes(), &game, "t.csv").unwrap();
+        let bytes = solved.compact(&game);
+        assert_eq!(bytes, from_csv.compact(&game));
+        let back = RecallTable::read(&bytes, &game, "t.table.gz").unwrap();
+        assert!(back == from_csv, "{rules}");
+        assert_eq!(back.csv(&game), csv);
+        assert!(
+            bytes.len() * 8 < csv.len(),
+            "{} vs {}",
+            bytes.len(),
+            csv.len()
+        );
+        // Another game's table, a cut one, a damaged one, one that is not a table.
+        let other = DuelGame::new(DuelRules::Chimbo9, 1);
+        let err = RecallTable::read(&bytes, &other, "t.table.gz")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("rules=chimbo9 dice_each=1") && err.contains("'t.table.gz'"),
+            "{err}"
+        );
+        let err = RecallTable::read(&bytes[..bytes.len() - 9], &game, "t.table.gz")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("does not unpack"), "{err}");
+        let mut raw = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut raw)
+            .unwrap();
+        let gz = |raw: &[u8]| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            std::io::Write::write_all(&mut e, raw).unwrap();
+            e.finish().unwrap()
+        };
+        // Where the integers start, after the two text lines.
+        let body = raw.iter().position(|&b| b == b'\n').unwrap() + 1;
+        let body = body + raw[body..].iter().position(|&b| b == b'\n').unwrap() + 1;
+        for cut in [raw.len() - 1, raw.len() / 2, body + 3] {
+            let err = RecallTable::read(&gz(&raw[..cut]), &game, "t.table.gz")
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("cut short or damaged"), "{cut}: {err}");
+        }
+        let mut long = raw.clone();
+        long.push(0);
+        assert!(RecallTable::read(&gz(&long), &game, "t").is_err());
+        // Every 97th byte of the body set to 0xff: refused or read, never a panic.
+        for at in (body..raw.len()).step_by(97) {
+            let mut bad = raw.clone();
+            bad[at] = 0xff;
+            let _ = RecallTable::read(&gz(&bad), &game, "t");
+        }
+        let err = RecallTable::read(&gz(b"hello\nworld\n"), &game, "t")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not a compact full-recall table"), "{err}");
+    }
+}
+
 #[test]
 fn a_full_recall_table_that_is_not_one_is_refused_in_words() {
     use recall::{RecallTable, RECALL_HEADER};
@@ -356,6 +428,8 @@ fn a_full_recall_table_that_is_not_one_is_refused_in_words() {
     };
     assert!(RecallTable::parse("side,bid\n", &game, "t.csv").is_err());
     assert!(refused("opener,,1,1x4,0.5").is_empty());
+    let err = refused("other,1x4,1,dudo,0.5\nother,1x4,2,dudo,1\nother,1x4,1,dudo,0.5");
+    assert!(err.contains("after '1x4' hand 1 lists dudo twice"), "{err}");
     for (body, says) in [
         ("opener,1x4 1x3,1,dudo,1", "'1x4 1x3' is not a bid history"),
         ("opener,1x4,1,dudo,1", "side 'opener'"),
