@@ -10,6 +10,14 @@ use tahur::games::dudo::duel::last_bid::{LastBid, Recall};
 use tahur::games::dudo::duel::recall::RecallTable;
 use tahur::games::dudo::duel::{DuelGame, DuelRules};
 
+/// A pool of `threads` workers, for a figure per thread count.
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+}
+
 fn full_recall(c: &mut Criterion) {
     let game = DuelGame::new(DuelRules::Plain, 1);
     let mut g = c.benchmark_group("duel_full_recall");
@@ -25,10 +33,7 @@ fn abstraction(c: &mut Criterion) {
     let mut g = c.benchmark_group("duel_standing_bid");
     g.sample_size(10);
     for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool");
+        let pool = pool(threads);
         g.bench_with_input(
             BenchmarkId::new("chimbo9_3dice_iteration", threads),
             &threads,
@@ -55,10 +60,7 @@ fn two_dice_table(c: &mut Criterion) {
     });
     let table = RecallTable::read(&bytes, &game, "table").expect("a table");
     for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool");
+        let pool = pool(threads);
         g.bench_with_input(
             BenchmarkId::new("plain_2dice_judge", threads),
             &threads,
