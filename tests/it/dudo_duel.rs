@@ -628,7 +628,7 @@ fn sheet_dir_with_full_recall_writes_the_exact_table_judged_as_written() {
     let gz = gz.to_str().unwrap();
     let err = fails(&["dudo", "duel", "--rules", "plain", "--judge", gz]);
     assert!(
-        err.contains("not of this duel ('rules=plain dice_each=1')"),
+        err.contains("not of this duel ('rules=plain dice_each=1'): judge it with --rules chimbo9 --dice-each 1"),
         "{err}"
     );
     let err = fails(&["dudo", "duel", "--judge", "Cargo.toml"]);

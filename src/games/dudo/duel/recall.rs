@@ -412,8 +412,15 @@ impl RecallTable {
         let want = RecallTable::compact_game_line(game);
         let line = String::from_utf8_lossy(line.unwrap_or_default());
         if line != want {
+            // "rules=chimbo9 dice_each=1" → "--rules chimbo9 --dice-each 1".
+            let flags = line
+                .split_whitespace()
+                .filter_map(|kv| kv.split_once('='))
+                .map(|(k, v)| format!("--{} {v}", k.replace('_', "-")))
+                .collect::<Vec<_>>()
+                .join(" ");
             return Err(Error::usage(format!(
-                "'{name}' is a table of '{line}', not of this duel ('{want}'): give the table of the game asked for"
+                "'{name}' is a table of '{line}', not of this duel ('{want}'): judge it with {flags}, or give the table of the game asked for"
             )));
         }
         let cut = || {
