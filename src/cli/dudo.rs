@@ -388,10 +388,10 @@ pub struct DuelCmd {
     /// (the CSV's table, compact: what --judge reads fastest).
     #[arg(long = "sheet-dir", id = "sheet-dir", value_name = "DIR")]
     pub sheet_dir: Option<PathBuf>,
-    /// Judge a full-recall table instead of solving: FILE is the .csv or .table.gz that
-    /// --memory full --sheet-dir writes, for the game --rules and --dice-each name. Exact best
-    /// responses give the opener's value, the bracket on the game's value and the
-    /// exploitability of the table as written.
+    /// Judge a full-recall table instead of solving: FILE is the .csv (also gzipped) or the
+    /// .table.gz that --memory full --sheet-dir writes, for the game --rules and --dice-each
+    /// name. Exact best responses give the opener's value, the bracket on the game's value and
+    /// the exploitability of the table as written.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["iterations", "memory", "state", "responder_deals", "chart", "sheet-dir"])]
     pub judge: Option<PathBuf>,
     #[command(flatten)]

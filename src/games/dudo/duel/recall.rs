@@ -382,8 +382,8 @@ impl RecallTable {
     }
 
     /// Reads a full-recall table for `game` from a file's bytes: a CSV written by
-    /// [`RecallTable::csv`], or a compact table ([`RecallTable::compact`], gzipped). `name`
-    /// names the file in messages.
+    /// [`RecallTable::csv`] (plain or gzipped), or a compact table ([`RecallTable::compact`]).
+    /// `name` names the file in messages.
     pub fn read(bytes: &[u8], game: &DuelGame, name: &str) -> Result<RecallTable> {
         let usage = "give a CSV or compact table written by `tahur dudo duel --memory full --sheet-dir DIR`";
         if !bytes.starts_with(&[0x1f, 0x8b]) {
@@ -402,6 +402,15 @@ impl RecallTable {
                 ))
             },
         )?;
+        if raw.starts_with(RECALL_HEADER.as_bytes()) {
+            // A gzipped CSV (`gzip duel-plain-2-full.csv`): read as the CSV it holds.
+            let text = std::str::from_utf8(&raw).map_err(|_| {
+                Error::usage(format!(
+                    "full-recall table '{name}' unpacks to no text: {usage}"
+                ))
+            })?;
+            return RecallTable::parse(text, game, name);
+        }
         let mut lines = raw.splitn(3, |&b| b == b'\n');
         let (magic, line, body) = (lines.next(), lines.next(), lines.next());
         if magic != Some(COMPACT_MAGIC.as_bytes()) {

@@ -409,6 +409,8 @@ fn a_compact_table_is_the_csv_table_and_damage_is_refused() {
             bad[at] = 0xff;
             let _ = RecallTable::read(&gz(&bad), &game, "t");
         }
+        // A gzipped CSV reads as the CSV.
+        assert!(RecallTable::read(&gz(csv.as_bytes()), &game, "t.csv.gz").unwrap() == from_csv);
         let err = RecallTable::read(&gz(b"hello\nworld\n"), &game, "t")
             .unwrap_err()
             .to_string();
