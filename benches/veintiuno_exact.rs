@@ -1,7 +1,7 @@
 //! 21 ecuatoriano's exact sheet: `veintiuno strategy` (every cell by enumeration over the cards
-//! left) for a fresh shoe, a depleted one and a depleted eight-deck shoe, on 1 and 2 threads (the target: any shoe state in
-//! under 5 s on 2 cores), and `veintiuno advise` answered from the built-in sheet (the target:
-//! under 50 ms). Run with `cargo bench --features bench --bench veintiuno_exact`.
+//! left) for a fresh shoe, a depleted one and a depleted eight-deck shoe, on 1 and 2 threads
+//! (the target: any shoe state in under 5 s on 2 cores), and `veintiuno advise` answered from
+//! the built-in sheet (the target: under 50 ms). Run with `cargo bench --features bench --bench veintiuno_exact`.
 
 use std::hint::black_box;
 

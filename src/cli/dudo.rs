@@ -609,18 +609,17 @@ fn run_duel(a: &DuelCmd) -> Result<i32> {
         let fits = (!game.paso)
             .then(|| duel::full::FullRecall::memory_needed(&game))
             .flatten();
-        if fits.is_none() && a.judge.is_some() {
-            return Err(Error::usage(format!(
-                "invalid --judge with --rules {} --dice-each {}: a full-recall table covers every bid history (2^bids of them), which fits up to {} bids without paso and this game has {}; judge a table of one or two dice a side (Caleuchano: one)",
-                a.rules.key(),
-                a.dice_each,
-                duel::full::MAX_FULL_BIDS,
-                game.bid_count()
-            )));
-        }
         if fits.is_none() {
+            let (flag, instead) = if a.judge.is_some() {
+                (
+                    "--judge",
+                    "judge a table of one or two dice a side (Caleuchano: one)",
+                )
+            } else {
+                ("--memory full", "use --memory 2, 1 or face")
+            };
             return Err(Error::usage(format!(
-                "invalid --memory full with --rules {} --dice-each {}: full recall stores every bid history (2^bids of them), which fits up to {} bids without paso and this game has {}; use --memory 2, 1 or face",
+                "invalid {flag} with --rules {} --dice-each {}: full recall covers every bid history (2^bids of them), which fits up to {} bids without paso and this game has {}; {instead}",
                 a.rules.key(),
                 a.dice_each,
                 duel::full::MAX_FULL_BIDS,
